@@ -1,0 +1,287 @@
+/* search.c - depth-first search over positions, with an exact transposition
+ * table, limits, and the win line or the line to the best score.
+ *
+ * Every position reachable from the root (through the moves tomb_moves
+ * generates) is stored once in the table and expanded once. The search stops
+ * at the first win; if the stack empties, every reachable position was
+ * explored and none is won: the deal is lost, and the best score is the
+ * highest score of any stored position. A limit stops a run between two
+ * positions, leaving the stack as it is, so the next run goes on from there.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "solver.h"
+#include "table.h"
+#include "tomb.h"
+
+#define INITIAL_SLOTS (1u << 16)
+
+typedef struct {
+    tomb_state state;
+    tomb_move moves[MAX_MOVES];
+    uint8_t n, next;
+} frame;
+
+struct solver {
+    tomb_game game;
+    tomb_state root;
+    table table;
+    frame *stack;
+    int depth, stack_cap;   /* frames in use, frames allocated */
+    int started, finished, status;
+
+    uint64_t max_positions, max_bytes;
+    double max_seconds;
+    int stop;               /* set by solver_stop from any thread */
+
+    solver_stats stats;
+    tomb_move *win_line, *best_line;
+    int win_len, best_len;
+    solver_move *lines_out[2];    /* lines with their cards, made on demand */
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+solver *solver_new(const solver_rules *rules, const solver_position *pos,
+                   unsigned flags, char *err, int errlen)
+{
+    solver *s = calloc(1, sizeof *s);
+    if (!s) {
+        if (err && errlen > 0)
+            strncpy(err, "out of memory", (size_t)errlen - 1);
+        return NULL;
+    }
+    if (tomb_init(&s->game, rules, flags, pos, &s->root, err, errlen) < 0) {
+        free(s);
+        return NULL;
+    }
+    if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0) {
+        strncpy(err, "out of memory", (size_t)errlen - 1);
+        free(s);
+        return NULL;
+    }
+    s->stats.best_score = tomb_score(&s->root);
+    s->status = -1;
+    return s;
+}
+
+void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
+{
+    s->max_positions = max_positions;
+    s->max_seconds = max_seconds;
+    s->max_bytes = max_bytes;
+}
+
+void solver_stop(solver *s)
+{
+    __atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t stack_bytes(const solver *s)
+{
+    return (uint64_t)s->stack_cap * sizeof(frame);
+}
+
+static void update_bytes(solver *s)
+{
+    s->stats.table_bytes = table_bytes(&s->table);
+    uint64_t b = s->stats.table_bytes + stack_bytes(s);
+    if (b > s->stats.peak_bytes)
+        s->stats.peak_bytes = b;
+}
+
+/* The moves leading from the root to the state of frame `depth`, plus m. */
+static int copy_line(solver *s, tomb_move **line, tomb_move m)
+{
+    tomb_move *l = realloc(*line, sizeof(tomb_move) * (size_t)(s->depth + 1));
+    if (!l)
+        return -1;
+    for (int i = 0; i + 1 < s->depth; i++)
+        l[i] = s->stack[i].moves[s->stack[i].next - 1];
+    l[s->depth - 1] = m;
+    *line = l;
+    return s->depth;
+}
+
+/* Pushes a frame for state st; -1 if memory runs out. */
+static int push(solver *s, const tomb_state *st)
+{
+    if (s->depth == s->stack_cap) {
+        int cap = s->stack_cap ? s->stack_cap * 2 : 256;
+        if (s->max_bytes && table_bytes(&s->table) + (uint64_t)cap * sizeof(frame) > s->max_bytes)
+            return -1;
+        frame *f = realloc(s->stack, sizeof(frame) * (size_t)cap);
+        if (!f)
+            return -1;
+        s->stack = f;
+        s->stack_cap = cap;
+    }
+    frame *f = &s->stack[s->depth++];
+    f->state = *st;
+    f->n = (uint8_t)tomb_moves(&s->game, st, f->moves);
+    f->next = 0;
+    if (s->depth > s->stats.max_depth)
+        s->stats.max_depth = s->depth;
+    s->stats.expanded++;
+    return 0;
+}
+
+static int finish(solver *s, int status)
+{
+    s->status = status;
+    if (status == SOLVER_WON || status == SOLVER_LOST)
+        s->finished = 1;
+    return status;
+}
+
+int solver_run(solver *s)
+{
+    if (s->finished)
+        return s->status;
+    double start = now();
+    double spent = s->stats.seconds;
+    int status = -1;
+    uint64_t key[KEY_WORDS_MAX];
+
+    if (!s->started) {
+        s->started = 1;
+        tomb_key(&s->game, &s->root, key);
+        table_insert(&s->table, key);
+        s->stats.positions = 1;
+        if (tomb_score(&s->root) == 52) {
+            s->win_len = 0;
+            s->stats.seconds = now() - start + spent;
+            return finish(s, SOLVER_WON);
+        }
+        if (push(s, &s->root) < 0) {
+            s->started = 0;
+            return finish(s, SOLVER_LIMIT_MEMORY);
+        }
+    }
+    uint64_t ticks = 0;
+    while (s->depth > 0) {
+        /* Limits are checked here, between positions, so a stopped run can go on. */
+        if ((++ticks & 1023) == 0) {
+            if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
+                __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
+                status = SOLVER_INTERRUPTED;
+                break;
+            }
+            if (s->max_seconds > 0 && now() - start + spent >= s->max_seconds) {
+                status = SOLVER_LIMIT_SECONDS;
+                break;
+            }
+        }
+        if (s->max_positions && s->table.count >= s->max_positions) {
+            status = SOLVER_LIMIT_POSITIONS;
+            break;
+        }
+        if (table_needs_growth(&s->table)) {
+            if ((s->max_bytes && table_grown_bytes(&s->table) + stack_bytes(s) > s->max_bytes)
+                || table_grow(&s->table) < 0) {
+                status = SOLVER_LIMIT_MEMORY;
+                break;
+            }
+            update_bytes(s);
+        }
+        frame *f = &s->stack[s->depth - 1];
+        if (f->next == f->n) {
+            s->depth--;
+            continue;
+        }
+        tomb_move m = f->moves[f->next++];
+        tomb_state child = f->state;
+        tomb_apply(&s->game, &child, m, NULL);
+        tomb_key(&s->game, &child, key);
+        if (!table_insert(&s->table, key))
+            continue;
+        s->stats.positions = s->table.count;
+        int score = tomb_score(&child);
+        if (score > s->stats.best_score) {
+            int len = copy_line(s, &s->best_line, m);
+            if (len < 0) { status = SOLVER_LIMIT_MEMORY; break; }
+            s->best_len = len;
+            s->stats.best_score = score;
+        }
+        if (score == 52) {
+            int len = copy_line(s, &s->win_line, m);
+            if (len < 0) { status = SOLVER_LIMIT_MEMORY; break; }
+            s->win_len = len;
+            status = SOLVER_WON;
+            break;
+        }
+        if (push(s, &child) < 0) {
+            status = SOLVER_LIMIT_MEMORY;
+            f->next--;          /* try the move again on the next run */
+            break;
+        }
+    }
+    if (status < 0)
+        status = SOLVER_LOST;
+    s->stats.seconds = now() - start + spent;
+    s->stats.positions = s->table.count;
+    update_bytes(s);
+    return finish(s, status);
+}
+
+void solver_get_stats(const solver *s, solver_stats *out)
+{
+    *out = s->stats;
+    out->table_bytes = table_bytes(&s->table);
+}
+
+int solver_line_length(const solver *s, int which)
+{
+    if (which == 0)
+        return s->status == SOLVER_WON ? s->win_len : -1;
+    /* A won deal's best line is its win line. */
+    if (s->status == SOLVER_WON)
+        return s->win_len;
+    return s->best_len;
+}
+
+static solver_move *make_line(solver *s, int which)
+{
+    const tomb_move *line = (which == 0 || s->status == SOLVER_WON) ? s->win_line : s->best_line;
+    int len = solver_line_length(s, which);
+    if (len < 0)
+        return NULL;
+    solver_move *out = calloc((size_t)len + 1, sizeof *out);
+    if (!out)
+        return NULL;
+    tomb_state st = s->root;
+    for (int i = 0; i < len; i++)
+        tomb_apply(&s->game, &st, line[i], &out[i]);
+    return out;
+}
+
+int solver_line_move(const solver *s, int which, int index, solver_move *out)
+{
+    solver *m = (solver *)s;    /* the line is made once, on first reading */
+    if (which < 0 || which > 1 || index < 0 || index >= solver_line_length(s, which))
+        return -1;
+    if (!m->lines_out[which] && !(m->lines_out[which] = make_line(m, which)))
+        return -1;
+    *out = m->lines_out[which][index];
+    return 0;
+}
+
+void solver_free(solver *s)
+{
+    if (!s)
+        return;
+    table_free(&s->table);
+    free(s->stack);
+    free(s->win_line);
+    free(s->best_line);
+    free(s->lines_out[0]);
+    free(s->lines_out[1]);
+    free(s);
+}

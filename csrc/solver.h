@@ -1,0 +1,102 @@
+/* solver.h - the C API of the solver core (reached from Python through cffi).
+ *
+ * A narrow handle API: create a solver for one position and its rules, set
+ * limits, run (resumable: a run stopped by a limit can be run again with
+ * higher limits and goes on where it stopped), read the line, free.
+ *
+ * Cards are numbered 0..51 in PySolFC's fresh-deck order: id = suit*13 +
+ * rank-1 with suits clubs, spades, hearts, diamonds; rank 1 = Ace .. 13 = King.
+ */
+#ifndef SOLVER_H
+#define SOLVER_H
+
+#include <stdint.h>
+
+#define SOLVER_MAX_CELLS 4
+#define SOLVER_NO_CARD 255
+
+/* Rule parameters of the Napoleon's Tomb family (from a variant file). */
+typedef struct {
+    int turn;                 /* cards turned at a time */
+    int passes;               /* times through the stock */
+    int cells;                /* number of cells, 0..SOLVER_MAX_CELLS */
+    int cell_from_cell;       /* an empty cell accepts a card from another cell */
+    int cell_to_foundation;   /* a cell card may go to a foundation */
+    int cell_to_reserve;      /* a cell 6 may go to the sixes reserve */
+    int cell_to_waste;        /* a cell card may go back onto the waste */
+    int sixes_reserve;        /* there is a reserve for waiting 6s */
+} solver_rules;
+
+/* A position: every card of the deck is in exactly one place. */
+typedef struct {
+    uint8_t stock[52];        /* next card to turn first */
+    int nstock;
+    uint8_t waste[52];        /* bottom first, top last */
+    int nwaste;
+    uint8_t cells[SOLVER_MAX_CELLS];  /* SOLVER_NO_CARD for an empty cell */
+    uint8_t reserve[4];       /* sixes waiting in the reserve */
+    int nreserve;
+    int corners[4];           /* cards on each corner, 0..7 (a corner of n shows rank 6+n) */
+    int tomb;                 /* cards in the tomb, 0..24 */
+    int redeals;              /* redeals already made */
+} solver_position;
+
+/* Shortcuts; each can be switched off (docs/search.md argues each one). */
+#define SOLVER_FORCE_CELL_HOME    1u  /* a cell card that fits a foundation goes there at once */
+#define SOLVER_FORCE_RESERVE_HOME 2u  /* a reserve 6 goes to the tomb at once when it fits */
+#define SOLVER_SUIT_SYMMETRY      4u  /* positions equal up to suits share one table entry */
+#define SOLVER_ALL_SHORTCUTS      7u
+
+/* Status of a run. */
+enum {
+    SOLVER_WON = 0,
+    SOLVER_LOST = 1,
+    SOLVER_LIMIT_POSITIONS = 2,
+    SOLVER_LIMIT_SECONDS = 3,
+    SOLVER_LIMIT_MEMORY = 4,
+    SOLVER_INTERRUPTED = 5,
+    SOLVER_ERROR = 6
+};
+
+/* Moves of a line. */
+enum { SOLVER_TURN = 0, SOLVER_REDEAL = 1, SOLVER_MOVE = 2 };
+enum { SOLVER_PLACE_STOCK = 0, SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL, SOLVER_PLACE_RESERVE,
+       SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB };
+
+typedef struct {
+    int action;               /* SOLVER_TURN, SOLVER_REDEAL or SOLVER_MOVE */
+    int card;                 /* the card moved (SOLVER_MOVE) */
+    int src, dst;             /* SOLVER_PLACE_* (SOLVER_MOVE) */
+    int ncards;               /* cards turned (SOLVER_TURN) */
+    uint8_t cards[52];        /* the cards turned, in order (SOLVER_TURN) */
+} solver_move;
+
+typedef struct {
+    uint64_t positions;       /* distinct positions stored */
+    uint64_t expanded;        /* positions whose moves were generated */
+    double seconds;           /* time spent in runs */
+    uint64_t table_bytes;     /* bytes of the transposition table */
+    uint64_t peak_bytes;      /* table plus search stack, at their largest */
+    int best_score;           /* most cards on the foundations in any position seen */
+    int max_depth;            /* longest line on the search stack */
+} solver_stats;
+
+typedef struct solver solver;
+
+/* Returns NULL and writes a message into err (size errlen) if the rules or
+ * the position are impossible. */
+solver *solver_new(const solver_rules *rules, const solver_position *pos,
+                   unsigned flags, char *err, int errlen);
+/* 0 means no limit. Limits count over all runs of the handle. */
+void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds,
+                       uint64_t max_bytes);
+int solver_run(solver *s);
+/* Safe to call from another thread: the run returns SOLVER_INTERRUPTED soon. */
+void solver_stop(solver *s);
+void solver_get_stats(const solver *s, solver_stats *out);
+/* which = 0: the win line (after SOLVER_WON); which = 1: a line reaching the best score. */
+int solver_line_length(const solver *s, int which);
+int solver_line_move(const solver *s, int which, int index, solver_move *out);
+void solver_free(solver *s);
+
+#endif

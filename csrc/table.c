@@ -1,0 +1,102 @@
+/* table.c - the exact transposition table (see table.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+static uint64_t hash_key(const uint64_t *key, int words)
+{
+    /* A multiply-xorshift mix of each word (the finaliser of splitmix64). */
+    uint64_t h = 0x9e3779b97f4a7c15ull * (uint64_t)words;
+    for (int i = 0; i < words; i++) {
+        h ^= key[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+        h ^= h >> 30;
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 27;
+        h *= 0x94d049bb133111ebull;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+int table_init(table *t, int words, uint64_t capacity)
+{
+    t->words = words;
+    t->capacity = capacity;
+    t->count = 0;
+    t->slots = calloc(capacity * (uint64_t)words, sizeof(uint64_t));
+    return t->slots ? 0 : -1;
+}
+
+void table_free(table *t)
+{
+    free(t->slots);
+    t->slots = NULL;
+    t->capacity = t->count = 0;
+}
+
+uint64_t table_bytes(const table *t)
+{
+    return t->capacity * (uint64_t)t->words * sizeof(uint64_t);
+}
+
+uint64_t table_grown_bytes(const table *t)
+{
+    return 2 * table_bytes(t);
+}
+
+int table_needs_growth(const table *t)
+{
+    return (t->count + 1) * 4 > t->capacity * 3;
+}
+
+static int is_empty(const uint64_t *slot, int words)
+{
+    for (int i = 0; i < words; i++)
+        if (slot[i])
+            return 0;
+    return 1;
+}
+
+static void place(uint64_t *slots, uint64_t mask, const uint64_t *key, int words)
+{
+    uint64_t i = hash_key(key, words) & mask;
+    while (!is_empty(slots + i * words, words))
+        i = (i + 1) & mask;
+    memcpy(slots + i * words, key, sizeof(uint64_t) * (size_t)words);
+}
+
+int table_grow(table *t)
+{
+    uint64_t cap = t->capacity * 2;
+    uint64_t *slots = calloc(cap * (uint64_t)t->words, sizeof(uint64_t));
+    if (!slots)
+        return -1;
+    for (uint64_t i = 0; i < t->capacity; i++) {
+        const uint64_t *k = t->slots + i * t->words;
+        if (!is_empty(k, t->words))
+            place(slots, cap - 1, k, t->words);
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->capacity = cap;
+    return 0;
+}
+
+int table_insert(table *t, const uint64_t *key)
+{
+    int w = t->words;
+    uint64_t mask = t->capacity - 1;
+    uint64_t i = hash_key(key, w) & mask;
+    for (;;) {
+        uint64_t *slot = t->slots + i * w;
+        if (is_empty(slot, w)) {
+            memcpy(slot, key, sizeof(uint64_t) * (size_t)w);
+            t->count++;
+            return 1;
+        }
+        if (memcmp(slot, key, sizeof(uint64_t) * (size_t)w) == 0)
+            return 0;
+        i = (i + 1) & mask;
+    }
+}

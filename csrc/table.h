@@ -1,0 +1,36 @@
+/* table.h - the transposition table: a set of exact keys.
+ *
+ * Open addressing with linear probing over a power-of-two array of keys of
+ * `words` 64-bit words each. The whole key is stored and compared, so two
+ * positions share an entry only if they are the same position: a hash
+ * collision costs a probe, never a wrong verdict. An all-zero key marks an
+ * empty slot (tomb_key never makes one). The table doubles when it is three
+ * quarters full; bytes per stored position are 8 * words / load, i.e. 43 to
+ * 85 bytes with the 4-word key (docs/search.md).
+ */
+#ifndef TABLE_H
+#define TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint64_t *slots;
+    uint64_t capacity;  /* slots, a power of two */
+    uint64_t count;     /* keys stored */
+    int words;
+} table;
+
+int table_init(table *t, int words, uint64_t capacity);
+void table_free(table *t);
+uint64_t table_bytes(const table *t);
+/* Bytes the table would hold after its next growth. */
+uint64_t table_grown_bytes(const table *t);
+int table_needs_growth(const table *t);
+/* Doubles the table; returns -1 (table unchanged) if memory runs out. */
+int table_grow(table *t);
+/* Adds the key; returns 1 if it was new, 0 if it was there. The table must
+ * not need growth. */
+int table_insert(table *t, const uint64_t *key);
+
+#endif

@@ -1,0 +1,311 @@
+/* tomb.c - rules of the Napoleon's Tomb family, parameterised by solver_rules.
+ *
+ * No variant is named here: the variant files say how many cards turn, how
+ * many passes there are, what the cells accept and where their cards go, and
+ * whether there is a sixes reserve. The shortcuts (forced moves) are argued
+ * in docs/search.md and each is switched by a flag.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tomb.h"
+
+enum { P_STOCK = SOLVER_PLACE_STOCK, P_WASTE = SOLVER_PLACE_WASTE, P_CELL = SOLVER_PLACE_CELL,
+       P_RESERVE = SOLVER_PLACE_RESERVE, P_CORNER = SOLVER_PLACE_CORNER, P_TOMB = SOLVER_PLACE_TOMB };
+
+/* The corner that takes a card of this rank, or -1. Corners in the same
+ * state are interchangeable, so the first one is as good as any. */
+static int corner_for(const tomb_state *s, int rank)
+{
+    if (rank < 7)
+        return -1;
+    for (int i = 0; i < 4; i++)
+        if (s->corners[i] < 7 && s->corners[i] + 7 == rank)
+            return i;
+    return -1;
+}
+
+static int tomb_takes(const tomb_state *s, int rank)
+{
+    return s->tomb < 24 && rank == 6 - s->tomb % 6;
+}
+
+/* Foundation that takes the rank: P_CORNER, P_TOMB or 0. */
+static int home_for(const tomb_state *s, int rank)
+{
+    if (tomb_takes(s, rank))
+        return P_TOMB;
+    if (corner_for(s, rank) >= 0)
+        return P_CORNER;
+    return 0;
+}
+
+static int empty_cell(const tomb_game *g, const tomb_state *s)
+{
+    for (int i = 0; i < g->rules.cells; i++)
+        if (s->cells[i] == SOLVER_NO_CARD)
+            return i;
+    return -1;
+}
+
+int tomb_score(const tomb_state *s)
+{
+    return s->corners[0] + s->corners[1] + s->corners[2] + s->corners[3] + s->tomb;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+int tomb_init(tomb_game *g, const solver_rules *r, unsigned flags,
+              const solver_position *p, tomb_state *s, char *err, int errlen)
+{
+    if (r->turn < 1 || r->turn > 52) FAIL("rules: turn %d is not 1..52", r->turn);
+    if (r->passes < 1 || r->passes > 7) FAIL("rules: passes %d is not 1..7", r->passes);
+    if (r->cells < 0 || r->cells > SOLVER_MAX_CELLS)
+        FAIL("rules: cells %d is not 0..%d", r->cells, SOLVER_MAX_CELLS);
+    if (r->cell_to_reserve && !r->sixes_reserve) FAIL("rules: cells send to a reserve that does not exist");
+    g->rules = *r;
+    g->flags = flags;
+    g->key_words = (flags & SOLVER_SUIT_SYMMETRY) ? 4 : 6;
+
+    int seen[52];
+    memset(seen, 0, sizeof seen);
+    memset(s, 0, sizeof *s);
+    int n_in_play = 0;
+#define TAKE(card, where) do { \
+        int c_ = (card); \
+        if (c_ < 0 || c_ > 51) FAIL("position: card id %d in the %s is not 0..51", c_, where); \
+        if (seen[c_]++) FAIL("position: card id %d appears twice", c_); \
+        n_in_play++; \
+    } while (0)
+    if (p->nstock < 0 || p->nstock > 52) FAIL("position: stock size %d", p->nstock);
+    if (p->nwaste < 0 || p->nwaste > 52) FAIL("position: waste size %d", p->nwaste);
+    if (p->nreserve < 0 || p->nreserve > 4) FAIL("position: reserve size %d", p->nreserve);
+    for (int i = 0; i < p->nstock; i++) {
+        TAKE(p->stock[i], "stock");
+        s->stock[p->nstock - 1 - i] = p->stock[i];
+    }
+    for (int i = 0; i < p->nwaste; i++) {
+        TAKE(p->waste[i], "waste");
+        s->waste[i] = p->waste[i];
+    }
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
+        s->cells[i] = SOLVER_NO_CARD;
+        if (p->cells[i] == SOLVER_NO_CARD)
+            continue;
+        if (i >= r->cells) FAIL("position: a card in cell %d, but there are %d cells", i + 1, r->cells);
+        TAKE(p->cells[i], "cells");
+        s->cells[i] = p->cells[i];
+    }
+    if (p->nreserve && !r->sixes_reserve) FAIL("position: cards in a reserve that the rules do not have");
+    for (int i = 0; i < p->nreserve; i++) {
+        TAKE(p->reserve[i], "reserve");
+        if (RANK(p->reserve[i]) != 6) FAIL("position: card id %d in the sixes reserve is not a 6", p->reserve[i]);
+        s->reserve[i] = p->reserve[i];
+    }
+    s->nstock = (uint8_t)p->nstock;
+    s->nwaste = (uint8_t)p->nwaste;
+    s->nreserve = (uint8_t)p->nreserve;
+    int on_foundations = 0;
+    for (int i = 0; i < 4; i++) {
+        if (p->corners[i] < 0 || p->corners[i] > 7) FAIL("position: corner %d holds %d cards, not 0..7", i + 1, p->corners[i]);
+        s->corners[i] = (uint8_t)p->corners[i];
+        on_foundations += p->corners[i];
+    }
+    if (p->tomb < 0 || p->tomb > 24) FAIL("position: the tomb holds %d cards, not 0..24", p->tomb);
+    s->tomb = (uint8_t)p->tomb;
+    on_foundations += p->tomb;
+    if (p->redeals < 0 || p->redeals >= r->passes) FAIL("position: %d redeals made, but %d passes", p->redeals, r->passes);
+    s->redeals = (uint8_t)p->redeals;
+    if (n_in_play + on_foundations != 52)
+        FAIL("position: %d cards in play and %d on the foundations, not 52", n_in_play, on_foundations);
+    /* Each rank: the cards in play and the cards the foundations must hold make four. */
+    for (int rank = 1; rank <= 13; rank++) {
+        int have = 0;
+        for (int c = 0; c < 52; c++)
+            have += seen[c] && RANK(c) == rank;
+        int home = 0;
+        if (rank >= 7)
+            for (int i = 0; i < 4; i++)
+                home += s->corners[i] >= rank - 6;
+        else
+            home = s->tomb / 6 + (s->tomb % 6 >= 7 - rank);
+        if (have + home != 4)
+            FAIL("position: %d cards of rank %d in play and %d on the foundations, not 4", have, rank, home);
+    }
+    return 0;
+}
+
+/* The shortcuts: a move to play at once, or 0 moves if none applies. */
+static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves)
+{
+    const solver_rules *r = &g->rules;
+    /* Cell to foundation, where a cell card has nowhere else to go. */
+    if ((g->flags & SOLVER_FORCE_CELL_HOME) && r->cell_to_foundation && !r->cell_to_reserve && !r->cell_to_waste) {
+        for (int i = 0; i < r->cells; i++) {
+            if (s->cells[i] == SOLVER_NO_CARD)
+                continue;
+            int home = home_for(s, RANK(s->cells[i]));
+            if (home) {
+                moves[0] = TM_MAKE(SOLVER_MOVE, P_CELL, home, i);
+                return 1;
+            }
+        }
+    }
+    /* Reserve 6 to the tomb, where every 6 that could go to the tomb could
+     * go to the reserve instead. */
+    if ((g->flags & SOLVER_FORCE_RESERVE_HOME) && s->nreserve && tomb_takes(s, 6)
+        && (r->cell_to_reserve || !r->cell_to_foundation)) {
+        moves[0] = TM_MAKE(SOLVER_MOVE, P_RESERVE, P_TOMB, 0);
+        return 1;
+    }
+    return 0;
+}
+
+int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves)
+{
+    const solver_rules *r = &g->rules;
+    int n = forced_move(g, s, moves);
+    if (n)
+        return n;
+    int top = s->nwaste ? RANK(s->waste[s->nwaste - 1]) : 0;
+    int free_cell = empty_cell(g, s);
+
+    /* Cards home first: the search finds wins faster. */
+    if (top && home_for(s, top))
+        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, home_for(s, top), 0);
+    if (r->cell_to_foundation)
+        for (int i = 0; i < r->cells; i++)
+            if (s->cells[i] != SOLVER_NO_CARD && home_for(s, RANK(s->cells[i])))
+                moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, home_for(s, RANK(s->cells[i])), i);
+    if (s->nreserve && tomb_takes(s, 6))
+        moves[n++] = TM_MAKE(SOLVER_MOVE, P_RESERVE, P_TOMB, 0);
+    if (top == 6 && r->sixes_reserve)
+        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_RESERVE, 0);
+    if (top && free_cell >= 0)
+        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CELL, 0);
+    if (s->nstock)
+        moves[n++] = TM_MAKE(SOLVER_TURN, 0, 0, 0);
+    for (int i = 0; i < r->cells; i++) {
+        if (s->cells[i] == SOLVER_NO_CARD)
+            continue;
+        if (r->cell_to_reserve && RANK(s->cells[i]) == 6)
+            moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, P_RESERVE, i);
+        if (r->cell_to_waste)
+            moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, P_WASTE, i);
+        /* A cell card to another empty cell leaves the same position up to
+         * the order of the cells, which the rules never read: not a move. */
+    }
+    if (!s->nstock && s->nwaste && s->redeals + 1 < r->passes)
+        moves[n++] = TM_MAKE(SOLVER_REDEAL, 0, 0, 0);
+    return n;
+}
+
+int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out)
+{
+    int action = TM_ACTION(m);
+    if (out) {
+        out->action = action;
+        out->ncards = 0;
+    }
+    if (action == SOLVER_TURN) {
+        int k = g->rules.turn < s->nstock ? g->rules.turn : s->nstock;
+        for (int i = 0; i < k; i++) {
+            uint8_t c = s->stock[--s->nstock];
+            s->waste[s->nwaste++] = c;
+            if (out)
+                out->cards[out->ncards++] = c;
+        }
+        return -1;
+    }
+    if (action == SOLVER_REDEAL) {
+        int n = s->nwaste;
+        for (int i = 0; i < n; i++)
+            s->stock[i] = s->waste[n - 1 - i];
+        s->nstock = (uint8_t)n;
+        s->nwaste = 0;
+        s->redeals++;
+        return -1;
+    }
+    int card;
+    switch (TM_SRC(m)) {
+    case P_WASTE: card = s->waste[--s->nwaste]; break;
+    case P_CELL: card = s->cells[TM_IDX(m)]; s->cells[TM_IDX(m)] = SOLVER_NO_CARD; break;
+    default: card = s->reserve[--s->nreserve]; break;
+    }
+    switch (TM_DST(m)) {
+    case P_CORNER: s->corners[corner_for(s, RANK(card))]++; break;
+    case P_TOMB: s->tomb++; break;
+    case P_CELL: s->cells[empty_cell(g, s)] = (uint8_t)card; break;
+    case P_RESERVE: s->reserve[s->nreserve++] = (uint8_t)card; break;
+    default: s->waste[s->nwaste++] = (uint8_t)card; break;
+    }
+    if (out) {
+        out->card = card;
+        out->src = TM_SRC(m);
+        out->dst = TM_DST(m);
+    }
+    return card;
+}
+
+static void sort_small(unsigned *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            unsigned t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+        }
+}
+
+/* Appends `bits` bits of value v to the key at bit position *pos. */
+static void put_bits(uint64_t *key, int *pos, uint64_t v, int bits)
+{
+    int w = *pos >> 6, o = *pos & 63;
+    key[w] |= v << o;
+    if (o + bits > 64)
+        key[w + 1] |= v >> (64 - o);
+    *pos += bits;
+}
+
+/* The key: the talon (waste bottom to top, then the stock in turning order),
+ * its split, the redeals, the cells as a sorted multiset, the reserve, the
+ * corners as a sorted multiset of their heights and the tomb's height. With
+ * the suit symmetry, cards are written as ranks (4 bits), else as card ids
+ * (6 bits). The cards on the foundations need not be written: they are all
+ * the others, and they never move again. */
+void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
+{
+    int sym = g->key_words == 4;
+    int bits = sym ? 4 : 6;
+    int pos = 0;
+    memset(key, 0, sizeof(uint64_t) * (size_t)g->key_words);
+    for (int i = 0; i < s->nwaste; i++)
+        put_bits(key, &pos, sym ? (unsigned)RANK(s->waste[i]) : s->waste[i] + 1u, bits);
+    for (int i = s->nstock - 1; i >= 0; i--)
+        put_bits(key, &pos, sym ? (unsigned)RANK(s->stock[i]) : s->stock[i] + 1u, bits);
+    pos = 52 * bits;    /* a value 0 ends a shorter talon */
+    put_bits(key, &pos, s->nwaste, 6);
+    put_bits(key, &pos, s->redeals, 3);
+    unsigned v[SOLVER_MAX_CELLS];
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
+        int c = i < g->rules.cells ? s->cells[i] : SOLVER_NO_CARD;
+        v[i] = c == SOLVER_NO_CARD ? 0u : sym ? (unsigned)RANK(c) : (unsigned)c + 1u;
+    }
+    sort_small(v, SOLVER_MAX_CELLS);
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++)
+        put_bits(key, &pos, v[i], bits);
+    if (sym) {
+        put_bits(key, &pos, s->nreserve, 3);
+    } else {
+        unsigned mask = 0;    /* which sixes: the four 6s are ids 5, 18, 31, 44 */
+        for (int i = 0; i < s->nreserve; i++)
+            mask |= 1u << (s->reserve[i] / 13);
+        put_bits(key, &pos, mask, 4);
+    }
+    unsigned c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
+    sort_small(c, 4);
+    for (int i = 0; i < 4; i++)
+        put_bits(key, &pos, c[i], 3);
+    put_bits(key, &pos, s->tomb, 5);
+    /* pos is at most 253 (ranks) or 370 (ids): the top bit is free and set,
+     * so no key is all zero (the table's mark of an empty slot). */
+    key[g->key_words - 1] |= 1ull << 63;
+}

@@ -1,0 +1,58 @@
+/* tomb.h - the Napoleon's Tomb family inside the core: state, moves, keys.
+ *
+ * The search (search.c) sees a game only through these functions, so a
+ * second game family can sit beside this one with the same shape.
+ */
+#ifndef TOMB_H
+#define TOMB_H
+
+#include <stdint.h>
+#include "solver.h"
+
+#define RANK(card) ((int)(card) % 13 + 1)
+#define MAX_MOVES 24
+/* Widest key, in 64-bit words (the key with the suit symmetry off). */
+#define KEY_WORDS_MAX 6
+
+/* The state. stock and waste are stacks whose top is the last entry:
+ * stock[nstock-1] is the next card to turn, waste[nwaste-1] the playable one. */
+typedef struct {
+    uint8_t stock[52];
+    uint8_t waste[52];
+    uint8_t cells[SOLVER_MAX_CELLS];
+    uint8_t reserve[4];
+    uint8_t nstock, nwaste, nreserve;
+    uint8_t corners[4];     /* cards on each corner, 0..7 */
+    uint8_t tomb;           /* cards in the tomb, 0..24 */
+    uint8_t redeals;
+} tomb_state;
+
+/* A move: action, source and destination places, and the cell index of a
+ * cell source, packed in 16 bits. */
+typedef uint16_t tomb_move;
+#define TM_MAKE(action, src, dst, idx) \
+    ((tomb_move)((action) | ((src) << 2) | ((dst) << 5) | ((idx) << 8)))
+#define TM_ACTION(m) ((m) & 3)
+#define TM_SRC(m) (((m) >> 2) & 7)
+#define TM_DST(m) (((m) >> 5) & 7)
+#define TM_IDX(m) (((m) >> 8) & 15)
+
+typedef struct {
+    solver_rules rules;
+    unsigned flags;
+    int key_words;          /* 4 with the suit symmetry, 6 without */
+} tomb_game;
+
+/* Checks the rules and position; writes a message and returns -1 if impossible. */
+int tomb_init(tomb_game *g, const solver_rules *rules, unsigned flags,
+              const solver_position *pos, tomb_state *out, char *err, int errlen);
+/* Fills moves (at most MAX_MOVES), best first; returns how many. */
+int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves);
+/* Plays a move generated for s. Fills *turned with the cards a turn turned
+ * (if turned is not NULL) and returns the card moved, or -1 for turn/redeal. */
+int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out);
+int tomb_score(const tomb_state *s);
+/* The exact key of a state: key_words words, never all zero. */
+void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key);
+
+#endif

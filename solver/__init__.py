@@ -1,0 +1,19 @@
+"""The exhaustive solver for Napoleon's Tomb: proven wins, proven losses.
+
+>>> from solver import solve, Limit
+>>> result = solve(1, "napoleons-tomb", limit=Limit(seconds=30))
+>>> result.verdict in ("won", "lost", "unknown")
+True
+"""
+
+from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
+from .cards import Card, CardError
+from .deals import Deal, DealError
+from .game import IllegalMoveError, Move, MoveError, Position
+from .variants import Variant, VariantError
+
+__all__ = [
+    "Card", "CardError", "DEFAULT_VARIANT", "Deal", "DealError", "IllegalMoveError", "Limit",
+    "Move", "MoveError", "Position", "Result", "Stats", "Variant", "VariantError",
+    "position_after", "solve", "start_position",
+]

@@ -1,0 +1,253 @@
+"""The public API: :func:`solve`, :class:`Limit`, :class:`Result`, positions.
+
+>>> result = solve(1, "napoleons-tomb")
+>>> result.verdict in ("won", "lost")
+True
+>>> Result.from_json(result.to_json()) == result
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable
+
+from . import core
+from .cards import Card, CardError
+from .deals import Deal, DealError
+from .game import Move, MoveError, Position
+from .rules import tomb as rules
+from .variants import Variant, load
+
+VERDICTS = ("won", "lost", "unknown")
+REASONS = ("positions", "seconds", "memory", "interrupted")
+DEFAULT_VARIANT = "napoleons-tomb"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """Bounds on one search; ``None`` means no bound. A search stopped by a bound
+    answers ``unknown`` with the bound as its reason, never ``lost``.
+
+    >>> Limit(seconds=5).positions
+    50000000
+    """
+
+    positions: int | None = 50_000_000
+    seconds: float | None = 60.0
+    memory: int | None = 4 * 2**30
+
+    def __post_init__(self) -> None:
+        for name in ("positions", "seconds", "memory"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+                raise ValueError(f"Limit.{name} must be a positive number or None, not {value!r}")
+
+    @classmethod
+    def none(cls) -> Limit:
+        """No bound at all: the search runs until it decides the deal."""
+        return cls(positions=None, seconds=None, memory=None)
+
+
+@dataclass(frozen=True)
+class Stats:
+    positions: int = 0
+    seconds: float = 0.0
+    table_bytes: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"positions": self.positions, "seconds": round(self.seconds, 6), "table_bytes": self.table_bytes}
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a search found. ``moves`` play from the start of the deal (a search
+    from a later position lists the moves already played first: ``played`` of
+    them), and end at ``score`` cards home: a win, or for a lost deal the most
+    cards any line brings home."""
+
+    variant: str
+    deal: int | None
+    cards: tuple[Card, ...]
+    verdict: str
+    reason: str | None
+    score: int
+    moves: tuple[Move, ...]
+    stats: Stats = field(default_factory=Stats, compare=False)
+    played: int = field(default=0, compare=False)
+
+    @property
+    def won(self) -> bool:
+        return self.verdict == "won"
+
+    def to_json(self) -> dict[str, Any]:
+        """The object of ``shared/rules/solution-format.md``."""
+        return {
+            "variant": self.variant,
+            "deal": self.deal,
+            "cards": [str(c) for c in self.cards],
+            "verdict": self.verdict,
+            "reason": self.reason,
+            "score": self.score,
+            "moves": [m.to_json() for m in self.moves],
+            "stats": self.stats.to_json(),
+        }
+
+    def dumps(self, **kwargs) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, **kwargs)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | str) -> Result:
+        """Read a result back; raise ``ValueError`` naming the bad field."""
+        if isinstance(data, (str, bytes)):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"result: not JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise ValueError("result: expected a JSON object")
+        for key in ("variant", "deal", "cards", "verdict", "reason", "score", "moves"):
+            if key not in data:
+                raise ValueError(f"result: field {key!r} is missing")
+        if data["verdict"] not in VERDICTS:
+            raise ValueError(f"result: verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
+        if data["reason"] is not None and data["reason"] not in REASONS:
+            raise ValueError(f"result: reason {data['reason']!r} is not null or one of {', '.join(REASONS)}")
+        if not isinstance(data["cards"], list) or not isinstance(data["moves"], list):
+            raise ValueError("result: fields 'cards' and 'moves' must be lists")
+        try:
+            cards = tuple(Card.parse(str(c)) for c in data["cards"])
+        except CardError as exc:
+            raise ValueError(f"result: field 'cards': {exc}") from None
+        moves = []
+        for i, m in enumerate(data["moves"], 1):
+            try:
+                moves.append(Move.from_json(m))
+            except MoveError as exc:
+                raise ValueError(f"result: move {i}: {exc}") from None
+        s = data.get("stats") or {}
+        return cls(
+            variant=data["variant"],
+            deal=data["deal"],
+            cards=cards,
+            verdict=data["verdict"],
+            reason=data["reason"],
+            score=int(data["score"]),
+            moves=tuple(moves),
+            stats=Stats(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0))),
+        )
+
+    @classmethod
+    def loads(cls, text: str) -> Result:
+        return cls.from_json(text)
+
+    def position(self, moves: int | None = None) -> Position:
+        """The position after the first ``moves`` moves of this result (all by default),
+        replayed by the reference engine."""
+        count = len(self.moves) if moves is None else moves
+        if not 0 <= count <= len(self.moves):
+            raise ValueError(f"a move count of {count} is not 0..{len(self.moves)}")
+        deal = Deal(self.cards, self.deal) if self.deal is not None else Deal.from_cards(self.cards)
+        return position_after(deal, self.variant, self.moves[:count])
+
+    def __str__(self) -> str:
+        name = f"deal {self.deal}" if self.deal is not None else "the given deal"
+        head = f"{self.variant}, {name}: {self.verdict.upper()}"
+        if self.verdict == "unknown":
+            head += f" (stopped by the {self.reason} limit)"
+        head += f", {self.score}/52 cards home"
+        if self.verdict == "lost":
+            head += " at best (proven: no line does better)"
+        lines = [head]
+        if self.played:
+            lines.append(f"(moves 1-{self.played} were played before the search)")
+        width = len(str(len(self.moves)))
+        lines += [f"{i:>{width}}. {m}" for i, m in enumerate(self.moves, 1)]
+        st = self.stats
+        lines.append(
+            f"{st.positions:,} positions, {st.seconds:.3f} s, table {st.table_bytes / 2**20:.1f} MiB"
+        )
+        return "\n".join(lines)
+
+
+def to_deal(deal: int | str | Deal | Iterable) -> Deal:
+    """A deal number, a :class:`Deal`, a card text or a sequence of cards, as a Deal."""
+    if isinstance(deal, Deal):
+        return deal
+    if isinstance(deal, bool):
+        raise DealError(f"a deal is a number or cards, not {deal!r}")
+    if isinstance(deal, int):
+        return Deal.from_number(deal)
+    if isinstance(deal, str):
+        text = deal.strip()
+        return Deal.from_number(int(text)) if text.isdigit() else Deal.parse(text)
+    return Deal.from_cards(deal)
+
+
+def start_position(deal, variant: str | Variant = DEFAULT_VARIANT) -> Position:
+    """The start of a deal: every card in the stock."""
+    return Position.start(to_deal(deal), load(variant))
+
+
+def position_after(deal, variant: str | Variant, moves: Iterable[Move | dict]) -> Position:
+    """The position after playing ``moves`` (Move objects or solution-format dicts)
+    from the start of ``deal``. The first illegal move raises
+    :class:`~solver.game.IllegalMoveError` naming it."""
+    parsed = []
+    for i, m in enumerate(moves, 1):
+        if isinstance(m, Move):
+            parsed.append(m)
+            continue
+        try:
+            parsed.append(Move.from_json(m))
+        except MoveError as exc:
+            raise MoveError(f"move {i}: {exc}") from None
+    start = start_position(deal, variant)
+    end = rules.replay(start, parsed)
+    return replace(end, deal=start.deal, history=tuple(parsed))
+
+
+def solve(
+    deal: int | str | Deal | Position,
+    variant: str | Variant = DEFAULT_VARIANT,
+    limit: Limit | None = None,
+    *,
+    shortcuts: bool | Iterable[str] = True,
+) -> Result:
+    """Solve a deal (a number, a :class:`Deal`, a card text) or a :class:`Position`.
+
+    Returns a :class:`Result`: ``won`` with a win line, ``lost`` (every reachable
+    position explored) with a line to the best score, or ``unknown`` with the
+    limit that stopped the search. ``shortcuts`` switches the search shortcuts of
+    docs/search.md: ``True`` all, ``False`` none, or a set of their names.
+
+    >>> solve(1).verdict in ("won", "lost")
+    True
+    """
+    if isinstance(deal, Position):
+        pos = deal
+        if not isinstance(variant, Variant) and variant != DEFAULT_VARIANT and variant != pos.variant.name:
+            raise ValueError(f"the position is of variant {pos.variant.name!r}, not {variant!r}")
+    else:
+        pos = start_position(deal, variant)
+    limit = limit or Limit()
+    search = core.Search(pos, core.flags_for(shortcuts))
+    search.set_limits(limit.positions, limit.seconds, limit.memory)
+    out = search.outcome(search.run())
+    the_deal = pos.deal
+    if the_deal is not None:
+        number, cards = the_deal.number, tuple(the_deal.cards)
+    else:
+        number, cards = None, tuple(pos.stock) + tuple(pos.waste)
+    return Result(
+        variant=pos.variant.name,
+        deal=number,
+        cards=cards,
+        verdict=out.verdict,
+        reason=out.reason,
+        score=out.score,
+        moves=tuple(pos.history) + out.moves,
+        stats=Stats(out.positions, out.seconds, out.table_bytes),
+        played=len(pos.history),
+    )

@@ -1,0 +1,301 @@
+"""Deals: the order in which the 52 cards of the stock are turned.
+
+A deal comes from a *deal number* -- PySolFC's game number for Napoleon's
+Tomb, so a player can type the same number into PySolFC and see the same
+cards -- or from a list of cards written out by hand.
+
+>>> deal = Deal.from_number(1)
+>>> str(deal).split()[:8]
+['JD', '2D', '9H', 'JC', '5D', '7H', '7C', '5H']
+>>> Deal.parse(str(deal)).cards == deal.cards
+True
+
+Deal numbers
+------------
+Numbers run from :data:`MIN_NUMBER` (1) to :data:`MAX_NUMBER` (``10**20``,
+PySolFC's ``MAX_SEED``), both included.  Like PySolFC:
+
+* the deck starts in PySolFC's fresh order (clubs, spades, hearts, diamonds,
+  each A..K, see :data:`solver.cards.DECK`);
+* numbers below :data:`LC_LIMIT` (1 .. 31999) use the Microsoft FreeCell
+  linear congruential generator, after re-ordering the deck the way FreeCell
+  lays it out (A♣ A♦ A♥ A♠ 2♣ 2♦ ...);
+* every other number (32000 .. 10**20) uses the Mersenne Twister of Python's
+  :class:`random.Random` seeded with the number, drawing each swap with
+  ``int(random() * (i + 1))`` (not with ``randrange``);
+* both shuffle from the end of the list towards the front, and the **last**
+  card of the shuffled list is the top of the talon, so it is turned first.
+
+PySolFC itself calls its LC generator for 0 as well, but 0 is not a game
+number a player can reach (and pysol-cards refuses it), so it is refused here.
+The package pysol-cards switches generator one number later than PySolFC
+(it still uses the LC generator for 32000); this module follows PySolFC.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from .cards import DECK, Card, CardError
+
+#: The smallest deal number.
+MIN_NUMBER = 1
+#: The largest deal number: PySolFC's ``MAX_SEED``.
+MAX_NUMBER = 10**20
+#: Numbers below this use the LC generator, the others the Mersenne Twister.
+LC_LIMIT = 32000
+#: Cards in a deal.
+DECK_SIZE = 52
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+class DealError(ValueError):
+    """A deal number out of range, or a list of cards that is not one deck."""
+
+
+# ---------------------------------------------------------------------------
+# The two generators
+# ---------------------------------------------------------------------------
+
+#: The fresh deck re-ordered as Microsoft FreeCell numbers its cards: rank by
+#: rank, and within a rank clubs, diamonds, hearts, spades.
+_FREECELL_ORDER: tuple[Card, ...] = tuple(
+    Card(rank, suit) for rank in range(1, 14) for suit in "CDHS"
+)
+
+
+def _lc_shuffle(number: int) -> list[Card]:
+    """PySolFC's shuffle with its LC generator (``LCRandom31``), for small numbers.
+
+    The generator is Microsoft's ``rand()``: ``state = state * 214013 + 2531011``
+    and the draw is bits 16..30 of the state.  For the numbers used here
+    (below 2**31) the 33-bit state mask PySolFC uses changes nothing visible.
+    """
+    cards = list(_FREECELL_ORDER)
+    state = number
+    for i in range(len(cards) - 1, 0, -1):
+        state = (state * 214013 + 2531011) & 0x1FFFFFFFF
+        j = ((state >> 16) & 0x7FFF) % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def _mt_shuffle(number: int) -> list[Card]:
+    """PySolFC's shuffle with its Mersenne Twister generator (``MTRandom``)."""
+    cards = list(DECK)
+    draw = random.Random(number).random
+    for i in range(len(cards) - 1, 0, -1):
+        j = int(draw() * (i + 1))
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def _shuffled(number: int) -> list[Card]:
+    """The talon as PySolFC builds it for ``number``: bottom card first."""
+    return _lc_shuffle(number) if number < LC_LIMIT else _mt_shuffle(number)
+
+
+# ---------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------
+
+
+def _card_list(cards: Sequence[Card]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def _check_deck(cards: Sequence[Card]) -> None:
+    """Raise :class:`DealError` unless ``cards`` is each of the 52 cards once.
+
+    Positions in messages count from 1 in turning order.
+    """
+    if not cards:
+        raise DealError(f"empty deal: expected {DECK_SIZE} cards in turning order, got none")
+    first_seen: dict[Card, int] = {}
+    duplicate: tuple[Card, int, int] | None = None
+    for position, card in enumerate(cards, 1):
+        if card in first_seen:
+            if duplicate is None:
+                duplicate = (card, first_seen[card], position)
+        else:
+            first_seen[card] = position
+    missing = [c for c in DECK if c not in first_seen]
+    count = len(cards)
+
+    def duplicate_text() -> str:
+        assert duplicate is not None
+        card, first, second = duplicate
+        return f"duplicate card {card} at positions {first} and {second}"
+
+    if count > DECK_SIZE:
+        text = f"{count} cards given, {DECK_SIZE} expected"
+        if duplicate is not None:
+            text += f" ({duplicate_text()})"
+        raise DealError(text)
+    if duplicate is not None:
+        text = duplicate_text()
+        if count < DECK_SIZE:
+            text += f"; {count} cards given, {DECK_SIZE} expected"
+        raise DealError(f"{text}; missing: {_card_list(missing)}")
+    if count < DECK_SIZE:
+        raise DealError(
+            f"{count} cards given, {DECK_SIZE} expected; missing: {_card_list(missing)}"
+        )
+
+
+def _to_card(item: object, position: int) -> Card:
+    """One element of a card list: a :class:`Card` or a card token."""
+    if isinstance(item, Card):
+        return item
+    if isinstance(item, str):
+        try:
+            return Card.parse(item)
+        except CardError as error:
+            raise DealError(f"card {position}: {error}") from None
+    raise DealError(
+        f"card {position} ({item!r}) is a {type(item).__name__}, not a card or card text"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Deal
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The 52 cards of the stock in the order they are turned, first turned first.
+
+    ``number`` is the deal number the cards came from, or ``None`` for a deal
+    given as cards.  Building a ``Deal`` directly checks the cards as
+    :meth:`from_cards` does.
+
+    >>> deal = Deal.from_number(24)
+    >>> len(deal), deal.number, deal[0]
+    (52, 24, Card('4C'))
+    >>> deal
+    Deal(24: 4C 5H QC 5D 2D 7H …)
+    """
+
+    cards: tuple[Card, ...]
+    number: int | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        cards = self.cards
+        if not isinstance(cards, tuple):
+            if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+                raise DealError(
+                    f"Deal cards must be a sequence of Card, not {type(cards).__name__}"
+                    " (use Deal.parse for text)"
+                )
+            cards = tuple(cards)
+        for position, card in enumerate(cards, 1):
+            if not isinstance(card, Card):
+                raise DealError(
+                    f"card {position} ({card!r}) is a {type(card).__name__}, not a Card"
+                    " (use Deal.from_cards for card texts)"
+                )
+        _check_deck(cards)
+        object.__setattr__(self, "cards", cards)
+        if self.number is not None:
+            _check_number(self.number)
+
+    # -- construction -------------------------------------------------------
+
+    @classmethod
+    def from_number(cls, number: int) -> Deal:
+        """Deal ``number``: PySolFC's game ``number`` of Napoleon's Tomb.
+
+        ``number`` is an ``int`` from 1 to 10**20; anything else raises
+        :class:`DealError` naming the number and the range.
+
+        >>> " ".join(str(c) for c in Deal.from_number(32000).cards[:4])
+        '7S 4D JS 8D'
+        >>> Deal.from_number(0)
+        Traceback (most recent call last):
+        ...
+        solver.deals.DealError: deal number 0 is out of range: deal numbers are 1 .. 100000000000000000000 (10**20)
+        """
+        _check_number(number)
+        shuffled = _shuffled(number)
+        return cls(tuple(reversed(shuffled)), number)
+
+    @classmethod
+    def parse(cls, text: str) -> Deal:
+        """Read a deal written as card tokens in turning order.
+
+        Tokens are separated by white space and/or commas; each is read by
+        :meth:`Card.parse` (``JD``, ``10h``, ``td``, ``J♦``).  Errors raise
+        :class:`DealError` naming the token and its position (counted from 1).
+
+        >>> deal = Deal.parse(str(Deal.from_number(7)))
+        >>> deal == Deal.from_number(7), deal.number
+        (False, None)
+        >>> Deal.parse("JD, 2d 10H")
+        Traceback (most recent call last):
+        ...
+        solver.deals.DealError: 3 cards given, 52 expected; missing: AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H 4H 5H 6H 7H 8H 9H JH QH KH AD 3D 4D 5D 6D 7D 8D 9D TD QD KD
+        """
+        if not isinstance(text, str):
+            raise DealError(f"a deal to parse must be text, not {type(text).__name__}")
+        tokens = [t for t in _SEPARATORS.split(text) if t]
+        if not tokens:
+            raise DealError(
+                f"empty deal: expected {DECK_SIZE} cards in turning order, got none"
+            )
+        return cls.from_cards(tokens)
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card | str] | str) -> Deal:
+        """A deal from cards (or card texts) in turning order, checked to be one deck.
+
+        A single string is read with :meth:`parse`.
+
+        >>> cards = list(Deal.from_number(5))
+        >>> Deal.from_cards(cards).cards == tuple(cards)
+        True
+        >>> Deal.from_cards(cards[:-1] + [cards[0]])
+        Traceback (most recent call last):
+        ...
+        solver.deals.DealError: duplicate card AH at positions 1 and 52; missing: TS
+        """
+        if isinstance(cards, str):
+            return cls.parse(cards)
+        if isinstance(cards, bytes) or not isinstance(cards, Iterable):
+            raise DealError(
+                f"cards must be a sequence of cards or card texts, not {type(cards).__name__}"
+            )
+        return cls(tuple(_to_card(item, i) for i, item in enumerate(cards, 1)))
+
+    # -- container behaviour ------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __getitem__(self, index: int) -> Card:
+        return self.cards[index]
+
+    def __str__(self) -> str:
+        return _card_list(self.cards)
+
+    def __repr__(self) -> str:
+        label = "cards" if self.number is None else str(self.number)
+        return f"Deal({label}: {_card_list(self.cards[:6])} …)"
+
+
+def _check_number(number: object) -> None:
+    """Raise :class:`DealError` unless ``number`` is an int deal number."""
+    allowed = f"deal numbers are {MIN_NUMBER} .. {MAX_NUMBER} (10**20)"
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise DealError(
+            f"deal number {number!r} is a {type(number).__name__}, not a whole number: {allowed}"
+        )
+    if not MIN_NUMBER <= number <= MAX_NUMBER:
+        raise DealError(f"deal number {number} is out of range: {allowed}")

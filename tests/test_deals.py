@@ -1,0 +1,301 @@
+"""Deals: PySolFC deal numbers, the card-list parser and its error messages."""
+
+from __future__ import annotations
+
+import doctest
+import random
+
+import pytest
+from pysol_cards.cards import createCards
+from pysol_cards.random import MTRandom, shuffle
+from pysol_cards.random_base import RandomBase
+
+import solver.deals
+from solver.cards import DECK, Card
+from solver.deals import LC_LIMIT, MAX_NUMBER, Deal, DealError
+
+# ---------------------------------------------------------------------------
+# Known deals (first cards turned), from the rules file
+# ---------------------------------------------------------------------------
+
+KNOWN_PREFIXES = {
+    1: "JD 2D 9H JC 5D 7H 7C 5H",
+    24: "4C 5H QC 5D 2D 7H AH 7S 2C QH",
+    32000: "7S 4D JS 8D",
+    123456: "3D 2D 2C 9C AC 6H 4C KC",
+    999999: "JC JH 6H 2D KD TD",
+    300000000000: "4S QS TH 5S QH 6C 9C KH",
+}
+
+
+@pytest.mark.parametrize("number", sorted(KNOWN_PREFIXES))
+def test_known_prefixes(number: int) -> None:
+    deal = Deal.from_number(number)
+    expected = KNOWN_PREFIXES[number].split()
+    assert [str(c) for c in deal.cards[: len(expected)]] == expected
+    assert str(deal).startswith(KNOWN_PREFIXES[number] + " ")
+    assert deal.number == number
+    assert len(deal) == 52 and sorted(deal) == sorted(DECK)
+
+
+def test_doctests() -> None:
+    result = doctest.testmod(solver.deals)
+    assert result.attempted > 0 and result.failed == 0
+
+
+# ---------------------------------------------------------------------------
+# Agreement with pysol-cards
+# ---------------------------------------------------------------------------
+
+
+def _as_ours(pysol_cards: list) -> tuple[Card, ...]:
+    """pysol-cards' shuffled list (bottom of the talon first) as our turning order."""
+    return tuple(Card(c.rank, "CSHD"[c.suit]) for c in reversed(pysol_cards))
+
+
+def _pysol_cards_deal(number: int) -> tuple[Card, ...]:
+    return _as_ours(shuffle(createCards(1), number, RandomBase.DEALS_PYSOLFC))
+
+
+def _numbers_to_compare() -> list[int]:
+    rng = random.Random(20240601)
+    numbers = set(range(1, 1001))
+    numbers |= set(range(31900, 32000)) | set(range(32001, 32100))
+    numbers |= {rng.randrange(1, LC_LIMIT) for _ in range(100)}
+    numbers |= {rng.randrange(LC_LIMIT + 1, 10**6) for _ in range(100)}
+    # Every order of magnitude up to 10**20, and each edge of it.
+    for digits in range(5, 21):
+        low, high = 10 ** (digits - 1), 10**digits
+        numbers |= {max(low, 32001), high - 1, high}
+        numbers |= {rng.randrange(max(low, 32001), high) for _ in range(10)}
+    numbers |= {MAX_NUMBER, MAX_NUMBER - 1, 2**32, 2**32 - 1, 2**64, 2**64 + 1}
+    numbers.discard(32000)
+    return sorted(n for n in numbers if 1 <= n <= MAX_NUMBER)
+
+
+def test_agrees_with_pysol_cards() -> None:
+    numbers = _numbers_to_compare()
+    assert len(numbers) >= 1000
+    assert min(numbers) == 1 and max(numbers) == MAX_NUMBER
+    mismatches = [n for n in numbers if Deal.from_number(n).cards != _pysol_cards_deal(n)]
+    assert mismatches == []
+
+
+def test_32000_follows_pysolfc_not_pysol_cards() -> None:
+    """PySolFC deals 32000 with the Mersenne Twister; pysol-cards still with LC."""
+    ours = Deal.from_number(32000).cards
+    # pysol-cards' own Mersenne Twister, seeded with 32000, gives our deal ...
+    mt = MTRandom(32000)
+    assert _as_ours(mt.shuffle(createCards(1))) == ours
+    # ... while its game-number shuffle uses the LC generator for 32000.
+    lc = _pysol_cards_deal(32000)
+    assert lc != ours
+    assert lc == tuple(reversed(solver.deals._lc_shuffle(32000)))
+    # 31999 and 32001 agree: the two differ at 32000 only.
+    for n in (31999, 32001):
+        assert Deal.from_number(n).cards == _pysol_cards_deal(n)
+
+
+def test_generator_switch() -> None:
+    assert solver.deals._shuffled(LC_LIMIT - 1) == solver.deals._lc_shuffle(LC_LIMIT - 1)
+    assert solver.deals._shuffled(LC_LIMIT) == solver.deals._mt_shuffle(LC_LIMIT)
+
+
+# ---------------------------------------------------------------------------
+# Deal numbers out of range
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "number, shown",
+    [
+        (0, "0"),
+        (-1, "-1"),
+        (-32000, "-32000"),
+        (MAX_NUMBER + 1, str(MAX_NUMBER + 1)),
+        (10**30, str(10**30)),
+        (1.0, "1.0"),
+        (True, "True"),
+        (False, "False"),
+        ("5", "'5'"),
+        (None, "None"),
+    ],
+)
+def test_bad_numbers(number: object, shown: str) -> None:
+    with pytest.raises(DealError) as info:
+        Deal.from_number(number)  # type: ignore[arg-type]
+    message = str(info.value)
+    assert shown in message
+    assert "1 .. 100000000000000000000" in message
+
+
+def test_range_edges() -> None:
+    assert Deal.from_number(1).number == 1
+    assert Deal.from_number(MAX_NUMBER).number == MAX_NUMBER
+    assert issubclass(DealError, ValueError)
+
+
+# ---------------------------------------------------------------------------
+# The Deal value
+# ---------------------------------------------------------------------------
+
+
+def test_value_behaviour() -> None:
+    deal = Deal.from_number(1)
+    assert list(deal) == list(deal.cards)
+    assert deal[0] == Card.parse("JD") and deal[-1] == deal.cards[51]
+    assert str(deal) == " ".join(str(c) for c in deal.cards)
+    assert repr(deal) == "Deal(1: JD 2D 9H JC 5D 7H …)"
+    assert len(repr(deal)) < 60
+    assert deal == Deal.from_number(1)
+    assert hash(deal) == hash(Deal.from_number(1))
+    assert deal != Deal.from_number(2)
+    with pytest.raises(AttributeError):
+        deal.number = 2  # type: ignore[misc]
+
+
+def test_direct_construction_is_checked() -> None:
+    cards = list(Deal.from_number(9).cards)
+    assert Deal(tuple(cards)).number is None
+    assert Deal(cards).cards == tuple(cards)  # type: ignore[arg-type]
+    with pytest.raises(DealError, match="51 cards given"):
+        Deal(tuple(cards[:-1]))
+    with pytest.raises(DealError, match="card 3 .*'QH'.* not a Card"):
+        Deal(tuple(cards[:2] + ["QH"] + cards[3:]))  # type: ignore[arg-type]
+    with pytest.raises(DealError, match="Deal.parse"):
+        Deal(str(Deal.from_number(9)))  # type: ignore[arg-type]
+    with pytest.raises(DealError, match="out of range"):
+        Deal(tuple(cards), 0)
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [1, 24, 31999, 32000, 123456, MAX_NUMBER])
+def test_round_trip(number: int) -> None:
+    deal = Deal.from_number(number)
+    parsed = Deal.parse(str(deal))
+    assert parsed.cards == deal.cards
+    assert parsed.number is None
+    assert Deal.from_cards(deal.cards).cards == deal.cards
+    assert Deal.from_cards([str(c) for c in deal]).cards == deal.cards
+
+
+def test_parse_spellings() -> None:
+    deal = Deal.from_number(123456)
+    pretty = " ".join(c.pretty() for c in deal)  # "10♥", "J♦"
+    assert "10" in pretty and "♦" in pretty
+    assert Deal.parse(pretty).cards == deal.cards
+    lower = ",".join(str(c).lower() for c in deal)
+    assert Deal.parse(lower).cards == deal.cards
+    messy = "\n  " + " ,\t".join(str(c) for c in deal) + ",\n"
+    assert Deal.parse(messy).cards == deal.cards
+    assert Deal.from_cards(pretty).cards == deal.cards  # a single string is parsed
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t", ",", " , ,"])
+def test_parse_empty(text: str) -> None:
+    with pytest.raises(DealError, match="empty deal"):
+        Deal.parse(text)
+    with pytest.raises(DealError, match="empty deal"):
+        Deal.from_cards(text)
+
+
+def test_from_cards_empty() -> None:
+    with pytest.raises(DealError, match="empty deal"):
+        Deal.from_cards([])
+
+
+def _tokens(number: int = 1) -> list[str]:
+    return [str(c) for c in Deal.from_number(number)]
+
+
+@pytest.mark.parametrize("bad", ["ZZ", "1H", "11S", "JX", "X", "J", "♦", "JDD", "0D"])
+def test_unknown_card(bad: str) -> None:
+    tokens = _tokens()
+    tokens[4] = bad
+    with pytest.raises(DealError) as info:
+        Deal.parse(" ".join(tokens))
+    message = str(info.value)
+    assert repr(bad) in message
+    assert "card 5" in message
+    with pytest.raises(DealError) as info:
+        Deal.from_cards(tokens)
+    assert repr(bad) in str(info.value) and "card 5" in str(info.value)
+
+
+def test_unknown_card_reported_before_count() -> None:
+    with pytest.raises(DealError, match=r"card 2: 'QQ'"):
+        Deal.parse("JD QQ")
+
+
+def test_duplicate() -> None:
+    tokens = _tokens()
+    replaced = tokens[40]
+    tokens[40] = tokens[2]  # 9H again
+    with pytest.raises(DealError) as info:
+        Deal.parse(" ".join(tokens))
+    message = str(info.value)
+    assert "duplicate card 9H at positions 3 and 41" in message
+    assert f"missing: {replaced}" in message
+    with pytest.raises(DealError, match="duplicate card 9H at positions 3 and 41"):
+        Deal.from_cards([Card.parse(t) for t in tokens])
+
+
+def test_duplicate_in_a_short_list() -> None:
+    with pytest.raises(DealError) as info:
+        Deal.parse("JD 2D jd")
+    message = str(info.value)
+    assert "duplicate card JD at positions 1 and 3" in message
+    assert "3 cards given, 52 expected" in message
+
+
+def test_too_few() -> None:
+    tokens = _tokens()
+    with pytest.raises(DealError) as info:
+        Deal.parse(" ".join(tokens[:-3]))
+    message = str(info.value)
+    assert "49 cards given, 52 expected" in message
+    missing = message.split("missing: ")[1].split()
+    assert sorted(missing) == sorted(tokens[-3:])
+
+
+def test_one_card() -> None:
+    with pytest.raises(DealError) as info:
+        Deal.parse("10♥")
+    message = str(info.value)
+    assert "1 cards given, 52 expected" in message
+    assert "TH" not in message.split("missing: ")[1].split()
+    assert len(message.split("missing: ")[1].split()) == 51
+
+
+def test_too_many() -> None:
+    tokens = _tokens() + ["JD"]
+    with pytest.raises(DealError) as info:
+        Deal.parse(" ".join(tokens))
+    message = str(info.value)
+    assert "53 cards given, 52 expected" in message
+    assert "JD at positions 1 and 53" in message
+    with pytest.raises(DealError, match="104 cards given, 52 expected"):
+        Deal.from_cards(_tokens() * 2)
+
+
+@pytest.mark.parametrize("value", [None, 5, b"JD 2D", 3.5])
+def test_parse_not_text(value: object) -> None:
+    with pytest.raises(DealError):
+        Deal.parse(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", [None, 5, b"JD 2D", 3.5])
+def test_from_cards_not_a_sequence(value: object) -> None:
+    with pytest.raises(DealError):
+        Deal.from_cards(value)  # type: ignore[arg-type]
+
+
+def test_from_cards_bad_element() -> None:
+    tokens: list[object] = list(_tokens())
+    tokens[7] = 17
+    with pytest.raises(DealError, match=r"card 8 \(17\) is a int"):
+        Deal.from_cards(tokens)  # type: ignore[arg-type]
