@@ -15,6 +15,10 @@
 #include "solver.h"
 #include "table.h"
 #include "tomb.h"
+#include "memo.h"
+
+/* Positions the plain search gets before the summaries take over. */
+#define DFS_FIRST 200000
 
 #define INITIAL_SLOTS (1u << 16)
 
@@ -40,6 +44,8 @@ struct solver {
     tomb_move *win_line, *best_line;
     int win_len, best_len;
     solver_move *lines_out[2];    /* lines with their cards, made on demand */
+    memo memo;
+    int memo_ready;
 };
 
 static double now(void)
@@ -141,7 +147,7 @@ static int finish(solver *s, int status)
     return status;
 }
 
-int solver_run(solver *s)
+static int dfs_run(solver *s, uint64_t cap)
 {
     if (s->finished)
         return s->status;
@@ -179,7 +185,7 @@ int solver_run(solver *s)
                 break;
             }
         }
-        if (s->max_positions && s->table.count >= s->max_positions) {
+        if (cap && s->table.count >= cap) {
             status = SOLVER_LIMIT_POSITIONS;
             break;
         }
@@ -231,10 +237,101 @@ int solver_run(solver *s)
     return finish(s, status);
 }
 
+static int use_memo(const solver *s)
+{
+    return (s->game.flags & SOLVER_SUMMARIES) && (s->game.flags & SOLVER_SUIT_SYMMETRY)
+        && s->game.rules.passes == 1;
+}
+
+/* Walks from the root to a position of score `target`, choosing at each step
+ * a move after which the summaries say the target is still reachable. */
+static int walk(solver *s, int target, tomb_move **line, int *len)
+{
+    tomb_state cur = s->root;
+    int n = 0, cap = 0;
+    tomb_move *l = NULL;
+    while (tomb_score(&cur) < target) {
+        tomb_move mv[MAX_MOVES];
+        int k = tomb_moves(&s->game, &cur, mv), found = 0;
+        for (int i = 0; i < k && !found; i++) {
+            tomb_state ch = cur;
+            tomb_apply(&s->game, &ch, mv[i], NULL);
+            int best, st = memo_best(&s->memo, &ch, &best);
+            if (st >= 0) { free(l); return st; }
+            if (best >= target) {
+                if (n == cap) {
+                    cap = cap ? cap * 2 : 128;
+                    tomb_move *t = realloc(l, sizeof(tomb_move) * (size_t)cap);
+                    if (!t) { free(l); return SOLVER_LIMIT_MEMORY; }
+                    l = t;
+                }
+                l[n++] = mv[i];
+                cur = ch;
+                found = 1;
+            }
+        }
+        if (!found) { free(l); return SOLVER_ERROR; }
+    }
+    free(*line);
+    *line = l;
+    *len = n;
+    return -1;
+}
+
+static int memo_run(solver *s, double start, double spent)
+{
+    memo *m = &s->memo;
+    if (!s->memo_ready) {
+        if (memo_init(m, &s->game, &s->root) < 0)
+            return SOLVER_LIMIT_MEMORY;
+        s->memo_ready = 1;
+    }
+    m->stop = &s->stop;
+    m->max_positions = s->max_positions ? s->max_positions - s->table.count : 0;
+    if (s->max_positions && s->table.count >= s->max_positions)
+        return SOLVER_LIMIT_POSITIONS;
+    m->max_bytes = s->max_bytes ? (s->max_bytes > table_bytes(&s->table) ? s->max_bytes - table_bytes(&s->table) : 1) : 0;
+    m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
+    m->positions = 0;
+    int best, st = memo_best(m, &s->root, &best);
+    if (st < 0) {
+        if (best == 52)
+            st = walk(s, 52, &s->win_line, &s->win_len);
+        else
+            st = walk(s, best, &s->best_line, &s->best_len);
+    }
+    s->stats.positions = s->table.count + m->positions;
+    if (st >= 0)
+        return st;
+    if (best > s->stats.best_score || best == 52)
+        s->stats.best_score = best;
+    return best == 52 ? SOLVER_WON : SOLVER_LOST;
+}
+
+int solver_run(solver *s)
+{
+    if (s->finished)
+        return s->status;
+    if (!use_memo(s))
+        return dfs_run(s, s->max_positions);
+    uint64_t cap = DFS_FIRST;
+    if (s->max_positions && s->max_positions < cap)
+        cap = s->max_positions;
+    int status = s->table.count < cap ? dfs_run(s, cap) : SOLVER_LIMIT_POSITIONS;
+    if (status != SOLVER_LIMIT_POSITIONS || (s->max_positions && s->table.count >= s->max_positions))
+        return status;
+    double start = now(), spent = s->stats.seconds;
+    status = memo_run(s, start, spent);
+    s->stats.seconds = now() - start + spent;
+    if (s->memo_ready && s->memo.bytes > s->stats.peak_bytes)
+        s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
+    return finish(s, status);
+}
+
 void solver_get_stats(const solver *s, solver_stats *out)
 {
     *out = s->stats;
-    out->table_bytes = table_bytes(&s->table);
+    out->table_bytes = table_bytes(&s->table) + (s->memo_ready ? s->memo.bytes : 0);
 }
 
 int solver_line_length(const solver *s, int which)
@@ -283,5 +380,7 @@ void solver_free(solver *s)
     free(s->best_line);
     free(s->lines_out[0]);
     free(s->lines_out[1]);
+    if (s->memo_ready)
+        memo_free(&s->memo);
     free(s);
 }

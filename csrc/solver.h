@@ -45,7 +45,8 @@ typedef struct {
 #define SOLVER_FORCE_CELL_HOME    1u  /* a cell card that fits a foundation goes there at once */
 #define SOLVER_FORCE_RESERVE_HOME 2u  /* a reserve 6 goes to the tomb at once when it fits */
 #define SOLVER_SUIT_SYMMETRY      4u  /* positions equal up to suits share one table entry */
-#define SOLVER_ALL_SHORTCUTS      7u
+#define SOLVER_SUMMARIES          8u  /* proofs by shared sub-games over the waste (one pass) */
+#define SOLVER_ALL_SHORTCUTS      15u
 
 /* Status of a run. */
 enum {

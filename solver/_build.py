@@ -10,7 +10,7 @@ from cffi import FFI
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-SOURCES = ["search.c", "table.c", "tomb.c"]
+SOURCES = ["memo.c", "search.c", "table.c", "tomb.c"]
 
 _DECLS = """
 #define SOLVER_MAX_CELLS 4
@@ -27,7 +27,8 @@ typedef struct {
 #define SOLVER_FORCE_CELL_HOME 1
 #define SOLVER_FORCE_RESERVE_HOME 2
 #define SOLVER_SUIT_SYMMETRY 4
-#define SOLVER_ALL_SHORTCUTS 7
+#define SOLVER_SUMMARIES 8
+#define SOLVER_ALL_SHORTCUTS 15
 enum { SOLVER_WON, SOLVER_LOST, SOLVER_LIMIT_POSITIONS, SOLVER_LIMIT_SECONDS,
        SOLVER_LIMIT_MEMORY, SOLVER_INTERRUPTED, SOLVER_ERROR };
 enum { SOLVER_TURN, SOLVER_REDEAL, SOLVER_MOVE };

@@ -35,8 +35,8 @@ class Limit:
     """
 
     positions: int | None = 50_000_000
-    seconds: float | None = 60.0
-    memory: int | None = 4 * 2**30
+    seconds: float | None = 10.0
+    memory: int | None = 2 * 2**30
 
     def __post_init__(self) -> None:
         for name in ("positions", "seconds", "memory"):

@@ -25,6 +25,7 @@ SHORTCUTS = {
     "cell-home": lib.SOLVER_FORCE_CELL_HOME,
     "reserve-home": lib.SOLVER_FORCE_RESERVE_HOME,
     "suit-symmetry": lib.SOLVER_SUIT_SYMMETRY,
+    "summaries": lib.SOLVER_SUMMARIES,
 }
 
 STATUS = {

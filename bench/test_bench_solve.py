@@ -1,0 +1,41 @@
+"""Speed of the search, measured with pytest-benchmark (not asserted).
+
+Run: ``make bench`` (or ``.venv/bin/python -m pytest bench --benchmark-enable
+--benchmark-only``). Each benchmark solves a fixed deal with a fixed limit, so
+its rounds are comparable between versions; positions per second are printed
+in the benchmark's extra info.
+"""
+
+import pytest
+
+from solver import Limit, solve
+
+CASES = [
+    # (variant, deal, limit): quick wins and a fixed slice of a hard search.
+    ("napoleons-tomb", 14, Limit(positions=None, seconds=None)),
+    ("napoleons-tomb-3", 7, Limit(positions=None, seconds=None)),
+    ("napoleonin-hauta", 9, Limit(positions=None, seconds=None)),
+    ("napoleons-tomb", 1, Limit(positions=2_000_000, seconds=None)),
+    ("napoleonin-hauta", 1, Limit(positions=2_000_000, seconds=None)),
+]
+
+
+@pytest.mark.parametrize("variant,deal,limit", CASES, ids=[f"{v}-{d}" for v, d, _ in CASES])
+def test_solve(benchmark, variant, deal, limit):
+    result = benchmark.pedantic(solve, args=(deal, variant, limit), rounds=3, iterations=1)
+    benchmark.extra_info["verdict"] = result.verdict
+    benchmark.extra_info["positions"] = result.stats.positions
+    benchmark.extra_info["positions_per_second"] = round(result.stats.positions / max(result.stats.seconds, 1e-9))
+    benchmark.extra_info["table_bytes"] = result.stats.table_bytes
+    assert result.verdict in ("won", "lost", "unknown")
+
+
+def test_first_100_three_card(benchmark):
+    """Throughput on the 3-card deal, which the plain search already decides."""
+
+    def run():
+        return [solve(n, "napoleons-tomb-3").verdict for n in range(1, 101)]
+
+    verdicts = benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info["won"] = verdicts.count("won")
+    benchmark.extra_info["unknown"] = verdicts.count("unknown")
