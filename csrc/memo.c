@@ -218,6 +218,16 @@ static int summary(memo *m, uint64_t q, int top, entry **out);
  * all left the waste again, starting from q; raises *best. */
 static int pushes(memo *m, uint64_t q, const int *ranks, int k, set64 *into, int *best, uint64_t *bytes)
 {
+    if (k == 1) {   /* the common case, without the intermediate sets */
+        entry *e;
+        int st = summary(m, q, ranks[0], &e);
+        if (st >= 0) return st;
+        if (e->best > *best) *best = e->best;
+        uint64_t off = e->off, n = e->n;
+        for (uint64_t x = 0; x < n; x++)
+            if (set_add(into, m->arena[off + x], bytes) < 0) return SOLVER_LIMIT_MEMORY;
+        return -1;
+    }
     set64 cur, next;
     if (set_init(&cur, 16) < 0) return SOLVER_LIMIT_MEMORY;
     set_add(&cur, q, bytes);

@@ -46,7 +46,8 @@ typedef struct {
 #define SOLVER_FORCE_RESERVE_HOME 2u  /* a reserve 6 goes to the tomb at once when it fits */
 #define SOLVER_SUIT_SYMMETRY      4u  /* positions equal up to suits share one table entry */
 #define SOLVER_SUMMARIES          8u  /* proofs by shared sub-games over the waste (one pass) */
-#define SOLVER_ALL_SHORTCUTS      15u
+#define SOLVER_FORCE_WASTE_HOME   16u /* the last waste card of its rank still to come goes home at once */
+#define SOLVER_ALL_SHORTCUTS      31u
 
 /* Status of a run. */
 enum {

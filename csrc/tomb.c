@@ -151,6 +151,21 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
             }
         }
     }
+    /* The waste card home, where it is the last card of its rank still to
+     * come: none in the stock or the cells (one pass; cells send only home). */
+    if ((g->flags & SOLVER_FORCE_WASTE_HOME) && s->nwaste && r->passes == 1 && !r->sixes_reserve
+        && !r->cell_to_reserve && !r->cell_to_waste) {
+        int rank = RANK(s->waste[s->nwaste - 1]);
+        int home = home_for(s, rank), others = 0;
+        for (int i = 0; home && i < s->nstock; i++)
+            others += RANK(s->stock[i]) == rank;
+        for (int i = 0; home && i < r->cells; i++)
+            others += s->cells[i] != SOLVER_NO_CARD && RANK(s->cells[i]) == rank;
+        if (home && !others) {
+            moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
+            return 1;
+        }
+    }
     /* Reserve 6 to the tomb, where every 6 that could go to the tomb could
      * go to the reserve instead. */
     if ((g->flags & SOLVER_FORCE_RESERVE_HOME) && s->nreserve && tomb_takes(s, 6)

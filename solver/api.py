@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
@@ -39,10 +40,13 @@ class Limit:
     memory: int | None = 2 * 2**30
 
     def __post_init__(self) -> None:
-        for name in ("positions", "seconds", "memory"):
+        for name, kinds in (("positions", (int,)), ("seconds", (int, float)), ("memory", (int,))):
             value = getattr(self, name)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-                raise ValueError(f"Limit.{name} must be a positive number or None, not {value!r}")
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or value <= 0:
+                what = "a positive whole number" if kinds == (int,) else "a positive finite number"
+                raise ValueError(f"Limit.{name} must be {what} or None, not {value!r}")
 
     @classmethod
     def none(cls) -> Limit:
@@ -76,6 +80,8 @@ class Result:
     moves: tuple[Move, ...]
     stats: Stats = field(default_factory=Stats, compare=False)
     played: int = field(default=0, compare=False)
+    #: The variant object itself, for variants loaded from a file of the user's.
+    rules: Variant | None = field(default=None, compare=False, repr=False)
 
     @property
     def won(self) -> bool:
@@ -114,6 +120,20 @@ class Result:
             raise ValueError(f"result: verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
         if data["reason"] is not None and data["reason"] not in REASONS:
             raise ValueError(f"result: reason {data['reason']!r} is not null or one of {', '.join(REASONS)}")
+        if not isinstance(data["variant"], str) or not data["variant"]:
+            raise ValueError(f"result: field 'variant' must be a variant name, not {data['variant']!r}")
+        deal = data["deal"]
+        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 1):
+            raise ValueError(f"result: field 'deal' must be null or a deal number, not {deal!r}")
+        score = data["score"]
+        if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 52:
+            raise ValueError(f"result: field 'score' must be a whole number 0..52, not {score!r}")
+        s = data.get("stats", {})
+        if not isinstance(s, dict):
+            raise ValueError(f"result: field 'stats' must be an object, not {s!r}")
+        for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int)):
+            if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
+                raise ValueError(f"result: field 'stats.{key}' must be a number, not {s[key]!r}")
         if not isinstance(data["cards"], list) or not isinstance(data["moves"], list):
             raise ValueError("result: fields 'cards' and 'moves' must be lists")
         try:
@@ -126,14 +146,13 @@ class Result:
                 moves.append(Move.from_json(m))
             except MoveError as exc:
                 raise ValueError(f"result: move {i}: {exc}") from None
-        s = data.get("stats") or {}
         return cls(
             variant=data["variant"],
             deal=data["deal"],
             cards=cards,
             verdict=data["verdict"],
             reason=data["reason"],
-            score=int(data["score"]),
+            score=score,
             moves=tuple(moves),
             stats=Stats(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0))),
         )
@@ -149,7 +168,7 @@ class Result:
         if not 0 <= count <= len(self.moves):
             raise ValueError(f"a move count of {count} is not 0..{len(self.moves)}")
         deal = Deal(self.cards, self.deal) if self.deal is not None else Deal.from_cards(self.cards)
-        return position_after(deal, self.variant, self.moves[:count])
+        return position_after(deal, self.rules or self.variant, self.moves[:count])
 
     def __str__(self) -> str:
         name = f"deal {self.deal}" if self.deal is not None else "the given deal"
@@ -181,7 +200,7 @@ def to_deal(deal: int | str | Deal | Iterable) -> Deal:
         return Deal.from_number(deal)
     if isinstance(deal, str):
         text = deal.strip()
-        return Deal.from_number(int(text)) if text.isdigit() else Deal.parse(text)
+        return Deal.from_number(int(text)) if text.isascii() and text.isdigit() else Deal.parse(text)
     return Deal.from_cards(deal)
 
 
@@ -203,14 +222,12 @@ def position_after(deal, variant: str | Variant, moves: Iterable[Move | dict]) -
             parsed.append(Move.from_json(m))
         except MoveError as exc:
             raise MoveError(f"move {i}: {exc}") from None
-    start = start_position(deal, variant)
-    end = rules.replay(start, parsed)
-    return replace(end, deal=start.deal, history=tuple(parsed))
+    return rules.replay(start_position(deal, variant), parsed)
 
 
 def solve(
     deal: int | str | Deal | Position,
-    variant: str | Variant = DEFAULT_VARIANT,
+    variant: str | Variant | None = None,
     limit: Limit | None = None,
     *,
     shortcuts: bool | Iterable[str] = True,
@@ -227,10 +244,11 @@ def solve(
     """
     if isinstance(deal, Position):
         pos = deal
-        if not isinstance(variant, Variant) and variant != DEFAULT_VARIANT and variant != pos.variant.name:
-            raise ValueError(f"the position is of variant {pos.variant.name!r}, not {variant!r}")
+        if variant is not None and load(variant) != pos.variant:
+            name = variant.name if isinstance(variant, Variant) else variant
+            raise ValueError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
     else:
-        pos = start_position(deal, variant)
+        pos = start_position(deal, variant or DEFAULT_VARIANT)
     limit = limit or Limit()
     search = core.Search(pos, core.flags_for(shortcuts))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
@@ -250,4 +268,5 @@ def solve(
         moves=tuple(pos.history) + out.moves,
         stats=Stats(out.positions, out.seconds, out.table_bytes),
         played=len(pos.history),
+        rules=pos.variant,
     )

@@ -26,7 +26,7 @@ def _positive(kind):
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a {kind.__name__}") from None
-        if value <= 0:
+        if not value > 0 or value == float("inf"):
             raise argparse.ArgumentTypeError(f"{text!r} must be positive")
         return value
 
@@ -72,7 +72,7 @@ def _solve(args) -> int:
         deal = Deal.parse(args.cards)
     else:
         text = args.deal.strip()
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
         deal = Deal.from_number(int(text))
     variant = variants.load(args.variant)

@@ -26,6 +26,7 @@ SHORTCUTS = {
     "reserve-home": lib.SOLVER_FORCE_RESERVE_HOME,
     "suit-symmetry": lib.SOLVER_SUIT_SYMMETRY,
     "summaries": lib.SOLVER_SUMMARIES,
+    "waste-home": lib.SOLVER_FORCE_WASTE_HOME,
 }
 
 STATUS = {

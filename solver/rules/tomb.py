@@ -427,7 +427,7 @@ def play(pos: Position, move: Move) -> Position:
             raise _Reject(f"unknown action {move.action!r}; actions are turn, redeal, move")
     except _Reject as r:
         raise _illegal(f"{_describe(move)}: {r.reason}", move, r.reason) from None
-    return replace(after, moves_played=pos.moves_played + 1)
+    return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
 def replay(start: Position, moves: Iterable[Move | dict]) -> Position:

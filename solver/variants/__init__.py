@@ -20,7 +20,7 @@ HERE = Path(__file__).parent
 CELL_SOURCES = ("waste", "cell")
 CELL_TARGETS = ("foundation", "cell", "reserve", "waste")
 FAMILIES = ("tomb",)
-MAX_CELLS = 6
+MAX_CELLS = 4  # the C core's key holds four cells
 MAX_PASSES = 7
 
 
