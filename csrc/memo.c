@@ -107,21 +107,48 @@ static int set_add(set64 *s, uint64_t key, uint64_t *bytes)
     return 1;
 }
 
-static int set_has(const set64 *s, uint64_t key)
+
+/* A set that starts in place (no allocation) and moves to a set64 when it
+ * outgrows its inline slots: most summaries hold a handful of states. */
+#define INLINE 24
+typedef struct { uint64_t inl[INLINE]; int n; set64 big; } smallset;
+
+static void small_init(smallset *s) { s->n = 0; s->big.v = NULL; s->big.n = 0; s->big.cap = 0; }
+static void small_free(smallset *s) { free(s->big.v); }
+
+/* 1 new, 0 present, -1 out of memory. */
+static int small_add(smallset *s, uint64_t key, uint64_t *bytes)
 {
-    key += 1;
-    uint64_t j = mix(key) & (s->cap - 1);
-    while (s->v[j]) {
-        if (s->v[j] == key) return 1;
-        j = (j + 1) & (s->cap - 1);
-    }
-    return 0;
+    if (s->big.v)
+        return set_add(&s->big, key, bytes);
+    for (int i = 0; i < s->n; i++)
+        if (s->inl[i] == key) return 0;
+    if (s->n < INLINE) { s->inl[s->n++] = key; return 1; }
+    if (set_init(&s->big, 64) < 0) return -1;
+    *bytes += 64 * 8;
+    for (int i = 0; i < s->n; i++) set_add(&s->big, s->inl[i], bytes);
+    return set_add(&s->big, key, bytes);
 }
 
-/* ---- the memo: (q, rank) -> exits and best score ---- */
+/* Runs the code with x bound to each element. */
+#define SMALL_EACH(s, x, ...) do { \
+        if ((s)->big.v) { \
+            for (uint64_t i_ = 0; i_ < (s)->big.cap; i_++) \
+                if ((s)->big.v[i_]) { uint64_t x = (s)->big.v[i_] - 1; __VA_ARGS__; } \
+        } else { \
+            for (int i_ = 0; i_ < (s)->n; i_++) { uint64_t x = (s)->inl[i_]; __VA_ARGS__; } \
+        } \
+    } while (0)
 
-typedef struct { uint64_t key; uint64_t off; uint32_t n; int32_t best; } entry;
+/* ---- the memo: (q, rank) -> exits and best score ----
+ * An entry is two words: the key + 1, and the exits' offset in the arena
+ * (36 bits), their count (20 bits) and the best score (8 bits). */
+
+typedef struct { uint64_t key; uint64_t val; } entry;
 #define ENTRIES(m) ((entry *)(m)->entries)
+#define E_OFF(e) ((e)->val >> 28)
+#define E_N(e) (((e)->val >> 8) & 0xfffff)
+#define E_BEST(e) ((int)((e)->val & 0xff))
 
 static double now(void)
 {
@@ -163,12 +190,14 @@ static entry *lookup(memo *m, uint64_t key)
     return NULL;
 }
 
-static int store(memo *m, uint64_t key, const set64 *exits, int best)
+static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
 {
+    uint64_t n = exits->big.v ? exits->big.n : (uint64_t)exits->n;
+    if (n > 0xfffff || m->arena_n + n >= (1ull << 36)) return NULL;
     if ((m->count + 1) * 4 > m->cap * 3) {
         uint64_t cap = m->cap * 2;
         entry *t = calloc(cap, sizeof(entry));
-        if (!t) return -1;
+        if (!t) return NULL;
         for (uint64_t i = 0; i < m->cap; i++)
             if (ENTRIES(m)[i].key) {
                 uint64_t j = mix(ENTRIES(m)[i].key) & (cap - 1);
@@ -180,9 +209,9 @@ static int store(memo *m, uint64_t key, const set64 *exits, int best)
         m->entries = t;
         m->cap = cap;
     }
-    while (m->arena_n + exits->n > m->arena_cap) {
+    while (m->arena_n + n > m->arena_cap) {
         uint64_t *a = realloc(m->arena, 2 * m->arena_cap * sizeof(uint64_t));
-        if (!a) return -1;
+        if (!a) return NULL;
         m->bytes += m->arena_cap * sizeof(uint64_t);
         m->arena = a;
         m->arena_cap *= 2;
@@ -191,13 +220,10 @@ static int store(memo *m, uint64_t key, const set64 *exits, int best)
     while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
     entry *e = &ENTRIES(m)[j];
     e->key = key + 1;
-    e->off = m->arena_n;
-    e->n = (uint32_t)exits->n;
-    e->best = best;
-    for (uint64_t i = 0; i < exits->cap; i++)
-        if (exits->v[i]) m->arena[m->arena_n++] = exits->v[i] - 1;
+    e->val = (m->arena_n << 28) | (n << 8) | (uint64_t)best;
+    SMALL_EACH(exits, x, m->arena[m->arena_n++] = x);
     m->count++;
-    return 0;
+    return e;
 }
 
 /* Checks the limits; returns a SOLVER_* status, or -1 to go on. */
@@ -216,39 +242,35 @@ static int summary(memo *m, uint64_t q, int top, entry **out);
 
 /* Adds to `into` the control states where the cards pushed (top last) have
  * all left the waste again, starting from q; raises *best. */
-static int pushes(memo *m, uint64_t q, const int *ranks, int k, set64 *into, int *best, uint64_t *bytes)
+static int pushes(memo *m, uint64_t q, const int *ranks, int k, smallset *into, int *best, uint64_t *bytes)
 {
-    if (k == 1) {   /* the common case, without the intermediate sets */
-        entry *e;
-        int st = summary(m, q, ranks[0], &e);
-        if (st >= 0) return st;
-        if (e->best > *best) *best = e->best;
-        uint64_t off = e->off, n = e->n;
-        for (uint64_t x = 0; x < n; x++)
-            if (set_add(into, m->arena[off + x], bytes) < 0) return SOLVER_LIMIT_MEMORY;
-        return -1;
-    }
-    set64 cur, next;
-    if (set_init(&cur, 16) < 0) return SOLVER_LIMIT_MEMORY;
-    set_add(&cur, q, bytes);
+    smallset cur, next;
+    small_init(&cur);
+    small_add(&cur, q, bytes);
     for (int i = k - 1; i >= 0; i--) {
-        if (set_init(&next, 16) < 0) { free(cur.v); return SOLVER_LIMIT_MEMORY; }
-        for (uint64_t a = 0; a < cur.cap; a++) {
-            if (!cur.v[a]) continue;
-            entry *e;
-            int st = summary(m, cur.v[a] - 1, ranks[i], &e);
-            if (st >= 0) { free(cur.v); free(next.v); return st; }
-            if (e->best > *best) *best = e->best;
-            for (uint32_t x = 0; x < e->n; x++)
-                if (set_add(&next, m->arena[e->off + x], bytes) < 0) { free(cur.v); free(next.v); return SOLVER_LIMIT_MEMORY; }
-        }
-        free(cur.v);
+        small_init(&next);
+        int status = -1;
+        SMALL_EACH(&cur, x, {
+            if (status < 0) {
+                entry *e;
+                int st = summary(m, x, ranks[i], &e);
+                if (st >= 0) status = st;
+                else {
+                    if (E_BEST(e) > *best) *best = E_BEST(e);
+                    uint64_t off = E_OFF(e), n = E_N(e);
+                    for (uint64_t y = 0; y < n && status < 0; y++)
+                        if (small_add(&next, m->arena[off + y], bytes) < 0) status = SOLVER_LIMIT_MEMORY;
+                }
+            }
+        });
+        small_free(&cur);
         cur = next;
+        if (status >= 0) { small_free(&cur); return status; }
     }
-    for (uint64_t a = 0; a < cur.cap; a++)
-        if (cur.v[a] && set_add(into, cur.v[a] - 1, bytes) < 0) { free(cur.v); return SOLVER_LIMIT_MEMORY; }
-    free(cur.v);
-    return -1;
+    int status = -1;
+    SMALL_EACH(&cur, x, { if (status < 0 && small_add(into, x, bytes) < 0) status = SOLVER_LIMIT_MEMORY; });
+    small_free(&cur);
+    return status;
 }
 
 /* The summary of (q, top); top = 0 is the empty waste. Returns -1 and sets
@@ -259,21 +281,28 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
     entry *e = lookup(m, key);
     if (e) { *out = e; return -1; }
     const tomb_game *g = m->game;
-    set64 seen, exits;
-    uint64_t *work = NULL;
-    uint64_t nwork = 0, capwork = 0, bytes = 0;
+    smallset seen, exits;
+    uint64_t inl_work[64], *work = inl_work;
+    uint64_t nwork = 0, capwork = 64, bytes = 0;
     int status = -1, best = 0;
-    if (set_init(&seen, 16) < 0 || set_init(&exits, 16) < 0) return SOLVER_LIMIT_MEMORY;
-    bytes = 2 * 16 * 8;
-    set_add(&seen, q, &bytes);
+    small_init(&seen);
+    small_init(&exits);
+    small_add(&seen, q, &bytes);
 #define PUSH_WORK(x) do { \
         if (nwork == capwork) { \
-            capwork = capwork ? capwork * 2 : 64; \
-            uint64_t *w_ = realloc(work, capwork * sizeof(uint64_t)); \
+            uint64_t *w_ = malloc(2 * capwork * sizeof(uint64_t)); \
             if (!w_) { status = SOLVER_LIMIT_MEMORY; goto done; } \
+            memcpy(w_, work, capwork * sizeof(uint64_t)); \
+            if (work != inl_work) free(work); \
             work = w_; \
+            capwork *= 2; \
         } \
         work[nwork++] = (x); \
+    } while (0)
+#define ADD_SEEN(x) do { \
+        int r_ = small_add(&seen, (x), &bytes); \
+        if (r_ < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
+        if (r_) PUSH_WORK(x); \
     } while (0)
     PUSH_WORK(q);
     while (nwork) {
@@ -293,57 +322,71 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
             tomb_state ch = st;
             int action = TM_ACTION(mv[i]);
             if (action == SOLVER_REDEAL) continue;   /* not used: one pass only */
-            if (action == SOLVER_TURN) {
-                int k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;
-                int ranks[52];
-                for (int j = 0; j < k; j++) ranks[j] = RANK(st.stock[st.nstock - 1 - j]);
-                ch.nstock = (uint8_t)(st.nstock - k);
+            if (action == SOLVER_TURN || (TM_SRC(mv[i]) == SOLVER_PLACE_CELL && TM_DST(mv[i]) == SOLVER_PLACE_WASTE)) {
+                /* Cards pushed onto the top card: a turn, or a cell card back onto the waste. */
+                int ranks[52], k;
+                if (action == SOLVER_TURN) {
+                    k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;
+                    for (int j = 0; j < k; j++) ranks[j] = RANK(st.stock[st.nstock - 1 - j]);
+                    ch.nstock = (uint8_t)(st.nstock - k);
+                } else {
+                    k = 1;
+                    ranks[0] = RANK(st.cells[TM_IDX(mv[i])]);
+                    ch.cells[TM_IDX(mv[i])] = SOLVER_NO_CARD;
+                }
                 ch.nwaste = 0;
-                set64 got;
-                if (set_init(&got, 16) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-                status = pushes(m, pack(g, &ch), ranks, k, &got, &best, &bytes);
-                if (status >= 0) { free(got.v); goto done; }
-                for (uint64_t a = 0; a < got.cap; a++)
-                    if (got.v[a] && set_add(&seen, got.v[a] - 1, &bytes) == 1) PUSH_WORK(got.v[a] - 1);
-                free(got.v);
-                continue;
-            }
-            int src = TM_SRC(mv[i]), dst = TM_DST(mv[i]);
-            if (src == SOLVER_PLACE_CELL && dst == SOLVER_PLACE_WASTE) {
-                int rank = RANK(st.cells[TM_IDX(mv[i])]);
-                ch.cells[TM_IDX(mv[i])] = SOLVER_NO_CARD;
-                ch.nwaste = 0;
-                set64 got;
-                if (set_init(&got, 16) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-                status = pushes(m, pack(g, &ch), &rank, 1, &got, &best, &bytes);
-                if (status >= 0) { free(got.v); goto done; }
-                for (uint64_t a = 0; a < got.cap; a++)
-                    if (got.v[a] && set_add(&seen, got.v[a] - 1, &bytes) == 1) PUSH_WORK(got.v[a] - 1);
-                free(got.v);
+                if (k == 1) {
+                    entry *f;
+                    status = summary(m, pack(g, &ch), ranks[0], &f);
+                    if (status >= 0) goto done;
+                    if (E_BEST(f) > best) best = E_BEST(f);
+                    uint64_t off = E_OFF(f), nf = E_N(f);
+                    for (uint64_t y = 0; y < nf; y++)
+                        ADD_SEEN(m->arena[off + y]);
+                } else {
+                    smallset got;
+                    small_init(&got);
+                    status = pushes(m, pack(g, &ch), ranks, k, &got, &best, &bytes);
+                    if (status < 0)
+                        SMALL_EACH(&got, x, {
+                            int r_ = small_add(&seen, x, &bytes);
+                            if (r_ < 0) status = SOLVER_LIMIT_MEMORY;
+                            else if (r_) {
+                                if (nwork == capwork) {
+                                    uint64_t *w_ = malloc(2 * capwork * sizeof(uint64_t));
+                                    if (!w_) { status = SOLVER_LIMIT_MEMORY; break; }
+                                    memcpy(w_, work, capwork * sizeof(uint64_t));
+                                    if (work != inl_work) free(work);
+                                    work = w_;
+                                    capwork *= 2;
+                                }
+                                work[nwork++] = x;
+                            }
+                        });
+                    small_free(&got);
+                    if (status >= 0) goto done;
+                }
                 continue;
             }
             tomb_apply(g, &ch, mv[i], NULL);
-            if (src == SOLVER_PLACE_WASTE) {
-                /* The top card left: an exit. Its score counts as reached. */
+            if (tomb_score(&ch) > best) best = tomb_score(&ch);
+            if (TM_SRC(mv[i]) == SOLVER_PLACE_WASTE) {
+                /* The top card left: an exit. */
                 ch.nwaste = 0;
-                if (tomb_score(&ch) > best) best = tomb_score(&ch);
-                if (set_add(&exits, pack(g, &ch), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                if (small_add(&exits, pack(g, &ch), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
             } else {
-                if (tomb_score(&ch) > best) best = tomb_score(&ch);
-                int r = set_add(&seen, pack(g, &ch), &bytes);
-                if (r < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-                if (r) PUSH_WORK(pack(g, &ch));
+                ADD_SEEN(pack(g, &ch));
             }
         }
     }
-    if (store(m, key, &exits, best) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-    *out = lookup(m, key);
-    status = -1;
+    *out = store(m, key, &exits, best);
+    status = *out ? -1 : SOLVER_LIMIT_MEMORY;
 done:
-    free(seen.v);
-    free(exits.v);
-    free(work);
+    small_free(&seen);
+    small_free(&exits);
+    if (work != inl_work) free(work);
 #undef PUSH_WORK
+#undef ADD_SEEN
     return status;
 }
 
@@ -356,19 +399,17 @@ int memo_best(memo *m, const tomb_state *s, int *best)
     c.nwaste = 0;
     int ranks[52];
     for (int i = 0; i < s->nwaste; i++) ranks[i] = RANK(s->waste[i]);
-    set64 after;
-    if (set_init(&after, 16) < 0) return SOLVER_LIMIT_MEMORY;
+    smallset after;
+    small_init(&after);
     *best = tomb_score(s);
     int st = pushes(m, pack(m->game, &c), ranks, s->nwaste, &after, best, &bytes);
-    if (st >= 0) { free(after.v); return st; }
-    for (uint64_t a = 0; a < after.cap; a++) {
-        if (!after.v[a]) continue;
-        entry *e;
-        st = summary(m, after.v[a] - 1, 0, &e);
-        if (st >= 0) { free(after.v); return st; }
-        if (e->best > *best) *best = e->best;
-    }
-    free(after.v);
-    (void)set_has;
-    return -1;
+    SMALL_EACH(&after, x, {
+        if (st < 0) {
+            entry *e;
+            st = summary(m, x, 0, &e);
+            if (st < 0 && E_BEST(e) > *best) *best = E_BEST(e);
+        }
+    });
+    small_free(&after);
+    return st;
 }

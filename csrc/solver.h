@@ -47,7 +47,8 @@ typedef struct {
 #define SOLVER_SUIT_SYMMETRY      4u  /* positions equal up to suits share one table entry */
 #define SOLVER_SUMMARIES          8u  /* proofs by shared sub-games over the waste (one pass) */
 #define SOLVER_FORCE_WASTE_HOME   16u /* the last waste card of its rank still to come goes home at once */
-#define SOLVER_ALL_SHORTCUTS      31u
+#define SOLVER_FORCE_SIXES_RESERVE 32u /* a 6 on the waste or in a cell goes to the reserve at once */
+#define SOLVER_ALL_SHORTCUTS      63u
 
 /* Status of a run. */
 enum {

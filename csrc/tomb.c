@@ -166,6 +166,19 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
             return 1;
         }
     }
+    /* A 6 on the waste or in a cell goes to the sixes reserve at once: from
+     * there it can go to the tomb whenever any 6 can, and it blocks nothing. */
+    if ((g->flags & SOLVER_FORCE_SIXES_RESERVE) && r->sixes_reserve) {
+        if (s->nwaste && RANK(s->waste[s->nwaste - 1]) == 6) {
+            moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_RESERVE, 0);
+            return 1;
+        }
+        for (int i = 0; r->cell_to_reserve && i < r->cells; i++)
+            if (s->cells[i] != SOLVER_NO_CARD && RANK(s->cells[i]) == 6) {
+                moves[0] = TM_MAKE(SOLVER_MOVE, P_CELL, P_RESERVE, i);
+                return 1;
+            }
+    }
     /* Reserve 6 to the tomb, where every 6 that could go to the tomb could
      * go to the reserve instead. */
     if ((g->flags & SOLVER_FORCE_RESERVE_HOME) && s->nreserve && tomb_takes(s, 6)

@@ -27,6 +27,7 @@ SHORTCUTS = {
     "suit-symmetry": lib.SOLVER_SUIT_SYMMETRY,
     "summaries": lib.SOLVER_SUMMARIES,
     "waste-home": lib.SOLVER_FORCE_WASTE_HOME,
+    "sixes-reserve": lib.SOLVER_FORCE_SIXES_RESERVE,
 }
 
 STATUS = {
