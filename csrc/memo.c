@@ -306,6 +306,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
     } while (0)
     PUSH_WORK(q);
     while (nwork) {
+        if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
         uint64_t cq = work[--nwork];
         m->positions++;
         m->extra_bytes += bytes;
@@ -379,6 +380,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
             }
         }
     }
+    if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
     *out = store(m, key, &exits, best);
     status = *out ? -1 : SOLVER_LIMIT_MEMORY;
 done:
@@ -402,6 +404,8 @@ int memo_best(memo *m, const tomb_state *s, int *best)
     smallset after;
     small_init(&after);
     *best = tomb_score(s);
+    if (m->target && *best >= m->target)
+        return -1;
     int st = pushes(m, pack(m->game, &c), ranks, s->nwaste, &after, best, &bytes);
     SMALL_EACH(&after, x, {
         if (st < 0) {
@@ -411,5 +415,9 @@ int memo_best(memo *m, const tomb_state *s, int *best)
         }
     });
     small_free(&after);
+    if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {
+        *best = m->target;
+        return -1;
+    }
     return st;
 }

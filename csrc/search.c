@@ -293,8 +293,11 @@ static int memo_run(solver *s, double start, double spent)
     m->max_bytes = s->max_bytes ? (s->max_bytes > table_bytes(&s->table) ? s->max_bytes - table_bytes(&s->table) : 1) : 0;
     m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
     m->positions = 0;
+    m->target = 52;
     int best, st = memo_best(m, &s->root, &best);
+    /* Not won: the call went through every summary, so best is exact. */
     if (st < 0) {
+        m->target = best;
         if (best == 52)
             st = walk(s, 52, &s->win_line, &s->win_len);
         else
