@@ -2,11 +2,15 @@
 
 Exit codes of ``solve``: 0 won, 1 lost, 3 unknown (a limit stopped the
 search), 2 error (bad input; the message is on stderr).
+
+``hint`` (the next move after a JSON move list) and ``play`` (blind play over
+a range of deals) exit 0 when they answer, 2 on an error.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from . import variants
@@ -62,7 +66,186 @@ def _parser() -> argparse.ArgumentParser:
                    help=f"switch off every search shortcut ({', '.join(SHORTCUTS)}); slower, same verdicts")
 
     sub.add_parser("variants", help="list the variants")
+    _hint_parser(sub)
+    _play_parser(sub)
     return p
+
+
+# ---------------------------------------------------------------------------
+# hint
+
+
+def _hint_parser(sub) -> None:
+    from .hints import DEFAULT_HINT_LIMIT as d
+
+    h = sub.add_parser(
+        "hint",
+        help="the next move after the moves played so far",
+        description=(
+            "The hint button: the next move from the position after a JSON move list "
+            "(the solution format's moves: a bare list, or an object with a 'moves' key such as "
+            "a result of `solve --json`), and whether that line wins, the deal is proven lost, "
+            "or the limit stopped the search. Exit 0 with a hint, 2 on an error."
+        ),
+    )
+    h.add_argument("--deal", "-d", help="deal number (PySolFC's game number)")
+    h.add_argument("--cards", help='the deal as 52 cards in turning order, e.g. "JD 2D 9H ..."')
+    h.add_argument("--variant", "-v", default=None,
+                   help=f"variant (default: the move object's 'variant', else {DEFAULT_VARIANT})")
+    h.add_argument("--moves", "-m", default="-", metavar="FILE",
+                   help="JSON file of the moves played so far ('-' or absent: standard input; "
+                        "empty input means no move yet)")
+    h.add_argument("--json", action="store_true",
+                   help='print one JSON object: {"move", "status", "score", "reason"}')
+    h.add_argument("--max-positions", type=_positive(int), default=d.positions,
+                   help=f"stop after this many positions (default {d.positions:,})")
+    h.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
+                   help=f"stop after this many seconds (default {d.seconds:g})")
+    h.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
+                   help=f"stop before the table grows past this many MiB (default {d.memory // 2**20})")
+    h.add_argument("--no-limit", action="store_true", help="no limits at all: search until decided")
+
+
+def _read_moves(where: str) -> tuple[list, dict]:
+    """The move list and the object around it (empty for a bare list)."""
+    if where == "-":
+        text, name = sys.stdin.read(), "standard input"
+    else:
+        try:
+            with open(where, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as exc:
+            raise ValueError(f"cannot read the moves: {exc}") from None
+        name = where
+    if not text.strip():
+        return [], {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{name}: the moves are not JSON ({exc})") from None
+    if isinstance(data, list):
+        return data, {}
+    if isinstance(data, dict):
+        if "moves" not in data:
+            raise ValueError(f"{name}: a JSON object of moves needs a 'moves' key")
+        if not isinstance(data["moves"], list):
+            raise ValueError(f"{name}: 'moves' must be a JSON list of moves")
+        return data["moves"], data
+    raise ValueError(f"{name}: expected a JSON list of moves or an object with 'moves', not {type(data).__name__}")
+
+
+def _hint(args) -> int:
+    from .api import position_after
+    from .hints import hint
+
+    moves, around = _read_moves(args.moves)
+    if args.deal is not None and args.cards is not None:
+        raise DealError("give --deal or --cards, not both")
+    if args.cards is not None:
+        deal = Deal.parse(args.cards)
+    elif args.deal is not None:
+        text = args.deal.strip()
+        if not (text.isascii() and text.isdigit()):
+            raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
+        deal = Deal.from_number(int(text))
+    elif isinstance(around.get("deal"), int) and not isinstance(around.get("deal"), bool):
+        deal = Deal.from_number(around["deal"])
+    elif isinstance(around.get("cards"), list):
+        deal = Deal.from_cards(around["cards"])
+    else:
+        raise DealError("give the deal: --deal N or --cards \"...\"")
+    name = args.variant or around.get("variant") or DEFAULT_VARIANT
+    if not isinstance(name, str):
+        raise ValueError(f"'variant' must be a variant name, not {name!r}")
+    variant = variants.load(name)
+    if args.no_limit:
+        limit = Limit.none()
+    else:
+        limit = Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
+    pos = position_after(deal, variant, moves)
+    answer = hint(pos, variant, limit)
+    print(json.dumps(answer.to_json(), ensure_ascii=False) if args.json else str(answer))
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# play
+
+
+def _play_parser(sub) -> None:
+    from .blind import STRATEGIES
+
+    p = sub.add_parser(
+        "play",
+        help="blind play (a player who cannot see the stock) over a range of deals",
+        description=(
+            "Play each deal with a strategy that sees only what a player sees (never the stock's order) "
+            "and print the wins with a 95%% Wilson interval. Exit 0, or 2 on an error."
+        ),
+    )
+    p.add_argument("--strategy", "-s", default="careful", choices=sorted(STRATEGIES),
+                   help="the player (default careful)")
+    p.add_argument("--variant", "-v", default=DEFAULT_VARIANT,
+                   help=f"variant (default {DEFAULT_VARIANT})")
+    p.add_argument("--deals", default="1-100",
+                   help="deal numbers: N, A-B, or a comma list of both (default 1-100)")
+    p.add_argument("--json", action="store_true",
+                   help='print one JSON object: {"strategy", "variant", "deals", "won", "rate", "interval", ...}')
+
+
+def _deal_numbers(text: str) -> list[int]:
+    """``"1-2400"``, ``"7"``, ``"1-10,20,30-31"`` as a list of deal numbers."""
+    from .deals import MAX_NUMBER, MIN_NUMBER
+
+    out: list[int] = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise DealError(f"--deals: {part!r} is not a deal number or a range A-B") from None
+        if not (MIN_NUMBER <= a <= b <= MAX_NUMBER):
+            raise DealError(f"--deals: {part!r} is not a range of deal numbers {MIN_NUMBER}..10**20, low to high")
+        if b - a >= 10_000_000:
+            raise DealError(f"--deals: {part!r} is more than 10,000,000 deals")
+        out.extend(range(a, b + 1))
+    return out
+
+
+def _play(args) -> int:
+    from .blind import play, wilson
+
+    numbers = _deal_numbers(args.deals)
+    variant = variants.load(args.variant)
+    won = 0
+    scores = 0
+    for n in numbers:
+        r = play(n, variant, args.strategy)
+        won += r.won
+        scores += r.score
+    lo, hi = wilson(won, len(numbers))
+    rate = won / len(numbers)
+    if args.json:
+        print(json.dumps({
+            "strategy": args.strategy,
+            "variant": variant.name,
+            "deal_numbers": args.deals,
+            "deals": len(numbers),
+            "won": won,
+            "rate": round(rate, 6),
+            "interval": [round(lo, 6), round(hi, 6)],
+            "confidence": 0.95,
+            "mean_score": round(scores / len(numbers), 3),
+        }))
+    else:
+        print(
+            f"{args.strategy} player, {variant.name}, deals {args.deals}: won {won} of {len(numbers)} "
+            f"({100 * rate:.1f}%; 95% Wilson interval {100 * lo:.1f}%-{100 * hi:.1f}%), "
+            f"mean score {scores / len(numbers):.1f}/52"
+        )
+    return 0
 
 
 def _solve(args) -> int:
@@ -96,6 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "solve":
             return _solve(args)
+        if args.command == "hint":
+            return _hint(args)
+        if args.command == "play":
+            return _play(args)
         return _variants(args)
     except (DealError, CardError, variants.VariantError, MoveError, CoreError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

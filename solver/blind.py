@@ -1,0 +1,411 @@
+"""Blind play: a player who cannot see the stock plays a deal to its end.
+
+A :class:`Strategy` chooses each move from a :class:`View` -- what a player at
+the table sees: the top of the waste (and the card just under it), the cells,
+the sixes reserve, the tops of the foundations, how many cards the stock holds,
+how many redeals are left, and the legal moves. The View never holds the order
+of the stock, and the turn it offers names no card: turning is a leap in the
+dark. :func:`play` plays a deal with a strategy and returns the game as a
+:class:`~solver.api.Result` in the solution format.
+
+>>> r = play(14, "napoleons-tomb", "careful")
+>>> r.verdict in ("won", "lost"), r.score <= 52
+(True, True)
+>>> from solver.rules import tomb
+>>> tomb.score(tomb.replay(start_position(14), r.moves)) == r.score
+True
+
+Two strategies come with the library, the two players of the web page's
+measurement (``shared/seeds/napoleons-tomb-web.en.txt``), registered by name
+in :data:`STRATEGIES`:
+
+- ``simple``: plays every card it can home; parks the top waste card (in a
+  cell, or a 6 in the sixes reserve) only when that frees the card underneath
+  and that card would then go home; otherwise turns the stock, or redeals.
+- ``careful``: the same, and it also parks the top waste card when a
+  foundation will want it within three ranks (see :meth:`View.distance`);
+  in the 3-card deal it keeps the last empty cell for a card that frees the
+  one underneath; a 6 goes to the sixes reserve whenever there is one
+  (:class:`Careful`).
+
+A strategy of one's own is any object with a ``choose(view, moves)`` method
+(or a plain function of ``(view, moves)``) returning one of ``moves``, or
+``None`` to stop playing.
+
+Endless games: under the Finnish rules a cell card may go back onto the waste
+or to another cell, so a strategy could go round in circles. :func:`play` never
+offers a move that would bring back a position already met in the same game
+(such a move is left out of ``moves``); positions are finite, so every game
+ends. ``max_moves`` (default 10,000) is a second guard: a game that reaches it
+ends there, as lost.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from .api import DEFAULT_VARIANT, Result, Stats, start_position, to_deal
+from .cards import Card
+from .deals import Deal
+from .game import FOUNDATIONS, Move, Position
+from .rules import tomb as rules
+from .variants import Variant
+
+__all__ = [
+    "STRATEGIES",
+    "TURN",
+    "Careful",
+    "Simple",
+    "Strategy",
+    "View",
+    "careful",
+    "play",
+    "simple",
+    "get_strategy",
+    "view_of",
+    "wilson",
+]
+
+#: The turn as a strategy sees it: it names no card (the stock is face down).
+#: :func:`play` replaces it by the real turn.
+TURN = Move("turn")
+
+#: Ranks of the corners (built up from 7) and of the tomb (built down from 6).
+_CORNER_BASE, _KING, _TOMB_BASE, _TOMB_SIZE = 7, 13, 6, 24
+
+
+@dataclass(frozen=True)
+class View:
+    """What a player sees of a position, and nothing more.
+
+    - ``waste_top``: the top waste card (the only playable one), or ``None``;
+      ``waste_under``: the card just under it, which the player saw turned
+      (in the 3-card deal it shows in the fan), or ``None``; ``waste_size``:
+      how many cards the waste holds.
+    - ``cells``: the cells in order, ``None`` for an empty one; ``reserve``:
+      the 6s waiting in the sixes reserve (variants that have one).
+    - ``corners``: the top card of each corner (``None`` if not started);
+      ``tomb_top`` and ``tomb_count``: the tomb's top card and how many cards
+      it holds (it wants rank :attr:`tomb_wants` next).
+    - ``stock_count``: how many cards are face down in the stock (not which);
+      ``redeals_left``: how many times the waste may still be turned over.
+    - ``moves``: the legal moves (the reference engine's), the turn written as
+      :data:`TURN` with no cards, and without moves that would repeat a
+      position of this game.
+    """
+
+    variant: Variant
+    waste_top: Card | None
+    waste_under: Card | None
+    waste_size: int
+    cells: tuple[Card | None, ...]
+    reserve: tuple[Card, ...]
+    corners: tuple[Card | None, ...]
+    tomb_top: Card | None
+    tomb_count: int
+    stock_count: int
+    redeals_left: int
+    moves: tuple[Move, ...]
+
+    @property
+    def score(self) -> int:
+        """Cards on the foundations."""
+        corners = sum(c.rank - _CORNER_BASE + 1 for c in self.corners if c is not None)
+        return corners + self.tomb_count
+
+    @property
+    def tomb_wants(self) -> int | None:
+        """The rank the tomb takes next (6 down to 1, four times), ``None`` when full."""
+        if self.tomb_count >= _TOMB_SIZE:
+            return None
+        return _TOMB_BASE - self.tomb_count % _TOMB_BASE
+
+    def fits(self, card: Card | None) -> bool:
+        """Whether ``card`` would go on a foundation now."""
+        return card is not None and self.distance(card) == 0
+
+    def distance(self, card: Card) -> int | None:
+        """How many ranks a foundation must still build before it takes ``card``:
+        0 when it fits now; ``None`` when no foundation can take it any more
+        (never the case for a card still in play).
+
+        For the tomb, wanting rank ``w``, a card of rank ``r`` <= 6 is
+        ``(w - r) mod 6`` away (the tomb runs 6..A and starts again). For a
+        corner, wanting ``n`` (7 when empty), a card of rank ``r`` >= ``n`` is
+        ``r - n`` away; the nearest corner counts.
+        """
+        r = card.rank
+        if r <= _TOMB_BASE:
+            wants = self.tomb_wants
+            if wants is None:
+                return None
+            d = (wants - r) % _TOMB_BASE
+            return d if d < _TOMB_SIZE - self.tomb_count else None
+        best = None
+        for top in self.corners:
+            nxt = _CORNER_BASE if top is None else top.rank + 1
+            if nxt <= r <= _KING and (best is None or r - nxt < best):
+                best = r - nxt
+        return best
+
+    def find(self, card: Card | None, src: str, dests: Sequence[str]) -> Move | None:
+        """The offered move of ``card`` from ``src`` to the first of ``dests``
+        that has one, or ``None``."""
+        if card is None:
+            return None
+        for dst in dests:
+            for m in self.moves:
+                if m.action == "move" and m.card == card and m.src == src and m.dst == dst:
+                    return m
+        return None
+
+    def turn_or_redeal(self) -> Move | None:
+        """The turn (as :data:`TURN`) or the redeal, if offered."""
+        for m in self.moves:
+            if m.action in ("turn", "redeal"):
+                return m
+        return None
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A blind player: ``choose`` returns one of ``moves`` (which are
+    ``view.moves``), or ``None`` to stop. It sees nothing but the view. A
+    ``name`` attribute, if it has one, names it in error messages."""
+
+    def choose(self, view: View, moves: tuple[Move, ...]) -> Move | None: ...
+
+
+def _home_move(view: View) -> Move | None:
+    """A card home: cell cards first (they free a cell), then the reserve, then the waste."""
+    for src in ("cell", "reserve", "waste"):
+        for m in view.moves:
+            if m.action == "move" and m.src == src and m.dst in FOUNDATIONS:
+                return m
+    return None
+
+
+def _park_move(view: View) -> Move | None:
+    """Park the top waste card: a 6 in the sixes reserve if there is one, else a cell."""
+    top = view.waste_top
+    dests = ("reserve", "cell") if top is not None and top.rank == _TOMB_BASE else ("cell",)
+    return view.find(top, "waste", dests)
+
+
+class Simple:
+    """Plays anything home; parks the top waste card only to free the card
+    underneath when that card would then go home; otherwise turns or redeals.
+    Never plays a cell card anywhere but home."""
+
+    name = "simple"
+
+    def choose(self, view: View, moves: tuple[Move, ...]) -> Move | None:
+        home = _home_move(view)
+        if home is not None:
+            return home
+        if view.fits(view.waste_under):
+            park = _park_move(view)
+            if park is not None:
+                return park
+        return view.turn_or_redeal()
+
+    def __repr__(self) -> str:
+        return "Simple()"
+
+
+class Careful(Simple):
+    """Like :class:`Simple`, and also parks the top waste card when a foundation
+    will want it within ``within`` ranks: when :meth:`View.distance` is at most
+    ``within`` (a 4 when the tomb wants a 5 is 1 away; a 10 when the nearest
+    corner shows a 7 is 2 away). Where there is a sixes reserve, a 6 that
+    cannot go home always goes there (it costs no cell, and a 6 can leave the
+    waste for nowhere else but the tomb).
+
+    ``keep_last_cell``: parking a card only because it will be wanted soon
+    never fills the last empty cell (that one is kept for a card that frees
+    the one underneath). ``None`` (the default) keeps it in variants that turn
+    the waste over again (the 3-card deal: a card left on the waste comes round
+    once more), not in one-pass variants. See docs/winnability.md for how each
+    choice plays.
+    """
+
+    name = "careful"
+
+    def __init__(self, within: int = 3, keep_last_cell: bool | None = None) -> None:
+        self.within = within
+        self.keep_last_cell = keep_last_cell
+
+    def choose(self, view: View, moves: tuple[Move, ...]) -> Move | None:
+        home = _home_move(view)
+        if home is not None:
+            return home
+        top = view.waste_top
+        if top is not None:
+            park = _park_move(view)
+            if park is not None:
+                if park.dst == "reserve" or view.fits(view.waste_under):
+                    return park
+                d = view.distance(top)
+                if d is not None and d <= self.within:
+                    keep = self.keep_last_cell
+                    if keep is None:
+                        keep = view.variant.passes > 1
+                    free = sum(c is None for c in view.cells)
+                    if park.dst != "cell" or not keep or free > 1:
+                        return park
+        return view.turn_or_redeal()
+
+    def __repr__(self) -> str:
+        return f"Careful(within={self.within}, keep_last_cell={self.keep_last_cell})"
+
+
+simple = Simple()
+careful = Careful()
+
+#: Strategies by name, for the command line: ``python -m solver play --strategy careful``.
+STRATEGIES: dict[str, Strategy] = {"simple": simple, "careful": careful}
+
+
+def get_strategy(which: str | Strategy | Callable) -> Strategy | Callable:
+    """A strategy by name (from :data:`STRATEGIES`), or the object itself."""
+    if isinstance(which, str):
+        try:
+            return STRATEGIES[which]
+        except KeyError:
+            raise ValueError(f"unknown strategy {which!r}; strategies are {', '.join(STRATEGIES)}") from None
+    if hasattr(which, "choose") or callable(which):
+        return which
+    raise TypeError(f"a strategy is a name or an object with choose(view, moves), not {which!r}")
+
+
+def _key(pos: Position) -> tuple:
+    """The exact position (cells and corners as multisets): for repetitions."""
+    return (
+        pos.stock,
+        pos.waste,
+        tuple(sorted(c.index for c in pos.cells if c is not None)),
+        tuple(sorted(c.index for c in pos.reserve)),
+        tuple(sorted(len(c) for c in pos.corners)),
+        len(pos.tomb),
+        pos.redeals,
+    )
+
+
+def _may_repeat(move: Move) -> bool:
+    """Moves that might bring back an earlier position: those that change
+    neither the foundations (which only grow), nor the stock (a turn), nor the
+    redeal count."""
+    return move.action == "move" and move.dst not in FOUNDATIONS
+
+
+def _offered(pos: Position, seen: set | None) -> list[tuple[Move, Move]]:
+    """(move as the strategy sees it, real move) for every legal move of ``pos``
+    that does not repeat a position in ``seen``."""
+    out = []
+    for m in rules.legal_moves(pos):
+        if m.action == "turn":
+            out.append((TURN, m))
+            continue
+        if seen is not None and _may_repeat(m) and _key(rules.play(pos, m)) in seen:
+            continue
+        out.append((m, m))
+    return out
+
+
+def _view(pos: Position, moves: tuple[Move, ...]) -> View:
+    v = pos.variant
+    return View(
+        variant=v,
+        waste_top=pos.waste[-1] if pos.waste else None,
+        waste_under=pos.waste[-2] if len(pos.waste) > 1 else None,
+        waste_size=len(pos.waste),
+        cells=tuple(pos.cells),
+        reserve=tuple(pos.reserve),
+        corners=tuple(c[-1] if c else None for c in pos.corners),
+        tomb_top=pos.tomb[-1] if pos.tomb else None,
+        tomb_count=len(pos.tomb),
+        stock_count=len(pos.stock),
+        redeals_left=v.passes - 1 - pos.redeals,
+        moves=moves,
+    )
+
+
+def view_of(pos: Position) -> View:
+    """The :class:`View` of a position (all legal moves offered; no game history)."""
+    return _view(pos, tuple(shown for shown, _ in _offered(pos, None)))
+
+
+def _choose(chooser, view: View) -> Move | None:
+    if hasattr(chooser, "choose"):
+        return chooser.choose(view, view.moves)
+    return chooser(view, view.moves)
+
+
+def play(
+    deal: int | str | Deal,
+    variant: str | Variant = DEFAULT_VARIANT,
+    strategy: str | Strategy | Callable = "careful",
+    *,
+    max_moves: int = 10_000,
+) -> Result:
+    """Play ``deal`` blind with a strategy (a name of :data:`STRATEGIES` or an
+    object) until the game is won, no move is left, or the strategy stops.
+
+    Returns a :class:`~solver.api.Result`: verdict ``"won"``, or ``"lost"``,
+    which for blind play means only that *this player* got stuck (or stopped)
+    -- not that the deal cannot be won. ``score`` is the cards home at the end,
+    ``moves`` the whole game (real cards, replayable by
+    :func:`solver.rules.tomb.replay`), ``stats.positions`` the positions the
+    game went through. A move that would repeat a position of the game is not
+    offered (see the module text); a game ends at ``max_moves`` moves.
+
+    Raises ``ValueError`` if the strategy returns a move that was not offered.
+    """
+    chooser = get_strategy(strategy)
+    started = time.perf_counter()
+    pos = start_position(to_deal(deal), variant)
+    seen = {_key(pos)}
+    while not pos.won and pos.moves_played < max_moves:
+        offered = _offered(pos, seen)
+        if not offered:
+            break
+        view = _view(pos, tuple(shown for shown, _ in offered))
+        choice = _choose(chooser, view)
+        if choice is None:
+            break
+        real = next((r for shown, r in offered if shown == choice), None)
+        if real is None:
+            name = getattr(chooser, "name", repr(chooser))
+            raise ValueError(f"strategy {name!r} chose {choice!r}, which is not one of the offered moves")
+        pos = rules.play(pos, real)
+        seen.add(_key(pos))
+    the_deal = pos.deal
+    return Result(
+        variant=pos.variant.name,
+        deal=the_deal.number,
+        cards=tuple(the_deal.cards),
+        verdict="won" if pos.won else "lost",
+        reason=None,
+        score=pos.score,
+        moves=pos.history,
+        stats=Stats(positions=len(seen), seconds=time.perf_counter() - started),
+        rules=pos.variant,
+    )
+
+
+def wilson(won: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a rate ``won / n`` (95% by default).
+
+    >>> [round(x, 4) for x in wilson(407, 2400)]
+    [0.1551, 0.1851]
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = won / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))

@@ -1,0 +1,187 @@
+"""Hints: what a hint button shows, from any position.
+
+:func:`hint` searches from the position with a short limit
+(:data:`DEFAULT_HINT_LIMIT`: 2 seconds) and answers with the next move and what
+is known:
+
+- ``"wins"``: the search found a winning line from here (a proof: the line is
+  replayed by the rules); the move is its first move.
+- ``"lost"``: the search explored every reachable position and none is won:
+  the deal can no longer be won. The move is the first of a line reaching the
+  highest score any line reaches from here.
+- ``"unknown"``: the limit stopped the search first. The move is the first of
+  the best line found so far.
+
+When the line has no move although moves are legal (the position already
+holds the best score found), the move is a sensible legal one instead: the
+careful blind player's choice (:mod:`solver.blind`), preferring a move that does
+not leave the game without a move at once. ``move`` is ``None`` only when the
+game is won or no move is legal.
+
+>>> h = hint_after(14, "napoleons-tomb", [])
+>>> h.status, h.move.to_json()
+('wins', {'action': 'turn', 'cards': ['9C']})
+>>> str(h)
+'Turn the stock: this line wins.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
+from .deals import Deal
+from .game import Move, Position
+from .blind import careful, view_of
+from .rules import tomb as rules
+from .variants import Variant
+
+__all__ = ["DEFAULT_HINT_LIMIT", "HINT_STATUSES", "Hint", "hint", "hint_after", "describe_move"]
+
+#: The limit of a hint: short enough for a button. 2 seconds of search (the
+#: table stays below 1 GiB in that time); most positions are decided far
+#: sooner (see bench/test_bench_hint.py for the measured times).
+DEFAULT_HINT_LIMIT = Limit(positions=50_000_000, seconds=2.0, memory=2**30)
+
+HINT_STATUSES = ("wins", "lost", "unknown")
+_STATUS = {"won": "wins", "lost": "lost", "unknown": "unknown"}
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The answer of a hint button.
+
+    ``move``: the move to play (a :class:`~solver.game.Move`), or ``None`` when
+    the game is won or no move is legal. ``status``: ``"wins"``, ``"lost"`` or
+    ``"unknown"`` (module text). ``score``: the cards home at the end of the
+    line the move starts (52 for ``wins``; for ``lost`` the most any line
+    reaches). ``reason``: for ``unknown``, the limit that stopped the search
+    (``"seconds"``, ``"positions"``, ``"memory"``, ``"interrupted"``), else
+    ``None``. ``line``: the searched line from here (empty when the move is
+    the fallback choice), ``line_length`` its length; ``stats``: the search's.
+    """
+
+    move: Move | None
+    status: str
+    score: int
+    reason: str | None = None
+    line: tuple[Move, ...] = ()
+    stats: Stats = field(default_factory=Stats, compare=False)
+    #: The score of the position the hint was asked from.
+    score_now: int = 0
+
+    @property
+    def line_length(self) -> int:
+        return len(self.line)
+
+    @property
+    def won(self) -> bool:
+        """The position is already won."""
+        return self.score_now == 52
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"move": <solution-format move or null>, "status", "score", "reason"}``."""
+        return {
+            "move": self.move.to_json() if self.move is not None else None,
+            "status": self.status,
+            "score": self.score,
+            "reason": self.reason,
+        }
+
+    def __str__(self) -> str:
+        if self.move is None:
+            if self.won:
+                return "The deal is won: all 52 cards are home."
+            return f"No move is left: the game ends with {self.score_now} cards home."
+        head = describe_move(self.move)
+        if self.status == "wins":
+            return f"{head}: this line wins."
+        if self.status == "lost":
+            return f"{head}: the deal can no longer be won; this keeps {self.score} cards reachable."
+        return (
+            f"{head}: could not tell within the limit whether the deal can still be won; "
+            f"the best line found brings {self.score} cards home."
+        )
+
+
+def describe_move(move: Move) -> str:
+    """A move as a hint says it. A turn does not name the cards it turns (the
+    player is not shown the stock); the JSON form of the move does.
+
+    >>> from solver.cards import Card
+    >>> describe_move(Move.move(Card.parse("8H"), "waste", "cell"))
+    'Play 8♥ waste → cell'
+    >>> describe_move(Move.turn([Card.parse("9C")])), describe_move(Move.redeal())
+    ('Turn the stock', 'Turn the waste over (redeal)')
+    """
+    if move.action == "turn":
+        return "Turn the stock"
+    if move.action == "redeal":
+        return "Turn the waste over (redeal)"
+    return f"Play {move}"
+
+
+def _fallback(pos: Position) -> Move | None:
+    """A sensible legal move when the searched line has none: the careful blind
+    player's choice, or else the first legal move, preferring one after which
+    the game still has a move (or is won)."""
+    legal = rules.legal_moves(pos)
+    if not legal:
+        return None
+    view = view_of(pos)
+    choice = careful.choose(view, view.moves)
+    candidates = []
+    if choice is not None:
+        real = next(m for m in legal if m == choice or (choice.action == "turn" and m.action == "turn"))
+        candidates.append(real)
+    candidates += [m for m in legal if m not in candidates]
+    for m in candidates:
+        after = rules.play(pos, m)
+        if after.won or rules.legal_moves(after):
+            return m
+    return candidates[0]
+
+
+def hint(
+    position: Position | int | str | Deal,
+    variant: str | Variant | None = None,
+    limit: Limit | None = None,
+) -> Hint:
+    """The hint from ``position`` (a :class:`~solver.game.Position`, or a deal
+    for its start), searching within ``limit`` (default
+    :data:`DEFAULT_HINT_LIMIT`). See the module text for what it answers.
+    """
+    if not isinstance(position, Position):
+        position = start_position(position, variant or DEFAULT_VARIANT)
+        variant = None
+    limit = limit or DEFAULT_HINT_LIMIT
+    result: Result = solve(position, variant, limit)
+    line = tuple(result.moves[result.played :])
+    status = _STATUS[result.verdict]
+    move = line[0] if line else None
+    if move is None and not position.won:
+        move = _fallback(position)
+    return Hint(
+        move=move,
+        status=status,
+        score=result.score,
+        reason=result.reason,
+        line=line,
+        stats=result.stats,
+        score_now=position.score,
+    )
+
+
+def hint_after(
+    deal: int | str | Deal,
+    variant: str | Variant = DEFAULT_VARIANT,
+    moves: Iterable[Move | dict] = (),
+    limit: Limit | None = None,
+) -> Hint:
+    """The hint after ``moves`` (Move objects or solution-format JSON objects)
+    played from the start of ``deal``. The first bad move raises
+    :class:`~solver.game.MoveError` (:class:`~solver.game.IllegalMoveError`
+    for a well-formed move the rules refuse) naming it by its number."""
+    return hint(position_after(deal, variant, moves), variant, limit)

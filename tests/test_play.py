@@ -1,0 +1,312 @@
+"""Blind play (issue 5): strategies that cannot see the stock, and ``play``."""
+
+from __future__ import annotations
+
+import dataclasses
+import doctest
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver import STRATEGIES, Deal, Move, Result, View, play, start_position
+from solver.cards import Card
+from solver.rules import tomb
+from solver.variants import load
+
+ROOT = Path(__file__).resolve().parent.parent
+play_module = importlib.import_module("solver.blind")
+VARIANTS = ["napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta"]
+C = Card.parse
+
+
+def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "solver", *args],
+        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
+    )
+
+
+def test_doctests():
+    result = doctest.testmod(play_module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+# ---------------------------------------------------------------------------
+# The view shows no more than a player sees
+
+
+def test_the_view_has_no_stock_order():
+    names = {f.name for f in dataclasses.fields(View)}
+    assert names == {
+        "variant", "waste_top", "waste_under", "waste_size", "cells", "reserve", "corners",
+        "tomb_top", "tomb_count", "stock_count", "redeals_left", "moves",
+    }
+    view = play_module.view_of(start_position(1))
+    assert view.stock_count == 52 and view.waste_top is None
+    # The turn names no card.
+    assert view.moves == (play_module.TURN,) and view.moves[0].cards == ()
+    # Nothing in the view is a card of the stock.
+    assert not any(isinstance(v, Card) for v in dataclasses.astuple(view))
+
+
+class Recorder:
+    """Wraps a strategy and records every view it is shown and what it chose."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.seen = inner, "recorder", []
+
+    def choose(self, view, moves):
+        choice = self.inner.choose(view, moves)
+        self.seen.append((view, choice))
+        return choice
+
+
+@pytest.mark.parametrize("variant", ["napoleons-tomb", "napoleons-tomb-3"])
+@pytest.mark.parametrize("name", ["simple", "careful"])
+def test_two_deals_alike_in_what_shows_get_the_same_choices(variant, name):
+    """Deal B is deal A with the order of its last 16 stock cards reversed: until
+    one of those cards shows, every view and every choice is the same."""
+    a = Deal.from_number(7).cards
+    b = tuple(a[:36]) + tuple(reversed(a[36:]))
+    ra, rb = Recorder(STRATEGIES[name]), Recorder(STRATEGIES[name])
+    play(Deal.from_cards(a), variant, ra)
+    play(Deal.from_cards(b), variant, rb)
+    # The views up to the first one where a card of the changed part shows.
+    hidden = set(a[36:])
+
+    def shows(view):
+        return {view.waste_top, view.waste_under, view.tomb_top, *view.cells, *view.corners} & hidden
+
+    compared = 0
+    for (va, ca), (vb, cb) in zip(ra.seen, rb.seen):
+        if shows(va) or shows(vb):
+            break
+        assert va == vb
+        assert ca == cb
+        compared += 1
+    assert compared >= 20
+    # and the stock orders differ while the views agree
+    assert any(v.stock_count > 16 for v, _ in ra.seen[:compared])
+
+
+def test_a_strategy_cannot_peek_through_the_turn():
+    """Whatever a strategy returns must be one of the offered moves: the real
+    turn (which names the stock's cards) is refused."""
+
+    class Peek:
+        name = "peek"
+
+        def choose(self, view, moves):
+            return Move.turn([C("JD")])  # deal 1's first card, guessed
+
+    with pytest.raises(ValueError, match="not one of the offered moves"):
+        play(1, "napoleons-tomb", Peek())
+
+
+# ---------------------------------------------------------------------------
+# Games are legal and replayable
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("name", ["simple", "careful"])
+def test_blind_games_are_legal_and_replayable(variant, name):
+    for deal in range(1, 31):
+        r = play(deal, variant, name)
+        assert isinstance(r, Result)
+        assert r.verdict in ("won", "lost") and r.reason is None
+        assert r.variant == variant and r.deal == deal
+        end = tomb.replay(start_position(deal, variant), r.moves)
+        assert tomb.score(end) == r.score
+        assert (r.verdict == "won") == end.won
+        data = json.loads(r.dumps())
+        assert Result.from_json(data) == r
+        # One pass variants end with the stock spent or the game won.
+        if variant != "napoleons-tomb-3" and not end.won:
+            assert not end.stock
+        if variant == "napoleons-tomb-3" and not end.won:
+            assert not end.stock and end.redeals == 2
+
+
+def test_careful_wins_more_than_simple_over_200_classic_deals():
+    simple = sum(play(n, "napoleons-tomb", "simple").won for n in range(1, 201))
+    careful = sum(play(n, "napoleons-tomb", "careful").won for n in range(1, 201))
+    assert careful >= simple
+    assert careful > simple  # by far, on the web page: 407 to 1 of 2,400
+
+
+def test_a_won_blind_game_is_a_real_win():
+    won = next(r for r in (play(n, "napoleons-tomb", "careful") for n in range(1, 50)) if r.won)
+    assert won.score == 52
+    assert tomb.replay(start_position(won.deal), won.moves).won
+
+
+# ---------------------------------------------------------------------------
+# The two players' rules
+
+
+def _position(cards, variant="napoleons-tomb", turns=1):
+    """Turn ``turns`` times from a deal that starts with ``cards``."""
+    first = [C(t) for t in cards.split()]
+    rest = [c for c in Deal.from_number(1).cards if c not in first]
+    pos = start_position(Deal.from_cards(first + rest), variant)
+    for _ in range(turns):
+        pos = tomb.play(pos, tomb.legal_moves(pos)[-1])
+    return pos
+
+
+def test_simple_parks_only_to_free_a_card_that_goes_home():
+    s, c = STRATEGIES["simple"], STRATEGIES["careful"]
+    # 7♥ under Q♣: parking Q♣ frees the 7 for a corner.
+    view = play_module.view_of(_position("7H QC", turns=2))
+    assert s.choose(view, view.moves) == Move.move(C("QC"), "waste", "cell")
+    # 9♥ under 8♣, nothing on the foundations: simple turns, careful parks the
+    # 8 (a corner wants a 7, the 8 is one rank later).
+    view = play_module.view_of(_position("9H 8C", turns=2))
+    assert s.choose(view, view.moves) == play_module.TURN
+    assert c.choose(view, view.moves) == Move.move(C("8C"), "waste", "cell")
+    # A J is four ranks from an empty corner: careful turns.
+    view = play_module.view_of(_position("9H JC", turns=2))
+    assert c.choose(view, view.moves) == play_module.TURN
+    # Anything home first.
+    view = play_module.view_of(_position("7H"))
+    assert s.choose(view, view.moves) == c.choose(view, view.moves) == Move.move(C("7H"), "waste", "corner")
+
+
+def test_distance_counts_the_tomb_round_and_the_nearest_corner():
+    pos = _position("6C 5C 7D 8D 9D")
+    for m in [Move.move(C("6C"), "waste", "tomb")] + [
+        mv for card in "5C 7D 8D 9D".split() for mv in (
+            Move.turn([C(card)]), Move.move(C(card), "waste", "tomb" if card == "5C" else "corner"))
+    ]:
+        pos = tomb.play(pos, m)
+    view = play_module.view_of(pos)
+    assert view.tomb_wants == 4 and view.score == 5
+    assert view.distance(C("4H")) == 0 and view.fits(C("4H"))
+    assert view.distance(C("AH")) == 3 and view.distance(C("6H")) == 4 and view.distance(C("5H")) == 5
+    assert view.distance(C("TH")) == 0  # the corner showing 9
+    assert view.distance(C("8H")) == 1  # an empty corner wants a 7
+    assert view.distance(C("KH")) == 3
+
+
+def test_careful_keeps_the_last_cell_in_the_three_card_deal():
+    careful = play_module.Careful()
+    # Three cells full: an 8 wanted soon is not parked in the last cell ...
+    cells = (C("9C"), C("9S"), C("9H"), None)
+    pos = dataclasses.replace(start_position(1, "napoleons-tomb-3"), cells=cells,
+                              waste=(C("KD"), C("8C")), stock=())
+    view = play_module.view_of(pos)
+    assert careful.choose(view, view.moves) in (play_module.TURN, Move.redeal())
+    # ... but is in the classic, and the last cell frees a card that goes home.
+    classic = dataclasses.replace(pos, variant=load("napoleons-tomb"))
+    view = play_module.view_of(classic)
+    assert careful.choose(view, view.moves) == Move.move(C("8C"), "waste", "cell")
+    freeing = dataclasses.replace(pos, waste=(C("7S"), C("8C")))
+    view = play_module.view_of(freeing)
+    assert careful.choose(view, view.moves) == Move.move(C("8C"), "waste", "cell")
+
+
+def test_careful_sends_a_six_to_the_reserve_not_a_cell():
+    pos = _position("5C 6C", "napoleonin-hauta", turns=2)
+    view = play_module.view_of(pos)
+    assert ("6C", "waste", "cell") in {(str(m.card), m.src, m.dst) for m in view.moves if m.card}
+    assert STRATEGIES["careful"].choose(view, view.moves) == Move.move(C("6C"), "waste", "tomb")
+    # The tomb taken (a 6 on it wanting a 5): the next 6 waits in the reserve
+    # (five ranks away, but the reserve costs no cell); the simple player turns.
+    pos = _position("6D 9C 6C", "napoleonin-hauta", turns=1)
+    pos = tomb.play(pos, Move.move(C("6D"), "waste", "tomb"))
+    pos = tomb.play(tomb.play(pos, Move.turn([C("9C")])), Move.turn([C("6C")]))
+    view = play_module.view_of(pos)
+    assert STRATEGIES["careful"].choose(view, view.moves) == Move.move(C("6C"), "waste", "reserve")
+    assert STRATEGIES["simple"].choose(view, view.moves) == play_module.TURN
+
+
+# ---------------------------------------------------------------------------
+# Strategies of one's own, and endless games
+
+
+def test_a_function_is_a_strategy_and_stopping_ends_the_game():
+    r = play(14, "napoleons-tomb", lambda view, moves: None)
+    assert r.verdict == "lost" and r.moves == () and r.score == 0
+    r = play(14, "napoleons-tomb", lambda view, moves: moves[0])
+    assert tomb.score(tomb.replay(start_position(14), r.moves)) == r.score
+
+
+class Shuffler:
+    """The worst player for loops: always moves a card between cells and the waste."""
+
+    name = "shuffler"
+
+    def choose(self, view, moves):
+        for m in moves:
+            if m.action == "move" and m.dst in ("waste", "cell"):
+                return m
+        return moves[0]
+
+
+def test_a_looping_strategy_ends_without_repeating_a_position():
+    r = play(1, "napoleonin-hauta", Shuffler())
+    pos = start_position(1, "napoleonin-hauta")
+    seen = {play_module._key(pos)}
+    for m in r.moves:
+        pos = tomb.play(pos, m)
+        key = play_module._key(pos)
+        assert key not in seen, m
+        seen.add(key)
+    assert r.stats.positions == len(seen)
+    assert any(m.dst == "waste" for m in r.moves if m.action == "move")  # it did go back and forth
+
+
+def test_max_moves_caps_a_game():
+    r = play(1, "napoleonin-hauta", Shuffler(), max_moves=25)
+    assert len(r.moves) == 25 and r.verdict == "lost"
+
+
+def test_strategies_by_name():
+    assert set(STRATEGIES) >= {"simple", "careful"}
+    assert all(isinstance(s, play_module.Strategy) for s in STRATEGIES.values())
+    with pytest.raises(ValueError, match="unknown strategy 'clever'; strategies are"):
+        play(1, "napoleons-tomb", "clever")
+    assert play(3, "napoleons-tomb", STRATEGIES["careful"]) == play(3, "napoleons-tomb", "careful")
+
+
+def test_wilson_interval():
+    lo, hi = play_module.wilson(407, 2400)
+    assert lo < 407 / 2400 < hi
+    assert (round(lo, 4), round(hi, 4)) == (0.1551, 0.1851)
+    assert play_module.wilson(0, 10)[0] == 0.0 and play_module.wilson(10, 10)[1] == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------------------
+# The command
+
+
+def test_cli_play_text():
+    proc = run("play", "--strategy", "careful", "--variant", "napoleons-tomb", "--deals", "1-40")
+    assert proc.returncode == 0, proc.stderr
+    won = sum(play(n, "napoleons-tomb", "careful").won for n in range(1, 41))
+    assert proc.stdout.startswith(f"careful player, napoleons-tomb, deals 1-40: won {won} of 40 (")
+    assert "95% Wilson interval" in proc.stdout
+
+
+def test_cli_play_json():
+    proc = run("play", "--strategy", "simple", "--variant", "napoleons-tomb-3", "--deals", "1-20,25", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    numbers = list(range(1, 21)) + [25]
+    won = sum(play(n, "napoleons-tomb-3", "simple").won for n in numbers)
+    assert data["deals"] == 21 and data["won"] == won
+    assert data["rate"] == round(won / 21, 6)
+    lo, hi = data["interval"]
+    assert 0 <= lo <= data["rate"] <= hi <= 1
+    assert data["strategy"] == "simple" and data["variant"] == "napoleons-tomb-3"
+
+
+@pytest.mark.parametrize("deals", ["5-2", "x", "0-3", "1-"])
+def test_cli_play_bad_deals_exit_2(deals):
+    proc = run("play", "--deals", deals)
+    assert proc.returncode == 2 and proc.stdout == "" and "--deals" in proc.stderr
+    assert "Traceback" not in proc.stderr
