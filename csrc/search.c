@@ -19,6 +19,10 @@
 
 /* Positions the plain search gets before the summaries take over. */
 #define DFS_FIRST 200000
+#ifndef RESTARTS
+#define RESTARTS 40
+#endif
+#define RESTART_BUDGET 20000
 
 #define INITIAL_SLOTS (1u << 16)
 
@@ -46,6 +50,8 @@ struct solver {
     solver_move *lines_out[2];    /* lines with their cards, made on demand */
     memo memo;
     int memo_ready;
+    uint64_t seed;          /* non-zero: the plain search tries moves in a random order */
+    uint64_t earlier_positions;   /* positions of the randomised restarts before this one */
 };
 
 static double now(void)
@@ -132,6 +138,12 @@ static int push(solver *s, const tomb_state *st)
     frame *f = &s->stack[s->depth++];
     f->state = *st;
     f->n = (uint8_t)tomb_moves(&s->game, st, f->moves);
+    if (s->seed)
+        for (int i = f->n - 1; i > 0; i--) {
+            s->seed ^= s->seed << 13; s->seed ^= s->seed >> 7; s->seed ^= s->seed << 17;
+            int j = (int)(s->seed % (uint64_t)(i + 1));
+            tomb_move t = f->moves[i]; f->moves[i] = f->moves[j]; f->moves[j] = t;
+        }
     f->next = 0;
     if (s->depth > s->stats.max_depth)
         s->stats.max_depth = s->depth;
@@ -208,7 +220,7 @@ static int dfs_run(solver *s, uint64_t cap)
         tomb_key(&s->game, &child, key);
         if (!table_insert(&s->table, key))
             continue;
-        s->stats.positions = s->table.count;
+        s->stats.positions = s->earlier_positions + s->table.count;
         int score = tomb_score(&child);
         if (score > s->stats.best_score) {
             int len = copy_line(s, &s->best_line, m);
@@ -232,7 +244,7 @@ static int dfs_run(solver *s, uint64_t cap)
     if (status < 0)
         status = SOLVER_LOST;
     s->stats.seconds = now() - start + spent;
-    s->stats.positions = s->table.count;
+    s->stats.positions = s->earlier_positions + s->table.count;
     update_bytes(s);
     return finish(s, status);
 }
@@ -287,9 +299,10 @@ static int memo_run(solver *s, double start, double spent)
         s->memo_ready = 1;
     }
     m->stop = &s->stop;
-    m->max_positions = s->max_positions ? s->max_positions - s->table.count : 0;
-    if (s->max_positions && s->table.count >= s->max_positions)
+    uint64_t used = s->earlier_positions + s->table.count;
+    if (s->max_positions && used >= s->max_positions)
         return SOLVER_LIMIT_POSITIONS;
+    m->max_positions = s->max_positions ? s->max_positions - used : 0;
     m->max_bytes = s->max_bytes ? (s->max_bytes > table_bytes(&s->table) ? s->max_bytes - table_bytes(&s->table) : 1) : 0;
     m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
     m->positions = 0;
@@ -303,7 +316,7 @@ static int memo_run(solver *s, double start, double spent)
         else
             st = walk(s, best, &s->best_line, &s->best_len);
     }
-    s->stats.positions = s->table.count + m->positions;
+    s->stats.positions = s->earlier_positions + s->table.count + m->positions;
     if (st >= 0)
         return st;
     if (best > s->stats.best_score || best == 52)
@@ -323,6 +336,32 @@ int solver_run(solver *s)
     int status = s->table.count < cap ? dfs_run(s, cap) : SOLVER_LIMIT_POSITIONS;
     if (status != SOLVER_LIMIT_POSITIONS || (s->max_positions && s->table.count >= s->max_positions))
         return status;
+    /* Randomised restarts: small plain searches in random move orders find
+     * many wins the first order missed. Each is a complete depth-first search
+     * of its own, so one that ends without a limit decides the deal too. */
+    for (int round = 1; round <= RESTARTS; round++) {
+        uint64_t budget = RESTART_BUDGET;
+        if (s->max_positions) {
+            uint64_t used = s->earlier_positions + s->table.count;
+            if (used >= s->max_positions)
+                return finish(s, SOLVER_LIMIT_POSITIONS);
+            if (s->max_positions - used < budget)
+                budget = s->max_positions - used;
+        }
+        s->earlier_positions += s->table.count;
+        table_free(&s->table);
+        if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0)
+            return finish(s, SOLVER_LIMIT_MEMORY);
+        s->depth = 0;
+        s->started = 0;
+        s->seed = 0x9e3779b97f4a7c15ull * (uint64_t)round;
+        status = dfs_run(s, budget);
+        s->seed = 0;
+        if (status != SOLVER_LIMIT_POSITIONS || (s->max_positions && s->earlier_positions + s->table.count >= s->max_positions)) {
+            s->stats.positions = s->earlier_positions + s->table.count;
+            return status;
+        }
+    }
     double start = now(), spent = s->stats.seconds;
     status = memo_run(s, start, spent);
     s->stats.seconds = now() - start + spent;
