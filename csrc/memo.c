@@ -240,15 +240,68 @@ static int check(memo *m)
 
 static int summary(memo *m, uint64_t q, int top, entry **out);
 
+/* With the stock empty, in rules where cells send only home and there is no
+ * reserve, the rest of the game is forced: a card that fits goes home, a card
+ * that does not is parked while a cell is free. Plays that out on the real
+ * waste (the chain of cards under the top, then the top) and says whether it
+ * wins: a sufficient test, used only to stop early once a win is certain. */
+static int endgame_wins(const memo *m, const tomb_state *st)
+{
+    const tomb_game *g = m->game;
+    const solver_rules *r = &g->rules;
+    if (!r->cell_to_foundation || r->cell_to_waste || r->cell_to_reserve || r->sixes_reserve)
+        return 0;
+    tomb_state s = *st;
+    s.nwaste = 0;
+    for (int i = 0; i < m->chain_n; i++)
+        s.waste[s.nwaste++] = (uint8_t)(m->chain[i] - 1);
+    s.waste[s.nwaste++] = st->waste[0];
+    for (;;) {
+        int moved = 0;
+        for (int i = 0; i < r->cells; i++) {
+            int c = s.cells[i];
+            if (c == SOLVER_NO_CARD)
+                continue;
+            int rank = RANK(c);
+            if (s.tomb < 24 && rank == 6 - s.tomb % 6) { s.tomb++; s.cells[i] = SOLVER_NO_CARD; moved = 1; continue; }
+            for (int k = 0; k < 4; k++)
+                if (s.corners[k] < 7 && s.corners[k] + 7 == rank) { s.corners[k]++; s.cells[i] = SOLVER_NO_CARD; moved = 1; break; }
+        }
+        if (moved)
+            continue;
+        if (!s.nwaste)
+            break;
+        int rank = RANK(s.waste[s.nwaste - 1]);
+        if (s.tomb < 24 && rank == 6 - s.tomb % 6) { s.tomb++; s.nwaste--; continue; }
+        int done = 0;
+        for (int k = 0; k < 4 && !done; k++)
+            if (s.corners[k] < 7 && s.corners[k] + 7 == rank) { s.corners[k]++; s.nwaste--; done = 1; }
+        if (done)
+            continue;
+        for (int i = 0; i < r->cells && !done; i++)
+            if (s.cells[i] == SOLVER_NO_CARD) { s.cells[i] = s.waste[--s.nwaste]; done = 1; }
+        if (!done)
+            break;
+    }
+    return tomb_score(&s) == 52;
+}
+
 /* Adds to `into` the control states where the cards pushed (top last) have
  * all left the waste again, starting from q; raises *best. */
-static int pushes(memo *m, uint64_t q, const int *ranks, int k, smallset *into, int *best, uint64_t *bytes)
+static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallset *into, int *best, uint64_t *bytes)
 {
     smallset cur, next;
     small_init(&cur);
     small_add(&cur, q, bytes);
+    int n0 = m->chain_n;
+    if (top)
+        m->chain[m->chain_n++] = top;
+    int n1 = m->chain_n;
+    for (int j = 0; j < k; j++)
+        m->chain[n1 + j] = ranks[j];
     for (int i = k - 1; i >= 0; i--) {
         small_init(&next);
+        m->chain_n = n1 + i;    /* the cards under ranks[i] */
         int status = -1;
         SMALL_EACH(&cur, x, {
             if (status < 0) {
@@ -265,8 +318,9 @@ static int pushes(memo *m, uint64_t q, const int *ranks, int k, smallset *into, 
         });
         small_free(&cur);
         cur = next;
-        if (status >= 0) { small_free(&cur); return status; }
+        if (status >= 0) { small_free(&cur); m->chain_n = n0; return status; }
     }
+    m->chain_n = n0;
     int status = -1;
     SMALL_EACH(&cur, x, { if (status < 0 && small_add(into, x, bytes) < 0) status = SOLVER_LIMIT_MEMORY; });
     small_free(&cur);
@@ -317,6 +371,10 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
         unpack(m, cq, top, &st);
         int sc = tomb_score(&st);
         if (sc > best) best = sc;
+        if (m->target == 52 && top && !st.nstock && endgame_wins(m, &st)) {
+            status = MEMO_FOUND;
+            goto done;
+        }
         tomb_move mv[MAX_MOVES];
         int n = tomb_moves(g, &st, mv);
         for (int i = 0; i < n; i++) {
@@ -338,7 +396,11 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                 ch.nwaste = 0;
                 if (k == 1) {
                     entry *f;
+                    if (top)
+                        m->chain[m->chain_n++] = top;
                     status = summary(m, pack(g, &ch), ranks[0], &f);
+                    if (top)
+                        m->chain_n--;
                     if (status >= 0) goto done;
                     if (E_BEST(f) > best) best = E_BEST(f);
                     uint64_t off = E_OFF(f), nf = E_N(f);
@@ -347,7 +409,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                 } else {
                     smallset got;
                     small_init(&got);
-                    status = pushes(m, pack(g, &ch), ranks, k, &got, &best, &bytes);
+                    status = pushes(m, pack(g, &ch), top, ranks, k, &got, &best, &bytes);
                     if (status < 0)
                         SMALL_EACH(&got, x, {
                             int r_ = small_add(&seen, x, &bytes);
@@ -406,7 +468,8 @@ int memo_best(memo *m, const tomb_state *s, int *best)
     *best = tomb_score(s);
     if (m->target && *best >= m->target)
         return -1;
-    int st = pushes(m, pack(m->game, &c), ranks, s->nwaste, &after, best, &bytes);
+    m->chain_n = 0;
+    int st = pushes(m, pack(m->game, &c), 0, ranks, s->nwaste, &after, best, &bytes);
     SMALL_EACH(&after, x, {
         if (st < 0) {
             entry *e;

@@ -17,6 +17,7 @@ typedef struct {
     double deadline;        /* CLOCK_MONOTONIC seconds; 0: none */
     int *stop;
     int target;             /* stop as soon as a position scores this (0: never) */
+    int chain[64], chain_n; /* ranks of the waste cards under the current top */
 } memo;
 
 /* Internal status: the target score was reached (memo_best then returns it). */
