@@ -22,7 +22,7 @@
 #include "memo.h"
 
 /* Control state packing: nstock 6 | cells 4x4 | nreserve 3 | corners 4x3 | tomb 5 = 42 bits. */
-static uint64_t pack(const tomb_game *g, const tomb_state *s)
+uint64_t memo_pack(const tomb_game *g, const tomb_state *s)
 {
     unsigned c[SOLVER_MAX_CELLS], k[4];
     for (int i = 0; i < SOLVER_MAX_CELLS; i++)
@@ -43,7 +43,7 @@ static uint64_t pack(const tomb_game *g, const tomb_state *s)
 /* The state of control state q with one card of rank `top` (0: none) on the
  * waste. Suits do not matter here (the suit symmetry): clubs stand for every
  * card in the cells, the reserve and on the waste; the stock is the real one. */
-static void unpack(const memo *m, uint64_t q, int top, tomb_state *s)
+void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s)
 {
     memset(s, 0, sizeof *s);
     s->tomb = q & 31; q >>= 5;
@@ -140,15 +140,9 @@ static int small_add(smallset *s, uint64_t key, uint64_t *bytes)
         } \
     } while (0)
 
-/* ---- the memo: (q, rank) -> exits and best score ----
- * An entry is two words: the key + 1, and the exits' offset in the arena
- * (36 bits), their count (20 bits) and the best score (8 bits). */
+/* ---- the memo: (q, rank) -> exits and best score (memo.h) ---- */
 
-typedef struct { uint64_t key; uint64_t val; } entry;
 #define ENTRIES(m) ((entry *)(m)->entries)
-#define E_OFF(e) ((e)->val >> 28)
-#define E_N(e) (((e)->val >> 8) & 0xfffff)
-#define E_BEST(e) ((int)((e)->val & 0xff))
 
 static double now(void)
 {
@@ -179,7 +173,7 @@ void memo_free(memo *m)
     m->arena = NULL;
 }
 
-static entry *lookup(memo *m, uint64_t key)
+entry *memo_lookup(memo *m, uint64_t key)
 {
     entry *e = ENTRIES(m);
     uint64_t j = mix(key + 1) & (m->cap - 1);
@@ -240,49 +234,20 @@ static int check(memo *m)
 
 static int summary(memo *m, uint64_t q, int top, entry **out);
 
-/* With the stock empty, in rules where cells send only home and there is no
- * reserve, the rest of the game is forced: a card that fits goes home, a card
- * that does not is parked while a cell is free. Plays that out on the real
- * waste (the chain of cards under the top, then the top) and says whether it
- * wins: a sufficient test, used only to stop early once a win is certain. */
-static int endgame_wins(const memo *m, const tomb_state *st)
+/* With the stock empty, plays the forced rest of the game (tomb_endgame_step)
+ * on the real waste - the chain of cards under the top, then the top - and
+ * says whether it wins: a sufficient test, used only to stop early once a win
+ * is certain. */
+int memo_endgame(const memo *m, const tomb_state *st)
 {
-    const tomb_game *g = m->game;
-    const solver_rules *r = &g->rules;
-    if (!r->cell_to_foundation || r->cell_to_waste || r->cell_to_reserve || r->sixes_reserve)
-        return 0;
     tomb_state s = *st;
     s.nwaste = 0;
     for (int i = 0; i < m->chain_n; i++)
         s.waste[s.nwaste++] = (uint8_t)(m->chain[i] - 1);
     s.waste[s.nwaste++] = st->waste[0];
-    for (;;) {
-        int moved = 0;
-        for (int i = 0; i < r->cells; i++) {
-            int c = s.cells[i];
-            if (c == SOLVER_NO_CARD)
-                continue;
-            int rank = RANK(c);
-            if (s.tomb < 24 && rank == 6 - s.tomb % 6) { s.tomb++; s.cells[i] = SOLVER_NO_CARD; moved = 1; continue; }
-            for (int k = 0; k < 4; k++)
-                if (s.corners[k] < 7 && s.corners[k] + 7 == rank) { s.corners[k]++; s.cells[i] = SOLVER_NO_CARD; moved = 1; break; }
-        }
-        if (moved)
-            continue;
-        if (!s.nwaste)
-            break;
-        int rank = RANK(s.waste[s.nwaste - 1]);
-        if (s.tomb < 24 && rank == 6 - s.tomb % 6) { s.tomb++; s.nwaste--; continue; }
-        int done = 0;
-        for (int k = 0; k < 4 && !done; k++)
-            if (s.corners[k] < 7 && s.corners[k] + 7 == rank) { s.corners[k]++; s.nwaste--; done = 1; }
-        if (done)
-            continue;
-        for (int i = 0; i < r->cells && !done; i++)
-            if (s.cells[i] == SOLVER_NO_CARD) { s.cells[i] = s.waste[--s.nwaste]; done = 1; }
-        if (!done)
-            break;
-    }
+    tomb_move mv;
+    while (tomb_endgame_step(m->game, &s, &mv))
+        tomb_apply(m->game, &s, mv, NULL);
     return tomb_score(&s) == 52;
 }
 
@@ -332,11 +297,14 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
 static int summary(memo *m, uint64_t q, int top, entry **out)
 {
     uint64_t key = (q << 4) | (uint64_t)top;
-    entry *e = lookup(m, key);
+    entry *e = memo_lookup(m, key);
     if (e) { *out = e; return -1; }
     const tomb_game *g = m->game;
     smallset seen, exits;
     uint64_t inl_work[64], *work = inl_work;
+    int depth = m->trail_n++;   /* this summary's place on the trail (<= 53 deep) */
+    m->trail[depth].q = q;
+    m->trail[depth].top = top;
     uint64_t nwork = 0, capwork = 64, bytes = 0;
     int status = -1, best = 0;
     small_init(&seen);
@@ -362,16 +330,20 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
     while (nwork) {
         if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
         uint64_t cq = work[--nwork];
+        m->trail[depth].cur = cq;
         m->positions++;
         m->extra_bytes += bytes;
         status = check(m);
         m->extra_bytes -= bytes;
         if (status >= 0) goto done;
         tomb_state st;
-        unpack(m, cq, top, &st);
+        memo_unpack(m, cq, top, &st);
         int sc = tomb_score(&st);
         if (sc > best) best = sc;
-        if (m->target == 52 && top && !st.nstock && endgame_wins(m, &st)) {
+        if (m->target == 52 && top && !st.nstock && memo_endgame(m, &st)) {
+            /* Keep the trail: the summaries it passes through lead to this state. */
+            memcpy(m->found, m->trail, sizeof(m->trail[0]) * (size_t)(depth + 1));
+            m->found_n = depth + 1;
             status = MEMO_FOUND;
             goto done;
         }
@@ -398,7 +370,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                     entry *f;
                     if (top)
                         m->chain[m->chain_n++] = top;
-                    status = summary(m, pack(g, &ch), ranks[0], &f);
+                    status = summary(m, memo_pack(g, &ch), ranks[0], &f);
                     if (top)
                         m->chain_n--;
                     if (status >= 0) goto done;
@@ -409,7 +381,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                 } else {
                     smallset got;
                     small_init(&got);
-                    status = pushes(m, pack(g, &ch), top, ranks, k, &got, &best, &bytes);
+                    status = pushes(m, memo_pack(g, &ch), top, ranks, k, &got, &best, &bytes);
                     if (status < 0)
                         SMALL_EACH(&got, x, {
                             int r_ = small_add(&seen, x, &bytes);
@@ -436,9 +408,9 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
             if (TM_SRC(mv[i]) == SOLVER_PLACE_WASTE) {
                 /* The top card left: an exit. */
                 ch.nwaste = 0;
-                if (small_add(&exits, pack(g, &ch), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                if (small_add(&exits, memo_pack(g, &ch), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
             } else {
-                ADD_SEEN(pack(g, &ch));
+                ADD_SEEN(memo_pack(g, &ch));
             }
         }
     }
@@ -446,6 +418,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
     *out = store(m, key, &exits, best);
     status = *out ? -1 : SOLVER_LIMIT_MEMORY;
 done:
+    m->trail_n--;
     small_free(&seen);
     small_free(&exits);
     if (work != inl_work) free(work);
@@ -469,7 +442,9 @@ int memo_best(memo *m, const tomb_state *s, int *best)
     if (m->target && *best >= m->target)
         return -1;
     m->chain_n = 0;
-    int st = pushes(m, pack(m->game, &c), 0, ranks, s->nwaste, &after, best, &bytes);
+    m->trail_n = 0;
+    m->found_n = 0;
+    int st = pushes(m, memo_pack(m->game, &c), 0, ranks, s->nwaste, &after, best, &bytes);
     SMALL_EACH(&after, x, {
         if (st < 0) {
             entry *e;

@@ -5,6 +5,18 @@
 #include <stdint.h>
 #include "tomb.h"
 
+/* A summary in the table: the key + 1 (the control state and the rank), and
+ * the exits' offset in the arena (36 bits), their count (20 bits) and the
+ * best score (8 bits). */
+typedef struct { uint64_t key; uint64_t val; } entry;
+#define E_OFF(e) ((e)->val >> 28)
+#define E_N(e) (((e)->val >> 8) & 0xfffff)
+#define E_BEST(e) ((int)((e)->val & 0xff))
+
+/* A summary being computed: its control state, its top rank, and the state
+ * of its closure being expanded. */
+typedef struct { uint64_t q, cur; int top; } trail_frame;
+
 typedef struct {
     const tomb_game *game;
     uint8_t stock[52];      /* the root's stock (a stack, next card last) */
@@ -18,6 +30,8 @@ typedef struct {
     int *stop;
     int target;             /* stop as soon as a position scores this (0: never) */
     int chain[64], chain_n; /* ranks of the waste cards under the current top */
+    trail_frame trail[64], found[64];   /* the summaries being computed; those when a win was seen */
+    int trail_n, found_n;
 } memo;
 
 /* Internal status: the target score was reached (memo_best then returns it). */
@@ -31,5 +45,17 @@ void memo_free(memo *m);
  * SOLVER_* status of the limit that stopped it (summaries finished before a
  * stop are kept: a later call goes on from them). */
 int memo_best(memo *m, const tomb_state *s, int *best);
+
+/* The key of a control state (everything but the waste), and back. */
+uint64_t memo_pack(const tomb_game *g, const tomb_state *s);
+void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s);
+entry *memo_lookup(memo *m, uint64_t key);
+/* Whether the forced endgame from st (stock empty) on the waste of the
+ * current chain wins. */
+int memo_endgame(const memo *m, const tomb_state *st);
+/* After memo_best found a win through the endgame test (m->found_n > 0),
+ * writes the win line from the root state into *line (malloc'd). Returns its
+ * length, or -1 if it could not be rebuilt (the caller then walks). */
+int memo_win_line(memo *m, const tomb_state *root, tomb_move **line);
 
 #endif

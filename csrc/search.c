@@ -311,7 +311,13 @@ static int memo_run(solver *s, double start, double spent)
     /* Not won: the call went through every summary, so best is exact. */
     if (st < 0) {
         m->target = best;
-        if (best == 52)
+        tomb_move *line = NULL;
+        int len = best == 52 ? memo_win_line(m, &s->root, &line) : -1;
+        if (len >= 0) {
+            free(s->win_line);
+            s->win_line = line;
+            s->win_len = len;
+        } else if (best == 52)
             st = walk(s, 52, &s->win_line, &s->win_len);
         else
             st = walk(s, best, &s->best_line, &s->best_len);

@@ -337,3 +337,33 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
      * so no key is all zero (the table's mark of an empty slot). */
     key[g->key_words - 1] |= 1ull << 63;
 }
+
+/* With the stock empty and cells that send only home (no reserve, no cell to
+ * the waste), the rest of the game is forced: a cell card that fits goes home
+ * (cell-home), the waste card goes home if it fits (waste-home: no card of its
+ * rank is left in the stock or the cells), else into a free cell (the only
+ * other move). Gives that move, or 0 when the game is over or the rules are
+ * other ones. */
+int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m)
+{
+    const solver_rules *r = &g->rules;
+    if (s->nstock || !r->cell_to_foundation || r->cell_to_waste || r->cell_to_reserve || r->sixes_reserve)
+        return 0;
+    for (int i = 0; i < r->cells; i++)
+        if (s->cells[i] != SOLVER_NO_CARD && home_for(s, RANK(s->cells[i]))) {
+            *m = TM_MAKE(SOLVER_MOVE, P_CELL, home_for(s, RANK(s->cells[i])), i);
+            return 1;
+        }
+    if (!s->nwaste)
+        return 0;
+    int home = home_for(s, RANK(s->waste[s->nwaste - 1]));
+    if (home) {
+        *m = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
+        return 1;
+    }
+    if (empty_cell(g, s) >= 0) {
+        *m = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CELL, 0);
+        return 1;
+    }
+    return 0;
+}

@@ -10,7 +10,7 @@ from cffi import FFI
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-SOURCES = ["memo.c", "search.c", "table.c", "tomb.c"]
+SOURCES = ["memo.c", "path.c", "search.c", "table.c", "tomb.c"]
 
 _DECLS = """
 #define SOLVER_MAX_CELLS 4

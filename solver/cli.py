@@ -68,6 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("variants", help="list the variants")
     _hint_parser(sub)
     _play_parser(sub)
+    _batch_parser(sub)
+    _stats_parser(sub)
     return p
 
 
@@ -248,6 +250,53 @@ def _play(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------------
+# batch and stats (solver/batch.py; docs/batch.md)
+
+
+def _batch_parser(sub) -> None:
+    b = sub.add_parser(
+        "batch",
+        help="solve a range of deals in parallel into an SQLite database (resumable)",
+        description=(
+            "Solve every deal of --deals that the database does not hold yet, in --jobs processes, "
+            "one row per deal; rerunning the same command resumes. Ctrl-C stops cleanly (exit 130). "
+            "Exit 0 when every deal is stored, 2 on an error."
+        ),
+    )
+    b.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
+    b.add_argument("--deals", "-d", required=True,
+                   help="deal numbers: N, A-B, or a comma list of both (e.g. 1-1000000 or 1-10,20-30)")
+    b.add_argument("--db", required=True, metavar="FILE", help="the SQLite results database (created if missing)")
+    b.add_argument("--jobs", "-j", type=int, default=None,
+                   help="worker processes (default: the number of CPUs)")
+    b.add_argument("--retry-unknown", action="store_true",
+                   help="solve again the deals stored as unknown (with these limits), replacing their rows")
+    d = Limit()
+    b.add_argument("--max-positions", type=_positive(int), default=d.positions,
+                   help=f"stop a deal after this many positions (default {d.positions:,})")
+    b.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
+                   help=f"stop a deal after this many seconds (default {d.seconds:g})")
+    b.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
+                   help=f"stop a deal before its table grows past this many MiB (default {d.memory // 2**20})")
+    b.add_argument("--no-limit", action="store_true", help="no limits at all: every deal runs until decided")
+
+
+def _stats_parser(sub) -> None:
+    s = sub.add_parser(
+        "stats",
+        help="statistics of a batch database: counts, win rate, distributions, hardest deals",
+        description=(
+            "Won / lost / unknown, the win rate with a 95%% Wilson interval (unknowns counted both ways), "
+            "percentiles of positions and seconds, the hardest deals, the best scores of lost deals. "
+            "Exit 0, or 2 on an error."
+        ),
+    )
+    s.add_argument("--db", required=True, metavar="FILE", help="the SQLite results database of `batch`")
+    s.add_argument("--variant", "-v", default=None, help="only this variant (default: each variant stored)")
+    s.add_argument("--plot", metavar="FILE.png", help="draw the distributions to a PNG (needs matplotlib)")
+
+
 def _solve(args) -> int:
     if (args.deal is None) == (args.cards is None):
         raise DealError("give a deal number or --cards, not both or neither")
@@ -283,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
             return _hint(args)
         if args.command == "play":
             return _play(args)
+        if args.command in ("batch", "stats"):
+            from . import batch
+
+            return batch.cli_batch(args) if args.command == "batch" else batch.cli_stats(args)
         return _variants(args)
     except (DealError, CardError, variants.VariantError, MoveError, CoreError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -136,19 +136,35 @@ class Search:
         lib.solver_set_limits(self._handle, positions or 0, seconds or 0.0, memory or 0)
 
     def run(self) -> int:
-        """Runs the search in a worker thread; Ctrl-C stops it (status interrupted)."""
+        """Runs the search in a worker thread; Ctrl-C stops it (status interrupted).
+
+        The wait is on an Event the worker sets when the C call returns, not on
+        Thread.join, which a KeyboardInterrupt can leave believing the thread
+        ended while the C search still runs."""
         box: list[int] = []
-        worker = threading.Thread(target=lambda: box.append(lib.solver_run(self._handle)), daemon=True)
-        worker.start()
-        try:
-            while worker.is_alive():
-                worker.join(0.05)
-        except KeyboardInterrupt:
-            lib.solver_stop(self._handle)
-            worker.join()
-        return box[0]
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box.append(lib.solver_run(self._handle))
+            finally:
+                done.set()
+
+        threading.Thread(target=work, daemon=True).start()
+        while not done.is_set():
+            try:
+                done.wait(0.05)
+            except KeyboardInterrupt:
+                self.stop()
+        return box[0] if box else lib.SOLVER_ERROR
+
+    def stop(self) -> None:
+        """Asks a running search to stop soon (safe from any thread or signal handler)."""
+        lib.solver_stop(self._handle)
 
     def outcome(self, status: int) -> CoreOutcome:
+        if status not in STATUS:
+            raise CoreError(f"the search core failed (status {status}): an internal error, please report it")
         verdict, reason = STATUS[status]
         stats = ffi.new("solver_stats *")
         lib.solver_get_stats(self._handle, stats)

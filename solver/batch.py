@@ -1,0 +1,729 @@
+"""Batch runs: solve ranges of deals in parallel processes into SQLite, and
+the statistics of what is stored.
+
+``python -m solver batch --variant V --deals 1-1000000 --db results.sqlite``
+solves every deal of the range that the database does not hold yet (so the
+same command resumes after Ctrl-C or a crash), one row per deal::
+
+    results(variant, deal, verdict, reason, score, positions, seconds,
+            table_bytes, line, limits, solved_at)
+
+``line`` is the result in the solution format (:meth:`Result.dumps`),
+``limits`` the limits of the search as JSON, ``solved_at`` an ISO-8601 UTC
+time. The parent process is the only writer (WAL mode, a commit for each chunk
+of deals a worker hands back); the workers only solve.
+
+``python -m solver stats --db results.sqlite`` reads it back: counts, the win
+rate with its Wilson interval, distributions, the hardest deals.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import signal
+import sqlite3
+import sys
+import threading
+import time
+from array import array
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from itertools import islice
+from pathlib import Path
+from typing import Iterable, Iterator, TextIO
+
+from .api import Limit, solve
+from .blind import wilson
+from .deals import MAX_NUMBER, MIN_NUMBER, DealError
+
+#: SQLite integers are signed 64-bit: the largest deal number a row can hold.
+MAX_STORED_DEAL = 2**63 - 1
+SCHEMA_VERSION = 1
+COLUMNS = ("variant", "deal", "verdict", "reason", "score", "positions", "seconds",
+           "table_bytes", "line", "limits", "solved_at")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    variant     TEXT    NOT NULL,
+    deal        INTEGER NOT NULL,
+    verdict     TEXT    NOT NULL CHECK (verdict IN ('won', 'lost', 'unknown')),
+    reason      TEXT,
+    score       INTEGER NOT NULL,
+    positions   INTEGER NOT NULL,
+    seconds     REAL    NOT NULL,
+    table_bytes INTEGER NOT NULL,
+    line        TEXT    NOT NULL,
+    limits      TEXT    NOT NULL,
+    solved_at   TEXT    NOT NULL,
+    PRIMARY KEY (variant, deal)
+) WITHOUT ROWID
+"""
+
+# A stored decision is final: a row is only ever replaced when it is unknown.
+_UPSERT = f"""
+INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})
+ON CONFLICT (variant, deal) DO UPDATE SET
+    {', '.join(f'{c} = excluded.{c}' for c in COLUMNS[2:])}
+WHERE results.verdict = 'unknown'
+"""
+
+
+class BatchError(ValueError):
+    """A batch or stats command cannot go on (bad database, dead worker, ...)."""
+
+
+# ---------------------------------------------------------------------------
+# Deal ranges
+
+
+def parse_deals(text: str) -> list[tuple[int, int]]:
+    """``"1-1000"``, ``"5"``, ``"1-10,20-30"`` as sorted, merged inclusive ranges.
+
+    >>> parse_deals("20-30, 1-10,5,9-12")
+    [(1, 12), (20, 30)]
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise DealError("--deals: give deal numbers: N, A-B, or a comma list of both (e.g. 1-10,20-30)")
+    ranges = []
+    for part in text.split(","):
+        part = part.strip()
+        lo, sep, hi = part.partition("-")
+        lo, hi = lo.strip(), hi.strip()
+        if not (lo.isascii() and lo.isdigit()) or (sep and not (hi.isascii() and hi.isdigit())):
+            raise DealError(f"--deals: {part!r} is not a deal number N or a range A-B")
+        a = int(lo)
+        b = int(hi) if sep else a
+        if not MIN_NUMBER <= a <= MAX_NUMBER or not MIN_NUMBER <= b <= MAX_NUMBER:
+            raise DealError(f"--deals: {part!r}: deal numbers are {MIN_NUMBER}..10**20")
+        if a > b:
+            raise DealError(f"--deals: {part!r} runs backwards; write the low number first")
+        if b > MAX_STORED_DEAL:
+            raise DealError(f"--deals: {part!r}: a batch stores deal numbers up to 2**63-1 ({MAX_STORED_DEAL})")
+        ranges.append((a, b))
+    ranges.sort()
+    merged = [ranges[0]]
+    for a, b in ranges[1:]:
+        if a <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def format_ranges(ranges: Iterable[tuple[int, int]], most: int = 6) -> str:
+    """``[(1, 12), (20, 20)]`` as ``"1-12,20"`` (the first ``most`` ranges, then ``...``)."""
+    ranges = list(ranges)
+    text = ",".join(f"{a}" if a == b else f"{a}-{b}" for a, b in ranges[:most])
+    return text + (f",... ({len(ranges)} ranges)" if len(ranges) > most else "")
+
+
+# ---------------------------------------------------------------------------
+# The database
+
+
+def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Connection:
+    """Open (for a batch: create) the results database and check its table."""
+    path = Path(path)
+    try:
+        if readonly:
+            if not path.is_file():
+                raise BatchError(f"{path}: no such database file")
+            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        else:
+            if path.is_dir():
+                raise BatchError(f"{path}: is a directory, not a database file")
+            conn = sqlite3.connect(path, timeout=30)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a commit survives a crash of the process
+            conn.execute(_SCHEMA)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.commit()
+        have = [row[1] for row in conn.execute("PRAGMA table_info(results)")]
+    except sqlite3.Error as exc:
+        raise BatchError(f"{path}: cannot use the database ({exc})") from None
+    if not have:
+        conn.close()
+        raise BatchError(f"{path}: holds no results table (not a batch database)")
+    missing = [c for c in COLUMNS if c not in have]
+    if missing:
+        conn.close()
+        raise BatchError(f"{path}: the results table lacks the columns {', '.join(missing)} (not a batch database)")
+    return conn
+
+
+def _done_clause(retry_unknown: bool) -> str:
+    return " AND verdict != 'unknown'" if retry_unknown else ""
+
+
+def count_done(conn: sqlite3.Connection, variant: str, ranges, retry_unknown: bool = False) -> int:
+    """How many deals of ``ranges`` the database already holds (decided ones only with retry)."""
+    sql = f"SELECT COUNT(*) FROM results WHERE variant = ? AND deal BETWEEN ? AND ?{_done_clause(retry_unknown)}"
+    return sum(conn.execute(sql, (variant, a, b)).fetchone()[0] for a, b in ranges)
+
+
+def to_solve(conn: sqlite3.Connection, variant: str, ranges, retry_unknown: bool = False,
+             window: int = 20_000) -> Iterator[int]:
+    """The deals of ``ranges`` not in the database (or stored as unknown, with retry), in order.
+
+    Reads the database a window of deal numbers at a time, so a range of a
+    million deals never sits in memory."""
+    sql = f"SELECT deal FROM results WHERE variant = ? AND deal BETWEEN ? AND ?{_done_clause(retry_unknown)}"
+    for a, b in ranges:
+        lo = a
+        while lo <= b:
+            hi = min(b, lo + window - 1)
+            done = {row[0] for row in conn.execute(sql, (variant, lo, hi))}
+            for n in range(lo, hi + 1):
+                if n not in done:
+                    yield n
+            lo = hi + 1
+
+
+# ---------------------------------------------------------------------------
+# Workers
+
+_stopping = False       # set by Ctrl-C in a worker: hand back what is done, start nothing new
+_current = None         # the search handle of the deal being solved
+
+
+def _on_sigint(signum, frame) -> None:
+    # Stop the C search through its handle rather than raise KeyboardInterrupt:
+    # on Python < 3.13 a KeyboardInterrupt inside Thread.join() (where
+    # solver.core waits for the search thread) can mark the thread finished while
+    # the C search still runs.
+    global _stopping
+    _stopping = True
+    search = _current
+    if search is not None:
+        from . import core
+
+        core.lib.solver_stop(search._handle)
+
+
+def _track_searches() -> None:
+    """Make each :class:`solver.core.Search` of this worker process known to the
+    SIGINT handler, so that Ctrl-C stops the deal being solved."""
+    from . import core
+
+    class TrackedSearch(core.Search):
+        def __init__(self, *args, **kwargs):
+            global _current
+            super().__init__(*args, **kwargs)
+            _current = self
+            if _stopping:
+                core.lib.solver_stop(self._handle)
+
+    core.Search = TrackedSearch
+
+
+def _watch_parent(parent: int) -> None:
+    # A worker whose batch died (SIGKILL, crash) has nobody to hand results to: quit.
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _init_worker(parent: int) -> None:
+    _track_searches()
+    signal.signal(signal.SIGINT, _on_sigint)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # The batch starts its workers with SIGINT blocked (see _submit), so that a
+    # Ctrl-C during start-up waits for this handler instead of a traceback.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _solve_chunk(variant: str, deals: list[int], limit: Limit) -> tuple[list[tuple], float]:
+    """Solve ``deals``; the rows for the database and the wall time. Stops early
+    (handing back the deals done) on Ctrl-C; an interrupted search is not a row."""
+    global _current
+    start = time.perf_counter()
+    limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
+    rows = []
+    for n in deals:
+        if _stopping:
+            break
+        try:
+            r = solve(n, variant, limit)
+        finally:
+            _current = None
+        if r.reason == "interrupted":
+            break
+        st = r.stats
+        rows.append((r.variant, n, r.verdict, r.reason, r.score, st.positions, st.seconds,
+                     st.table_bytes, r.dumps(), limits, datetime.now(timezone.utc).isoformat()))
+    return rows, time.perf_counter() - start
+
+
+# ---------------------------------------------------------------------------
+# Progress
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s" if m else f"{s}s"
+
+
+class Progress:
+    """Deals done, rate, wins, time left on ``stream``: one line redrawn in place
+    on a terminal, a line every ``every`` seconds otherwise."""
+
+    def __init__(self, stream: TextIO | None, total: int, every: float | None = None):
+        self.stream = stream
+        self.total = total
+        self.tty = bool(stream is not None and getattr(stream, "isatty", lambda: False)())
+        self.every = every if every is not None else (0.2 if self.tty else 30.0)
+        self.start = time.monotonic()
+        self.last = self.start
+        self.drawn = False
+
+    def line(self, done: int, won: int, lost: int, unknown: int) -> str:
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        rate = done / elapsed
+        left = _duration((self.total - done) / rate) if done else "?"
+        share = done / self.total if self.total else 1.0
+        bar = ""
+        if self.tty:
+            filled = int(20 * share)
+            bar = "[" + "#" * filled + "." * (20 - filled) + "] "
+        return (f"{bar}{done:,}/{self.total:,} deals ({100 * share:.1f}%)  {rate:,.1f} deals/s  "
+                f"won {won:,}  lost {lost:,}  unknown {unknown:,}  left {left}")
+
+    def update(self, done: int, won: int, lost: int, unknown: int, force: bool = False) -> None:
+        if self.stream is None:
+            return
+        now = time.monotonic()
+        if not force and now - self.last < self.every:
+            return
+        self.last = now
+        text = self.line(done, won, lost, unknown)
+        if self.tty:
+            import shutil
+
+            width = shutil.get_terminal_size((120, 24)).columns - 1   # a wrapped line cannot be redrawn
+            self.stream.write("\r" + text[:width] + "\x1b[K")
+            self.drawn = True
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def close(self, done: int, won: int, lost: int, unknown: int) -> None:
+        if self.stream is None:
+            return
+        self.update(done, won, lost, unknown, force=True)
+        if self.tty and self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# ---------------------------------------------------------------------------
+# The batch
+
+
+@dataclass
+class Summary:
+    variant: str
+    ranges: list[tuple[int, int]]
+    db: str
+    jobs: int
+    total: int = 0            # deals in the ranges
+    skipped: int = 0          # already stored (decided, with retry)
+    todo: int = 0
+    solved: int = 0           # stored by this run
+    counts: dict[str, int] = field(default_factory=lambda: {"won": 0, "lost": 0, "unknown": 0})
+    seconds: float = 0.0
+    stopped_by: int | None = None   # the signal that stopped the run
+
+    def __str__(self) -> str:
+        c = self.counts
+        rate = self.solved / self.seconds if self.seconds > 0 else 0.0
+        lines = [
+            f"{self.variant}, deals {format_ranges(self.ranges)} -> {self.db}",
+            f"solved {self.solved:,} this run in {self.seconds:.1f} s ({rate:,.1f} deals/s, {self.jobs} jobs): "
+            f"won {c['won']:,}, lost {c['lost']:,}, unknown {c['unknown']:,}",
+            f"{self.skipped:,} of the {self.total:,} deals were already stored",
+        ]
+        if self.stopped_by is not None:
+            left = self.todo - self.solved
+            lines.append(f"interrupted: {left:,} deals still to solve; run the same command again to resume")
+        return "\n".join(lines)
+
+
+def _terminate(executor: ProcessPoolExecutor) -> None:
+    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for p in list((getattr(executor, "_processes", None) or {}).values()):
+        if p.is_alive():
+            p.terminate()
+
+
+def _signal_workers(executor: ProcessPoolExecutor, signum: int) -> None:
+    for p in list((getattr(executor, "_processes", None) or {}).values()):
+        try:
+            if p.is_alive() and p.pid:
+                os.kill(p.pid, signum)
+        except (OSError, ValueError):
+            pass
+
+
+def run_batch(db: str | os.PathLike, variant: str, ranges: list[tuple[int, int]], limit: Limit,
+              jobs: int | None = None, retry_unknown: bool = False,
+              progress: TextIO | None = sys.stderr, progress_every: float | None = None) -> Summary:
+    """Solve the deals of ``ranges`` missing from ``db`` in ``jobs`` processes.
+
+    Ctrl-C (SIGINT) or SIGTERM stops the run cleanly: the workers stop their
+    searches and are ended, every finished deal is committed, and the summary
+    says which signal stopped it (``stopped_by``)."""
+    jobs = jobs or os.cpu_count() or 1
+    summary = Summary(variant, ranges, str(db), jobs)
+    summary.total = sum(b - a + 1 for a, b in ranges)
+    conn = connect(db)
+    try:
+        summary.skipped = count_done(conn, variant, ranges, retry_unknown)
+        summary.todo = summary.total - summary.skipped
+        if progress is not None:
+            progress.write(f"batch: {variant}, deals {format_ranges(ranges)}: {summary.todo:,} to solve, "
+                           f"{summary.skipped:,} already in {db}; {jobs} jobs\n")
+            progress.flush()
+        bar = Progress(progress, summary.todo, progress_every)
+        stop: dict[str, int | None] = {"signal": None}
+
+        def on_signal(signum, frame):
+            stop["signal"] = signum
+
+        handlers = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                handlers[sig] = signal.signal(sig, on_signal)
+        start = time.monotonic()
+        try:
+            _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop)
+        finally:
+            summary.seconds = time.monotonic() - start
+            for sig, old in handlers.items():
+                signal.signal(sig, old)
+            c = summary.counts
+            bar.close(summary.solved, c["won"], c["lost"], c["unknown"])
+        summary.stopped_by = stop["signal"]
+        return summary
+    finally:
+        conn.close()
+
+
+def _submit(executor: ProcessPoolExecutor, variant: str, deals: list[int], limit: Limit):
+    # submit() may start a worker process, which inherits the signal mask:
+    # SIGINT stays blocked in it until its handler is in place (_init_worker).
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return executor.submit(_solve_chunk, variant, deals, limit)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop) -> None:
+    import multiprocessing
+
+    deals = to_solve(conn, variant, ranges, retry_unknown)
+    chunk = 4                     # deals a task; tuned to about a quarter second of work
+    work_seconds = 0.0
+    pending: set = set()
+    exhausted = False
+
+    def store(future) -> None:
+        nonlocal work_seconds, chunk
+        try:
+            rows, wall = future.result()
+        except BrokenProcessPool:
+            raise BatchError("a worker process died (killed, out of memory, or a crash in the C core); "
+                             "the deals done so far are stored: rerun to resume") from None
+        if rows:
+            conn.executemany(_UPSERT, rows)
+            conn.commit()
+        for row in rows:
+            summary.counts[row[2]] += 1
+        summary.solved += len(rows)
+        if rows:
+            work_seconds += wall
+            per_deal = work_seconds / summary.solved
+            chunk = max(1, min(500, int(0.25 / max(per_deal, 1e-6))))
+
+    executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(os.getpid(),))
+    clean = False
+    try:
+        while True:
+            while stop["signal"] is None and not exhausted and len(pending) < 2 * jobs:
+                batch = list(islice(deals, chunk))
+                if not batch:
+                    exhausted = True
+                    break
+                pending.add(_submit(executor, variant, batch, limit))
+            if not pending or stop["signal"] is not None:
+                break
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            broken = None
+            for future in done:
+                try:
+                    store(future)
+                except BatchError as exc:   # store the others first
+                    broken = exc
+            if broken is not None:
+                raise broken
+            c = summary.counts
+            bar.update(summary.solved, c["won"], c["lost"], c["unknown"])
+        if stop["signal"] is not None:
+            # Stop: nothing new starts; the searches running stop (SIGINT) and hand
+            # back the deals their chunk finished; whatever is left after a moment is lost.
+            for future in pending:
+                future.cancel()
+            _signal_workers(executor, signal.SIGINT)
+            done, pending = wait(pending, timeout=3.0)
+            for future in done:
+                if not future.cancelled():
+                    try:
+                        store(future)
+                    except BatchError:
+                        pass
+        else:
+            clean = True
+    finally:
+        if not clean:
+            _terminate(executor)
+        executor.shutdown(wait=True, cancel_futures=True)
+        conn.commit()
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+
+
+def percentile(sorted_values, p: float):
+    """The nearest-rank percentile ``p`` (0..100) of sorted values."""
+    if not len(sorted_values):
+        return None
+    k = max(1, math.ceil(p / 100 * len(sorted_values)))
+    return sorted_values[k - 1]
+
+
+@dataclass
+class VariantStats:
+    variant: str
+    won: int
+    lost: int
+    unknown: int
+    reasons: dict[str, int]
+    ranges: list[tuple[int, int]]
+    positions: array
+    seconds: array
+    hardest: list[tuple]          # (deal, verdict, reason, score, positions, seconds)
+    lost_scores: list[tuple[int, int]]   # (best score, deals)
+    split: dict[str, tuple[array, array]] = field(default_factory=dict, repr=False)  # verdict: (positions, seconds)
+
+    @property
+    def n(self) -> int:
+        return self.won + self.lost + self.unknown
+
+    def interval(self) -> tuple[float, float]:
+        """95% Wilson interval of the win rate, unknowns counted both ways: the low
+        end of won/all (unknowns lost) to the high end of (won+unknown)/all (unknowns won)."""
+        return wilson(self.won, self.n)[0], wilson(self.won + self.unknown, self.n)[1]
+
+
+def gather(conn: sqlite3.Connection, variant: str) -> VariantStats:
+    q = conn.execute
+    counts = dict(q("SELECT verdict, COUNT(*) FROM results WHERE variant = ? GROUP BY verdict", (variant,)))
+    reasons = dict(q("SELECT reason, COUNT(*) FROM results WHERE variant = ? AND verdict = 'unknown' "
+                     "GROUP BY reason ORDER BY 2 DESC", (variant,)))
+    ranges = [tuple(r) for r in q(
+        "SELECT MIN(deal), MAX(deal) FROM (SELECT deal, deal - ROW_NUMBER() OVER (ORDER BY deal) AS g "
+        "FROM results WHERE variant = ?) GROUP BY g ORDER BY 1", (variant,))]
+    split = {v: (array("q"), array("d")) for v in ("won", "lost", "unknown")}
+    for verdict, pos, sec in q("SELECT verdict, positions, seconds FROM results WHERE variant = ?", (variant,)):
+        split[verdict][0].append(pos)
+        split[verdict][1].append(sec)
+    positions = array("q", sorted(x for p, _ in split.values() for x in p))
+    seconds = array("d", sorted(x for _, sec in split.values() for x in sec))
+    hardest = [tuple(r) for r in q(
+        "SELECT deal, verdict, reason, score, positions, seconds FROM results WHERE variant = ? "
+        "ORDER BY seconds DESC, deal LIMIT 10", (variant,))]
+    lost_scores = [tuple(r) for r in q(
+        "SELECT score, COUNT(*) FROM results WHERE variant = ? AND verdict = 'lost' GROUP BY score ORDER BY score",
+        (variant,))]
+    return VariantStats(variant, counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0),
+                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores, split)
+
+
+def stored_variants(conn: sqlite3.Connection) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT DISTINCT variant FROM results ORDER BY variant")]
+
+
+def _seconds(x: float) -> str:
+    return f"{x:.3g}" if x < 10 else f"{x:.1f}"
+
+
+def report(s: VariantStats) -> str:
+    n = s.n
+    pct = (lambda k: f"{100 * k / n:6.2f}%") if n else (lambda k: "      -")
+    lines = [f"{s.variant}: {n:,} deals stored (deals {format_ranges(s.ranges)})"]
+    why = ", ".join(f"{k} {v:,}" for k, v in s.reasons.items())
+    for name, k, extra in (("won", s.won, ""), ("lost", s.lost, ""),
+                           ("unknown", s.unknown, f"  (stopped by: {why})" if why else "")):
+        lines.append(f"  {name:<8}{k:>12,}  {pct(k)}{extra}")
+    lo, hi = s.interval()
+    if s.unknown:
+        lines.append(f"  win rate {100 * s.won / n:.2f}% to {100 * (s.won + s.unknown) / n:.2f}%, "
+                     f"95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%")
+        lines.append("    (unknowns counted both ways: the low end counts them as lost, "
+                     "the high end as won)")
+    else:
+        lines.append(f"  win rate {100 * s.won / n:.2f}%, 95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%")
+    lines.append("")
+    lines.append(f"  {'':<10}{'p50':>12}{'p90':>12}{'p99':>12}{'max':>12}")
+    lines.append(f"  {'positions':<10}" + "".join(f"{percentile(s.positions, p):>12,}" for p in (50, 90, 99, 100)))
+    lines.append(f"  {'seconds':<10}" + "".join(f"{_seconds(percentile(s.seconds, p)):>12}" for p in (50, 90, 99, 100)))
+    lines.append("")
+    lines.append(f"  hardest deals (top {len(s.hardest)} by seconds):")
+    lines.append(f"  {'deal':>12}  {'verdict':<9}{'reason':<12}{'score':>5}{'positions':>14}{'seconds':>10}")
+    for deal, verdict, reason, score, positions, seconds in s.hardest:
+        lines.append(f"  {deal:>12}  {verdict:<9}{reason or '-':<12}{score:>5}{positions:>14,}{seconds:>10.3f}")
+    lines.append("")
+    if s.lost_scores:
+        top = max(k for _, k in s.lost_scores)
+        lines.append(f"  best score of the {s.lost:,} lost deals (cards home on the best line):")
+        lines.append(f"  {'score':>6}{'deals':>10}{'share':>9}")
+        for score, k in s.lost_scores:
+            bar = "#" * max(1, round(40 * k / top))
+            lines.append(f"  {score:>6}{k:>10,}{100 * k / s.lost:>8.1f}%  {bar}")
+    else:
+        lines.append("  no lost deals stored")
+    return "\n".join(lines)
+
+
+COLOURS = {"won": "#4c72b0", "lost": "#dd8452", "unknown": "#8c8c8c"}
+
+
+def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
+    """Draw the distributions to a PNG: a row per variant with seconds and positions
+    per deal (log-log histograms stacked by verdict, percentiles marked) and the
+    best scores of the lost deals."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise BatchError("--plot needs matplotlib: pip install 'tomb-solver[plot]' "
+                         "(or pip install matplotlib)") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    rows = len(all_stats)
+    fig = plt.figure(figsize=(16, 5 * rows), layout="constrained")
+    subfigs = fig.subfigures(rows, 1, squeeze=False)[:, 0] if rows > 1 else [fig]
+    for sub, s in zip(subfigs, all_stats):
+        ax_s, ax_p, ax_l = sub.subplots(1, 3)
+        lo, hi = s.interval()
+        for ax, which, values, what, fmt in (
+            (ax_s, 1, s.seconds, "seconds", lambda x: f"{_seconds(x)} s"),
+            (ax_p, 0, s.positions, "positions", lambda x: f"{x:,}"),
+        ):
+            floor = 1e-6 if which else 1
+            a = max(min(values), floor)
+            b = max(max(values), a * 10)
+            edges = [a * (b / a) ** (i / 40) for i in range(41)]
+            names = [v for v in ("won", "lost", "unknown") if len(s.split[v][which])]
+            ax.hist([[max(x, floor) for x in s.split[v][which]] for v in names], bins=edges, stacked=True,
+                    color=[COLOURS[v] for v in names], label=names)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            marks = []
+            for p, style in ((50, "-"), (90, "--"), (99, ":")):
+                x = percentile(values, p)
+                ax.axvline(max(x, floor), color="#c44e52", linestyle=style, linewidth=1.2)
+                marks.append(f"p{p} {fmt(x)}")
+            ax.legend(fontsize=8, loc="upper center", ncol=3, framealpha=0.9)
+            ax.set_xlabel(f"{what} per deal (log scale; red: p50, p90, p99)")
+            ax.set_ylabel("deals (log scale)")
+            ax.set_title(f"{what}: {', '.join(marks)}, max {fmt(values[-1])}", fontsize=10)
+            ax.margins(y=0.25)
+        if s.lost_scores:
+            ax_l.bar([k for k, _ in s.lost_scores], [c for _, c in s.lost_scores], color=COLOURS["lost"])
+            ax_l.set_xlim(min(k for k, _ in s.lost_scores) - 1.5, max(k for k, _ in s.lost_scores) + 1.5)
+        else:
+            ax_l.text(0.5, 0.5, "no lost deals", ha="center", va="center", transform=ax_l.transAxes)
+            ax_l.set_xlim(-0.5, 52.5)
+        ax_l.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax_l.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax_l.set_xlabel("best score of a lost deal (cards home on the best line)")
+        ax_l.set_ylabel("lost deals")
+        ax_l.set_title(f"best scores of the {s.lost:,} lost deals", fontsize=10)
+        unk = " (unknowns counted both ways)" if s.unknown else ""
+        sub.suptitle(
+            f"{s.variant}: {s.n:,} deals: won {s.won:,}, lost {s.lost:,}, unknown {s.unknown:,}; "
+            f"win rate 95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%{unk}",
+            fontsize=12, fontweight="bold")
+    try:
+        fig.savefig(path, dpi=100)
+    except (OSError, ValueError) as exc:
+        raise BatchError(f"cannot write the plot {path}: {exc}") from None
+    finally:
+        plt.close(fig)
+
+
+def stats(db: str | os.PathLike, variant: str | None = None) -> list[VariantStats]:
+    """The statistics of each variant stored in ``db`` (or of ``variant`` only)."""
+    conn = connect(db, readonly=True)
+    try:
+        names = [variant] if variant else stored_variants(conn)
+        out = [gather(conn, name) for name in names]
+    except sqlite3.Error as exc:
+        raise BatchError(f"{db}: cannot read the database ({exc})") from None
+    finally:
+        conn.close()
+    out = [s for s in out if s.n]
+    if not out:
+        raise BatchError(f"{db}: no results stored" + (f" for variant {variant!r}" if variant else ""))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Command line (the parsers are in solver/cli.py)
+
+
+def cli_batch(args) -> int:
+    from . import variants
+
+    name = variants.load(args.variant).name
+    ranges = parse_deals(args.deals)
+    if args.jobs is not None and args.jobs < 1:
+        raise BatchError("--jobs must be at least 1")
+    if args.no_limit:
+        limit = Limit.none()
+    else:
+        limit = Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
+    summary = run_batch(args.db, name, ranges, limit, jobs=args.jobs, retry_unknown=args.retry_unknown)
+    print(summary)
+    sys.stdout.flush()
+    if summary.stopped_by is not None:
+        return 128 + int(summary.stopped_by)
+    return 0
+
+
+def cli_stats(args) -> int:
+    if args.variant is not None:
+        from . import variants
+
+        variants.load(args.variant)
+    found = stats(args.db, args.variant)
+    print("\n\n".join(report(s) for s in found))
+    if args.plot:
+        plot(found, args.plot)
+        print(f"\nplot: {args.plot}")
+    return 0
