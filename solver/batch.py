@@ -704,10 +704,9 @@ def cli_batch(args) -> int:
     ranges = parse_deals(args.deals)
     if args.jobs is not None and args.jobs < 1:
         raise BatchError("--jobs must be at least 1")
-    if args.no_limit:
-        limit = Limit.none()
-    else:
-        limit = Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
+    from .cli import limit_of
+
+    limit = limit_of(args)
     summary = run_batch(args.db, name, ranges, limit, jobs=args.jobs, retry_unknown=args.retry_unknown)
     print(summary)
     sys.stdout.flush()

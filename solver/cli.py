@@ -37,6 +37,24 @@ def _positive(kind):
     return convert
 
 
+def add_limit_args(p: argparse.ArgumentParser, d: Limit, what: str = "the search") -> None:
+    """The --max-* and --no-limit flags, with the defaults of ``d``."""
+    p.add_argument("--max-positions", type=_positive(int), default=d.positions,
+                   help=f"stop {what} after this many positions (default {d.positions:,})")
+    p.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
+                   help=f"stop {what} after this many seconds (default {d.seconds:g})")
+    p.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
+                   help=f"stop {what} before its table grows past this many MiB (default {d.memory // 2**20})")
+    p.add_argument("--no-limit", action="store_true", help=f"no limits at all: run {what} until decided")
+
+
+def limit_of(args) -> Limit:
+    """The Limit the flags of :func:`add_limit_args` ask for."""
+    if args.no_limit:
+        return Limit.none()
+    return Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m solver",
@@ -54,14 +72,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--variant", "-v", default=DEFAULT_VARIANT,
                    help=f"variant (default {DEFAULT_VARIANT}; see `python -m solver variants`)")
     s.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    d = Limit()
-    s.add_argument("--max-positions", type=_positive(int), default=d.positions,
-                   help=f"stop after this many positions (default {d.positions:,})")
-    s.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
-                   help=f"stop after this many seconds (default {d.seconds:g})")
-    s.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
-                   help=f"stop before the table grows past this many MiB (default {d.memory // 2**20})")
-    s.add_argument("--no-limit", action="store_true", help="no limits at all: run until decided")
+    add_limit_args(s, Limit())
     s.add_argument("--no-shortcuts", action="store_true",
                    help=f"switch off every search shortcut ({', '.join(SHORTCUTS)}); slower, same verdicts")
 
@@ -99,13 +110,7 @@ def _hint_parser(sub) -> None:
                         "empty input means no move yet)")
     h.add_argument("--json", action="store_true",
                    help='print one JSON object: {"move", "status", "score", "reason"}')
-    h.add_argument("--max-positions", type=_positive(int), default=d.positions,
-                   help=f"stop after this many positions (default {d.positions:,})")
-    h.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
-                   help=f"stop after this many seconds (default {d.seconds:g})")
-    h.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
-                   help=f"stop before the table grows past this many MiB (default {d.memory // 2**20})")
-    h.add_argument("--no-limit", action="store_true", help="no limits at all: search until decided")
+    add_limit_args(h, d)
 
 
 def _read_moves(where: str) -> tuple[list, dict]:
@@ -160,10 +165,7 @@ def _hint(args) -> int:
     if not isinstance(name, str):
         raise ValueError(f"'variant' must be a variant name, not {name!r}")
     variant = variants.load(name)
-    if args.no_limit:
-        limit = Limit.none()
-    else:
-        limit = Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
+    limit = limit_of(args)
     pos = position_after(deal, variant, moves)
     answer = hint(pos, variant, limit)
     print(json.dumps(answer.to_json(), ensure_ascii=False) if args.json else str(answer))
@@ -197,23 +199,12 @@ def _play_parser(sub) -> None:
 
 def _deal_numbers(text: str) -> list[int]:
     """``"1-2400"``, ``"7"``, ``"1-10,20,30-31"`` as a list of deal numbers."""
-    from .deals import MAX_NUMBER, MIN_NUMBER
+    from .batch import parse_deals
 
-    out: list[int] = []
-    for part in text.split(","):
-        part = part.strip()
-        lo, sep, hi = part.partition("-")
-        try:
-            a = int(lo)
-            b = int(hi) if sep else a
-        except ValueError:
-            raise DealError(f"--deals: {part!r} is not a deal number or a range A-B") from None
-        if not (MIN_NUMBER <= a <= b <= MAX_NUMBER):
-            raise DealError(f"--deals: {part!r} is not a range of deal numbers {MIN_NUMBER}..10**20, low to high")
-        if b - a >= 10_000_000:
-            raise DealError(f"--deals: {part!r} is more than 10,000,000 deals")
-        out.extend(range(a, b + 1))
-    return out
+    ranges = parse_deals(text)
+    if sum(b - a + 1 for a, b in ranges) > 10_000_000:
+        raise DealError(f"--deals: {text!r} is more than 10,000,000 deals; use `batch` for runs that large")
+    return [n for a, b in ranges for n in range(a, b + 1)]
 
 
 def _play(args) -> int:
@@ -272,14 +263,7 @@ def _batch_parser(sub) -> None:
                    help="worker processes (default: the number of CPUs)")
     b.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals stored as unknown (with these limits), replacing their rows")
-    d = Limit()
-    b.add_argument("--max-positions", type=_positive(int), default=d.positions,
-                   help=f"stop a deal after this many positions (default {d.positions:,})")
-    b.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
-                   help=f"stop a deal after this many seconds (default {d.seconds:g})")
-    b.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
-                   help=f"stop a deal before its table grows past this many MiB (default {d.memory // 2**20})")
-    b.add_argument("--no-limit", action="store_true", help="no limits at all: every deal runs until decided")
+    add_limit_args(b, Limit(), "each deal")
 
 
 def _stats_parser(sub) -> None:
@@ -308,10 +292,7 @@ def _solve(args) -> int:
             raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
         deal = Deal.from_number(int(text))
     variant = variants.load(args.variant)
-    if args.no_limit:
-        limit = Limit.none()
-    else:
-        limit = Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
+    limit = limit_of(args)
     result = solve(deal, variant, limit, shortcuts=not args.no_shortcuts)
     print(result.dumps() if args.json else str(result))
     return EXIT[result.verdict]
