@@ -334,6 +334,11 @@ int solver_run(solver *s)
 {
     if (s->finished)
         return s->status;
+    /* The lines read after an earlier run may change: make them anew. */
+    for (int i = 0; i < 2; i++) {
+        free(s->lines_out[i]);
+        s->lines_out[i] = NULL;
+    }
     if (!use_memo(s))
         return dfs_run(s, s->max_positions);
     uint64_t cap = DFS_FIRST;

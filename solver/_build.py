@@ -55,18 +55,29 @@ int solver_line_move(const solver *s, int which, int index, solver_move *out);
 void solver_free(solver *s);
 """
 
-ffibuilder = FFI()
-ffibuilder.cdef(_DECLS)
-ffibuilder.set_source(
-    "solver._core",
-    '#include "solver.h"',
-    sources=[str((CSRC / f).relative_to(ROOT)) for f in SOURCES],
-    include_dirs=[str(CSRC.relative_to(ROOT))],
-    extra_compile_args=["-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
-)
+def make_builder(absolute: bool = False) -> FFI:
+    """The FFI builder; setuptools wants paths relative to the project."""
+    def path(p: Path) -> str:
+        return str(p if absolute else p.relative_to(ROOT))
+
+    builder = FFI()
+    builder.cdef(_DECLS)
+    builder.set_source(
+        "solver._core",
+        '#include "solver.h"',
+        sources=[path(CSRC / f) for f in SOURCES],
+        include_dirs=[path(CSRC)],
+        extra_compile_args=["-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
+    )
+    return builder
+
+
+ffibuilder = make_builder()
 
 if __name__ == "__main__":
+    # Build in build/inplace, then rename over solver/: a process that has the
+    # old module loaded keeps its (unchanged) file.
     import os
 
-    os.chdir(ROOT)
-    ffibuilder.compile(verbose=False)
+    built = make_builder(absolute=True).compile(tmpdir=str(ROOT / "build" / "inplace"), verbose=False)
+    os.replace(built, ROOT / "solver" / os.path.basename(built))
