@@ -187,7 +187,7 @@ entry *memo_lookup(memo *m, uint64_t key)
 static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
 {
     uint64_t n = exits->big.v ? exits->big.n : (uint64_t)exits->n;
-    if (n > 0xfffff || m->arena_n + n >= (1ull << 36)) return NULL;
+    if (m->arena_n + n + 1 >= (1ull << 56)) return NULL;
     if ((m->count + 1) * 4 > m->cap * 3) {
         uint64_t cap = m->cap * 2;
         entry *t = calloc(cap, sizeof(entry));
@@ -203,7 +203,7 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
         m->entries = t;
         m->cap = cap;
     }
-    while (m->arena_n + n > m->arena_cap) {
+    while (m->arena_n + n + 1 > m->arena_cap) {
         uint64_t *a = realloc(m->arena, 2 * m->arena_cap * sizeof(uint64_t));
         if (!a) return NULL;
         m->bytes += m->arena_cap * sizeof(uint64_t);
@@ -214,7 +214,8 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
     while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
     entry *e = &ENTRIES(m)[j];
     e->key = key + 1;
-    e->val = (m->arena_n << 28) | (n << 8) | (uint64_t)best;
+    e->val = (m->arena_n << 8) | (uint64_t)best;
+    m->arena[m->arena_n++] = n;
     SMALL_EACH(exits, x, m->arena[m->arena_n++] = x);
     m->count++;
     return e;
@@ -269,13 +270,15 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
         m->chain_n = n1 + i;    /* the cards under ranks[i] */
         int status = -1;
         SMALL_EACH(&cur, x, {
+            if (status < 0)
+                status = check(m);   /* composing stored summaries can be long too */
             if (status < 0) {
                 entry *e;
                 int st = summary(m, x, ranks[i], &e);
                 if (st >= 0) status = st;
                 else {
                     if (E_BEST(e) > *best) *best = E_BEST(e);
-                    uint64_t off = E_OFF(e), n = E_N(e);
+                    uint64_t off = E_OFF(e), n = E_N(m, e);
                     for (uint64_t y = 0; y < n && status < 0; y++)
                         if (small_add(&next, m->arena[off + y], bytes) < 0) status = SOLVER_LIMIT_MEMORY;
                 }
@@ -375,7 +378,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                         m->chain_n--;
                     if (status >= 0) goto done;
                     if (E_BEST(f) > best) best = E_BEST(f);
-                    uint64_t off = E_OFF(f), nf = E_N(f);
+                    uint64_t off = E_OFF(f), nf = E_N(m, f);
                     for (uint64_t y = 0; y < nf; y++)
                         ADD_SEEN(m->arena[off + y]);
                 } else {
@@ -446,6 +449,8 @@ int memo_best(memo *m, const tomb_state *s, int *best)
     m->found_n = 0;
     int st = pushes(m, memo_pack(m->game, &c), 0, ranks, s->nwaste, &after, best, &bytes);
     SMALL_EACH(&after, x, {
+        if (st < 0)
+            st = check(m);
         if (st < 0) {
             entry *e;
             st = summary(m, x, 0, &e);

@@ -6,11 +6,11 @@
 #include "tomb.h"
 
 /* A summary in the table: the key + 1 (the control state and the rank), and
- * the exits' offset in the arena (36 bits), their count (20 bits) and the
- * best score (8 bits). */
+ * where its exits start in the arena (56 bits: the count, then the exits)
+ * with the best score (8 bits). */
 typedef struct { uint64_t key; uint64_t val; } entry;
-#define E_OFF(e) ((e)->val >> 28)
-#define E_N(e) (((e)->val >> 8) & 0xfffff)
+#define E_OFF(e) (((e)->val >> 8) + 1)
+#define E_N(m, e) ((m)->arena[(e)->val >> 8])
 #define E_BEST(e) ((int)((e)->val & 0xff))
 
 /* A summary being computed: its control state, its top rank, and the state

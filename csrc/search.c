@@ -51,6 +51,7 @@ struct solver {
     memo memo;
     int memo_ready;
     uint64_t seed;          /* non-zero: the plain search tries moves in a random order */
+    int phase, round_started;     /* see staged_run */
     uint64_t earlier_positions;   /* positions of the randomised restarts before this one */
 };
 
@@ -299,13 +300,13 @@ static int memo_run(solver *s, double start, double spent)
         s->memo_ready = 1;
     }
     m->stop = &s->stop;
+    /* m->positions counts over all runs, like every limit of the handle. */
     uint64_t used = s->earlier_positions + s->table.count;
-    if (s->max_positions && used >= s->max_positions)
+    if (s->max_positions && used + m->positions >= s->max_positions)
         return SOLVER_LIMIT_POSITIONS;
     m->max_positions = s->max_positions ? s->max_positions - used : 0;
     m->max_bytes = s->max_bytes ? (s->max_bytes > table_bytes(&s->table) ? s->max_bytes - table_bytes(&s->table) : 1) : 0;
     m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
-    m->positions = 0;
     m->target = 52;
     int best, st = memo_best(m, &s->root, &best);
     /* Not won: the call went through every summary, so best is exact. */
@@ -330,6 +331,58 @@ static int memo_run(solver *s, double start, double spent)
     return best == 52 ? SOLVER_WON : SOLVER_LOST;
 }
 
+/* Phases of a one-pass search: the plain search (0), the randomised
+ * restarts (1..RESTARTS), the summaries (RESTARTS + 1). A run stopped by a
+ * limit goes on in the same phase next time. */
+static int staged_run(solver *s)
+{
+    if (s->phase == 0) {
+        uint64_t cap = DFS_FIRST;
+        if (s->max_positions && s->max_positions < cap)
+            cap = s->max_positions;
+        int status = dfs_run(s, cap);
+        if (status != SOLVER_LIMIT_POSITIONS || s->table.count < DFS_FIRST)
+            return status;
+        s->phase = 1;
+        s->round_started = 0;
+    }
+    /* Randomised restarts: small plain searches in random move orders find
+     * many wins the first order missed. Each is a complete depth-first search
+     * of its own, so one that ends without a limit decides the deal too. */
+    while (s->phase <= RESTARTS) {
+        if (!s->round_started) {
+            s->earlier_positions += s->table.count;
+            table_free(&s->table);
+            if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0)
+                return finish(s, SOLVER_LIMIT_MEMORY);
+            s->depth = 0;
+            s->started = 0;
+            s->seed = 0x9e3779b97f4a7c15ull * (uint64_t)s->phase;
+            s->round_started = 1;
+        }
+        uint64_t budget = RESTART_BUDGET;
+        if (s->max_positions) {
+            uint64_t used = s->earlier_positions + s->table.count;
+            if (used >= s->max_positions)
+                return finish(s, SOLVER_LIMIT_POSITIONS);
+            if (s->table.count + (s->max_positions - used) < budget)
+                budget = s->table.count + (s->max_positions - used);
+        }
+        int status = dfs_run(s, budget);
+        if (status != SOLVER_LIMIT_POSITIONS || s->table.count < RESTART_BUDGET)
+            return status;
+        s->phase++;
+        s->round_started = 0;
+        s->seed = 0;
+    }
+    double start = now(), spent = s->stats.seconds;
+    int status = memo_run(s, start, spent);
+    s->stats.seconds = now() - start + spent;
+    if (s->memo_ready && s->memo.bytes + table_bytes(&s->table) > s->stats.peak_bytes)
+        s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
+    return finish(s, status);
+}
+
 int solver_run(solver *s)
 {
     if (s->finished)
@@ -339,46 +392,10 @@ int solver_run(solver *s)
         free(s->lines_out[i]);
         s->lines_out[i] = NULL;
     }
-    if (!use_memo(s))
-        return dfs_run(s, s->max_positions);
-    uint64_t cap = DFS_FIRST;
-    if (s->max_positions && s->max_positions < cap)
-        cap = s->max_positions;
-    int status = s->table.count < cap ? dfs_run(s, cap) : SOLVER_LIMIT_POSITIONS;
-    if (status != SOLVER_LIMIT_POSITIONS || (s->max_positions && s->table.count >= s->max_positions))
-        return status;
-    /* Randomised restarts: small plain searches in random move orders find
-     * many wins the first order missed. Each is a complete depth-first search
-     * of its own, so one that ends without a limit decides the deal too. */
-    for (int round = 1; round <= RESTARTS; round++) {
-        uint64_t budget = RESTART_BUDGET;
-        if (s->max_positions) {
-            uint64_t used = s->earlier_positions + s->table.count;
-            if (used >= s->max_positions)
-                return finish(s, SOLVER_LIMIT_POSITIONS);
-            if (s->max_positions - used < budget)
-                budget = s->max_positions - used;
-        }
-        s->earlier_positions += s->table.count;
-        table_free(&s->table);
-        if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0)
-            return finish(s, SOLVER_LIMIT_MEMORY);
-        s->depth = 0;
-        s->started = 0;
-        s->seed = 0x9e3779b97f4a7c15ull * (uint64_t)round;
-        status = dfs_run(s, budget);
-        s->seed = 0;
-        if (status != SOLVER_LIMIT_POSITIONS || (s->max_positions && s->earlier_positions + s->table.count >= s->max_positions)) {
-            s->stats.positions = s->earlier_positions + s->table.count;
-            return status;
-        }
-    }
-    double start = now(), spent = s->stats.seconds;
-    status = memo_run(s, start, spent);
-    s->stats.seconds = now() - start + spent;
-    if (s->memo_ready && s->memo.bytes > s->stats.peak_bytes)
-        s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
-    return finish(s, status);
+    int status = use_memo(s) ? staged_run(s) : dfs_run(s, s->max_positions);
+    if (status == SOLVER_INTERRUPTED)   /* the stop is used up */
+        __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
+    return status;
 }
 
 void solver_get_stats(const solver *s, solver_stats *out)

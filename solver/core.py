@@ -94,6 +94,9 @@ def _rules(variant):
 
 def _position(pos: Position):
     p = ffi.new("solver_position *")
+    for name in ("stock", "waste"):
+        if len(getattr(pos, name)) > 52:
+            raise CoreError(f"position: the {name} holds {len(getattr(pos, name))} cards; a deck has 52")
     p.nstock = len(pos.stock)
     p.stock[0 : len(pos.stock)] = [c.index for c in pos.stock]
     p.nwaste = len(pos.waste)
