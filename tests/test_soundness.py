@@ -115,3 +115,12 @@ def test_core_agrees_with_the_reference_search(variant):
         both.add(verdict)
     assert checked >= 30
     assert want <= both, f"the sample of {variant} has only {both}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_all_shortcuts_on_deals_101_to_400(variant):
+    """The long version (make test-slow): 300 more deals per variant."""
+    decided, seen = compare(variant, range(101, 401), STOCK_LEFT[variant], True)
+    assert decided >= 270
+    assert "lost" in seen
