@@ -309,7 +309,8 @@ static int memo_run(solver *s, double start, double spent)
     m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
     m->target = 52;
     int best, st = memo_best(m, &s->root, &best);
-    /* Not won: the call went through every summary, so best is exact. */
+    /* Done: either won (best 52), or the call went through every summary
+     * reachable and best is the exact best score. */
     if (st < 0) {
         m->target = best;
         tomb_move *line = NULL;
@@ -326,8 +327,7 @@ static int memo_run(solver *s, double start, double spent)
     s->stats.positions = s->earlier_positions + s->table.count + m->positions;
     if (st >= 0)
         return st;
-    if (best > s->stats.best_score || best == 52)
-        s->stats.best_score = best;
+    s->stats.best_score = best;   /* exact: at least the plain search's best */
     return best == 52 ? SOLVER_WON : SOLVER_LOST;
 }
 
