@@ -66,11 +66,6 @@ void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s)
 
 typedef struct { uint64_t *v; uint64_t cap, n; } set64;
 
-static uint64_t mix(uint64_t h)
-{
-    h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ull; h ^= h >> 27; h *= 0x94d049bb133111ebull; h ^= h >> 31;
-    return h;
-}
 
 static int set_init(set64 *s, uint64_t cap)
 {
@@ -89,7 +84,7 @@ static int set_add(set64 *s, uint64_t key, uint64_t *bytes)
         *bytes += t.cap * 8 - s->cap * 8;
         for (uint64_t i = 0; i < s->cap; i++)
             if (s->v[i]) {
-                uint64_t j = mix(s->v[i]) & (t.cap - 1);
+                uint64_t j = memo_mix(s->v[i]) & (t.cap - 1);
                 while (t.v[j]) j = (j + 1) & (t.cap - 1);
                 t.v[j] = s->v[i];
                 t.n++;
@@ -97,7 +92,7 @@ static int set_add(set64 *s, uint64_t key, uint64_t *bytes)
         free(s->v);
         *s = t;
     }
-    uint64_t j = mix(key) & (s->cap - 1);
+    uint64_t j = memo_mix(key) & (s->cap - 1);
     while (s->v[j]) {
         if (s->v[j] == key) return 0;
         j = (j + 1) & (s->cap - 1);
@@ -140,6 +135,27 @@ static int small_add(smallset *s, uint64_t key, uint64_t *bytes)
         } \
     } while (0)
 
+/* A stack of control states to expand, in place until it outgrows 64. */
+typedef struct { uint64_t inl[64]; uint64_t *v; uint64_t n, cap; } workstack;
+
+static void work_init(workstack *w) { w->v = w->inl; w->n = 0; w->cap = 64; }
+static void work_free(workstack *w) { if (w->v != w->inl) free(w->v); }
+
+/* 0, or -1 out of memory. */
+static int work_push(workstack *w, uint64_t x)
+{
+    if (w->n == w->cap) {
+        uint64_t *v = malloc(2 * w->cap * sizeof(uint64_t));
+        if (!v) return -1;
+        memcpy(v, w->v, w->cap * sizeof(uint64_t));
+        work_free(w);
+        w->v = v;
+        w->cap *= 2;
+    }
+    w->v[w->n++] = x;
+    return 0;
+}
+
 /* ---- the memo: (q, rank) -> exits and best score (memo.h) ---- */
 
 #define ENTRIES(m) ((entry *)(m)->entries)
@@ -176,7 +192,7 @@ void memo_free(memo *m)
 entry *memo_lookup(memo *m, uint64_t key)
 {
     entry *e = ENTRIES(m);
-    uint64_t j = mix(key + 1) & (m->cap - 1);
+    uint64_t j = memo_mix(key + 1) & (m->cap - 1);
     while (e[j].key) {
         if (e[j].key == key + 1) return &e[j];
         j = (j + 1) & (m->cap - 1);
@@ -194,7 +210,7 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
         if (!t) return NULL;
         for (uint64_t i = 0; i < m->cap; i++)
             if (ENTRIES(m)[i].key) {
-                uint64_t j = mix(ENTRIES(m)[i].key) & (cap - 1);
+                uint64_t j = memo_mix(ENTRIES(m)[i].key) & (cap - 1);
                 while (t[j].key) j = (j + 1) & (cap - 1);
                 t[j] = ENTRIES(m)[i];
             }
@@ -210,7 +226,7 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
         m->arena = a;
         m->arena_cap *= 2;
     }
-    uint64_t j = mix(key + 1) & (m->cap - 1);
+    uint64_t j = memo_mix(key + 1) & (m->cap - 1);
     while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
     entry *e = &ENTRIES(m)[j];
     e->key = key + 1;
@@ -304,25 +320,18 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
     if (e) { *out = e; return -1; }
     const tomb_game *g = m->game;
     smallset seen, exits;
-    uint64_t inl_work[64], *work = inl_work;
+    workstack work;
     int depth = m->trail_n++;   /* this summary's place on the trail (<= 53 deep) */
     m->trail[depth].q = q;
     m->trail[depth].top = top;
-    uint64_t nwork = 0, capwork = 64, bytes = 0;
+    uint64_t bytes = 0;
     int status = -1, best = 0;
     small_init(&seen);
     small_init(&exits);
+    work_init(&work);
     small_add(&seen, q, &bytes);
 #define PUSH_WORK(x) do { \
-        if (nwork == capwork) { \
-            uint64_t *w_ = malloc(2 * capwork * sizeof(uint64_t)); \
-            if (!w_) { status = SOLVER_LIMIT_MEMORY; goto done; } \
-            memcpy(w_, work, capwork * sizeof(uint64_t)); \
-            if (work != inl_work) free(work); \
-            work = w_; \
-            capwork *= 2; \
-        } \
-        work[nwork++] = (x); \
+        if (work_push(&work, (x)) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
     } while (0)
 #define ADD_SEEN(x) do { \
         int r_ = small_add(&seen, (x), &bytes); \
@@ -330,9 +339,9 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
         if (r_) PUSH_WORK(x); \
     } while (0)
     PUSH_WORK(q);
-    while (nwork) {
+    while (work.n) {
         if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
-        uint64_t cq = work[--nwork];
+        uint64_t cq = work.v[--work.n];
         m->trail[depth].cur = cq;
         m->positions++;
         m->extra_bytes += bytes;
@@ -389,17 +398,7 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                         SMALL_EACH(&got, x, {
                             int r_ = small_add(&seen, x, &bytes);
                             if (r_ < 0) status = SOLVER_LIMIT_MEMORY;
-                            else if (r_) {
-                                if (nwork == capwork) {
-                                    uint64_t *w_ = malloc(2 * capwork * sizeof(uint64_t));
-                                    if (!w_) { status = SOLVER_LIMIT_MEMORY; break; }
-                                    memcpy(w_, work, capwork * sizeof(uint64_t));
-                                    if (work != inl_work) free(work);
-                                    work = w_;
-                                    capwork *= 2;
-                                }
-                                work[nwork++] = x;
-                            }
+                            else if (r_ && work_push(&work, x) < 0) status = SOLVER_LIMIT_MEMORY;
                         });
                     small_free(&got);
                     if (status >= 0) goto done;
@@ -424,7 +423,7 @@ done:
     m->trail_n--;
     small_free(&seen);
     small_free(&exits);
-    if (work != inl_work) free(work);
+    work_free(&work);
 #undef PUSH_WORK
 #undef ADD_SEEN
     return status;

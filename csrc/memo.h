@@ -46,6 +46,13 @@ void memo_free(memo *m);
  * stop are kept: a later call goes on from them). */
 int memo_best(memo *m, const tomb_state *s, int *best);
 
+/* The hash mix of the memo's tables (splitmix64's finaliser). */
+static inline uint64_t memo_mix(uint64_t h)
+{
+    h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ull; h ^= h >> 27; h *= 0x94d049bb133111ebull; h ^= h >> 31;
+    return h;
+}
+
 /* The key of a control state (everything but the waste), and back. */
 uint64_t memo_pack(const tomb_game *g, const tomb_state *s);
 void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s);

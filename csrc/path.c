@@ -52,15 +52,10 @@ typedef struct {
     uint64_t kcap;
 } graph;
 
-static uint64_t mixh(uint64_t h)
-{
-    h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ull; h ^= h >> 27; h *= 0x94d049bb133111ebull; h ^= h >> 31;
-    return h;
-}
 
 static int graph_find(const graph *gr, uint64_t state)
 {
-    uint64_t j = mixh(state + 1) & (gr->kcap - 1);
+    uint64_t j = memo_mix(state + 1) & (gr->kcap - 1);
     while (gr->keys[j]) {
         if (gr->keys[j] == state + 1) return gr->idx[j];
         j = (j + 1) & (gr->kcap - 1);
@@ -79,7 +74,7 @@ static int graph_add(graph *gr, node nd)
         if (!keys || !idx) { free(keys); free(idx); return -2; }
         for (uint64_t i = 0; i < gr->kcap; i++)
             if (gr->keys[i]) {
-                uint64_t j = mixh(gr->keys[i]) & (kcap - 1);
+                uint64_t j = memo_mix(gr->keys[i]) & (kcap - 1);
                 while (keys[j]) j = (j + 1) & (kcap - 1);
                 keys[j] = gr->keys[i];
                 idx[j] = gr->idx[i];
@@ -93,7 +88,7 @@ static int graph_add(graph *gr, node nd)
         if (!v) return -2;
         gr->v = v; gr->cap = cap;
     }
-    uint64_t j = mixh(nd.state + 1) & (gr->kcap - 1);
+    uint64_t j = memo_mix(nd.state + 1) & (gr->kcap - 1);
     while (gr->keys[j]) j = (j + 1) & (gr->kcap - 1);
     gr->keys[j] = nd.state + 1;
     gr->idx[j] = gr->n;
