@@ -55,6 +55,16 @@ def limit_of(args) -> Limit:
     return Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
 
 
+def _deal_of(args) -> Deal:
+    """The deal of --cards, or of the deal number given."""
+    if args.cards is not None:
+        return Deal.parse(args.cards)
+    text = args.deal.strip()
+    if not (text.isascii() and text.isdigit()):
+        raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
+    return Deal.from_number(int(text))
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m solver",
@@ -148,13 +158,8 @@ def _hint(args) -> int:
     moves, around = _read_moves(args.moves)
     if args.deal is not None and args.cards is not None:
         raise DealError("give --deal or --cards, not both")
-    if args.cards is not None:
-        deal = Deal.parse(args.cards)
-    elif args.deal is not None:
-        text = args.deal.strip()
-        if not (text.isascii() and text.isdigit()):
-            raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
-        deal = Deal.from_number(int(text))
+    if args.cards is not None or args.deal is not None:
+        deal = _deal_of(args)
     elif isinstance(around.get("deal"), int) and not isinstance(around.get("deal"), bool):
         deal = Deal.from_number(around["deal"])
     elif isinstance(around.get("cards"), list):
@@ -284,13 +289,7 @@ def _stats_parser(sub) -> None:
 def _solve(args) -> int:
     if (args.deal is None) == (args.cards is None):
         raise DealError("give a deal number or --cards, not both or neither")
-    if args.cards is not None:
-        deal = Deal.parse(args.cards)
-    else:
-        text = args.deal.strip()
-        if not (text.isascii() and text.isdigit()):
-            raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
-        deal = Deal.from_number(int(text))
+    deal = _deal_of(args)
     variant = variants.load(args.variant)
     limit = limit_of(args)
     result = solve(deal, variant, limit, shortcuts=not args.no_shortcuts)
