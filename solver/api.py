@@ -14,12 +14,11 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
-from . import core
+from . import core, families
 from .cards import Card, CardError
 from .deals import Deal, DealError
 from .game import Move, MoveError, Position
-from .rules import tomb as rules
-from .variants import Variant, load
+from .variants import BaseVariant, load
 
 VERDICTS = ("won", "lost", "unknown")
 REASONS = ("positions", "seconds", "memory", "interrupted")
@@ -81,7 +80,7 @@ class Result:
     stats: Stats = field(default_factory=Stats, compare=False)
     played: int = field(default=0, compare=False)
     #: The variant object itself, for variants loaded from a file of the user's.
-    rules: Variant | None = field(default=None, compare=False, repr=False)
+    rules: BaseVariant | None = field(default=None, compare=False, repr=False)
 
     @property
     def won(self) -> bool:
@@ -126,8 +125,8 @@ class Result:
         if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 1):
             raise ValueError(f"result: field 'deal' must be null or a deal number, not {deal!r}")
         score = data["score"]
-        if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 52:
-            raise ValueError(f"result: field 'score' must be a whole number 0..52, not {score!r}")
+        if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 104:
+            raise ValueError(f"result: field 'score' must be a whole number 0..104, not {score!r}")
         s = data.get("stats", {})
         if not isinstance(s, dict):
             raise ValueError(f"result: field 'stats' must be an object, not {s!r}")
@@ -167,7 +166,8 @@ class Result:
         count = len(self.moves) if moves is None else moves
         if not 0 <= count <= len(self.moves):
             raise ValueError(f"a move count of {count} is not 0..{len(self.moves)}")
-        deal = Deal(self.cards, self.deal) if self.deal is not None else Deal.from_cards(self.cards)
+        decks = 2 if len(self.cards) > 52 else 1
+        deal = Deal(self.cards, self.deal, decks) if self.deal is not None else Deal.from_cards(self.cards, decks)
         return position_after(deal, self.rules or self.variant, self.moves[:count])
 
     def __str__(self) -> str:
@@ -175,7 +175,8 @@ class Result:
         head = f"{self.variant}, {name}: {self.verdict.upper()}"
         if self.verdict == "unknown":
             head += f" (stopped by the {self.reason} limit)"
-        head += f", {self.score}/52 cards home"
+        total = self.rules.cards if self.rules is not None else (104 if len(self.cards) > 52 else 52)
+        head += f", {self.score}/{total} cards home"
         if self.verdict == "lost":
             head += " at best (proven: no line does better)"
         lines = [head]
@@ -190,26 +191,33 @@ class Result:
         return "\n".join(lines)
 
 
-def to_deal(deal: int | str | Deal | Iterable) -> Deal:
-    """A deal number, a :class:`Deal`, a card text or a sequence of cards, as a Deal."""
+def to_deal(deal: int | str | Deal | Iterable, decks: int = 1) -> Deal:
+    """A deal number, a :class:`Deal`, a card text or a sequence of cards, as a
+    Deal of ``decks`` decks."""
     if isinstance(deal, Deal):
+        if deal.decks != decks:
+            raise DealError(f"the deal has {deal.decks} deck(s); this game is played with {decks}")
         return deal
     if isinstance(deal, bool):
         raise DealError(f"a deal is a number or cards, not {deal!r}")
     if isinstance(deal, int):
-        return Deal.from_number(deal)
+        return Deal.from_number(deal, decks)
     if isinstance(deal, str):
         text = deal.strip()
-        return Deal.from_number(int(text)) if text.isascii() and text.isdigit() else Deal.parse(text)
-    return Deal.from_cards(deal)
+        if text.isascii() and text.isdigit():
+            return Deal.from_number(int(text), decks)
+        return Deal.parse(text, decks)
+    return Deal.from_cards(deal, decks)
 
 
-def start_position(deal, variant: str | Variant = DEFAULT_VARIANT) -> Position:
-    """The start of a deal: every card in the stock."""
-    return Position.start(to_deal(deal), load(variant))
+def start_position(deal, variant: str | BaseVariant = DEFAULT_VARIANT):
+    """The start of a deal: every card in the stock (for the two-deck games,
+    the layout their rules deal)."""
+    v = load(variant)
+    return families.position_class(v.family).start(to_deal(deal, v.decks), v)
 
 
-def position_after(deal, variant: str | Variant, moves: Iterable[Move | dict]) -> Position:
+def position_after(deal, variant: str | BaseVariant, moves: Iterable[Move | dict]):
     """The position after playing ``moves`` (Move objects or solution-format dicts)
     from the start of ``deal``. The first illegal move raises
     :class:`~solver.game.IllegalMoveError` naming it."""
@@ -222,12 +230,13 @@ def position_after(deal, variant: str | Variant, moves: Iterable[Move | dict]) -
             parsed.append(Move.from_json(m))
         except MoveError as exc:
             raise MoveError(f"move {i}: {exc}") from None
-    return rules.replay(start_position(deal, variant), parsed)
+    v = load(variant)
+    return families.engine(v.family).replay(start_position(deal, v), parsed)
 
 
 def solve(
     deal: int | str | Deal | Position,
-    variant: str | Variant | None = None,
+    variant: str | BaseVariant | None = None,
     limit: Limit | None = None,
     *,
     shortcuts: bool | Iterable[str] = True,
@@ -242,22 +251,24 @@ def solve(
     >>> solve(1).verdict in ("won", "lost")
     True
     """
-    if isinstance(deal, Position):
+    if isinstance(deal, families.position_classes()):
         pos = deal
         if variant is not None and load(variant) != pos.variant:
-            name = variant.name if isinstance(variant, Variant) else variant
+            name = variant.name if isinstance(variant, BaseVariant) else variant
             raise ValueError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
     else:
         pos = start_position(deal, variant or DEFAULT_VARIANT)
     limit = limit or Limit()
-    search = core.Search(pos, core.flags_for(shortcuts))
+    search = core.Search(pos, core.flags_for(shortcuts, pos.variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
     out = search.outcome(search.run())
     the_deal = pos.deal
     if the_deal is not None:
         number, cards = the_deal.number, tuple(the_deal.cards)
-    else:
+    elif pos.variant.family == "tomb":
         number, cards = None, tuple(pos.stock) + tuple(pos.waste)
+    else:
+        number, cards = None, ()
     return Result(
         variant=pos.variant.name,
         deal=number,

@@ -55,20 +55,25 @@ def limit_of(args) -> Limit:
     return Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
 
 
-def _deal_of(args) -> Deal:
-    """The deal of --cards, or of the deal number given."""
+def _deal_of(args, decks: int = 1) -> Deal:
+    """The deal of --cards, or of the deal number given (of ``decks`` decks)."""
     if args.cards is not None:
-        return Deal.parse(args.cards)
+        return Deal.parse(args.cards, decks)
     text = args.deal.strip()
     if not (text.isascii() and text.isdigit()):
         raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
-    return Deal.from_number(int(text))
+    return Deal.from_number(int(text), decks)
+
+
+def _tomb_only(variant, what: str) -> None:
+    if variant.family != "tomb":
+        raise ValueError(f"{what} is written for the Napoleon's Tomb variants; {variant.name} is not one")
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m solver",
-        description="Exhaustive solver for Napoleon's Tomb: proven wins, proven losses.",
+        description="Exhaustive solver for Napoleon's Tomb and two two-deck patiences: proven wins, proven losses.",
     )
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -170,6 +175,7 @@ def _hint(args) -> int:
     if not isinstance(name, str):
         raise ValueError(f"'variant' must be a variant name, not {name!r}")
     variant = variants.load(name)
+    _tomb_only(variant, "hint")
     limit = limit_of(args)
     pos = position_after(deal, variant, moves)
     answer = hint(pos, variant, limit)
@@ -217,6 +223,7 @@ def _play(args) -> int:
 
     numbers = _deal_numbers(args.deals)
     variant = variants.load(args.variant)
+    _tomb_only(variant, "play (the blind player)")
     won = 0
     scores = 0
     for n in numbers:
@@ -289,8 +296,8 @@ def _stats_parser(sub) -> None:
 def _solve(args) -> int:
     if (args.deal is None) == (args.cards is None):
         raise DealError("give a deal number or --cards, not both or neither")
-    deal = _deal_of(args)
     variant = variants.load(args.variant)
+    deal = _deal_of(args, variant.decks)
     limit = limit_of(args)
     result = solve(deal, variant, limit, shortcuts=not args.no_shortcuts)
     print(result.dumps() if args.json else str(result))
@@ -299,7 +306,7 @@ def _solve(args) -> int:
 
 def _variants(args) -> int:
     for v in variants.all_variants():
-        print(f"{v.name:<18} {v.description}")
+        print(f"{v.name:<22} {v.description}")
     return 0
 
 

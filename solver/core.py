@@ -49,6 +49,26 @@ _PLACES = {
 }
 
 
+#: Shortcuts of the two-deck games (docs/search.md) and their C flags.
+SHORTCUTS_D2 = {
+    "last-copy-home": lib.D2_LAST_COPY_HOME,
+    "interchangeable": lib.D2_INTERCHANGEABLE,
+}
+
+_PLACES_D2 = {
+    lib.D2_PLACE_STOCK: "stock",
+    lib.D2_PLACE_PILE: "pile",
+    lib.D2_PLACE_KBASE: "kbase",
+    lib.D2_PLACE_ABASE: "abase",
+    lib.D2_PLACE_LID: "lid",
+    lib.D2_PLACE_SIDE: "side",
+    lib.D2_PLACE_BOTTOM: "bottom",
+    lib.D2_PLACE_RESERVE: "reserve",
+    lib.D2_PLACE_FOUNDATION: "foundation",
+}
+_SUIT_PLACES = (lib.D2_PLACE_KBASE, lib.D2_PLACE_ABASE, lib.D2_PLACE_FOUNDATION)
+
+
 class CoreError(ValueError):
     """The C core refused the rules or the position."""
 
@@ -65,17 +85,23 @@ class CoreOutcome:
     peak_bytes: int
 
 
-def flags_for(shortcuts) -> int:
+def shortcuts_of(family: str = "tomb") -> dict[str, int]:
+    """The shortcut names of a game family and their C flags."""
+    return SHORTCUTS if family == "tomb" else SHORTCUTS_D2
+
+
+def flags_for(shortcuts, family: str = "tomb") -> int:
     """C flags for ``True`` (all shortcuts), ``False`` (none) or a collection of names."""
+    known = shortcuts_of(family)
     if shortcuts is True:
-        return lib.SOLVER_ALL_SHORTCUTS
+        return lib.SOLVER_ALL_SHORTCUTS if family == "tomb" else lib.D2_ALL_SHORTCUTS
     if shortcuts is False or shortcuts is None:
         return 0
     flags = 0
     for name in shortcuts:
-        if name not in SHORTCUTS:
-            raise ValueError(f"unknown shortcut {name!r}; shortcuts are {', '.join(SHORTCUTS)}")
-        flags |= SHORTCUTS[name]
+        if name not in known:
+            raise ValueError(f"unknown shortcut {name!r}; shortcuts are {', '.join(known)}")
+        flags |= known[name]
     return flags
 
 
@@ -125,18 +151,120 @@ def _move(m) -> Move:
     return Move.move(Card.from_index(m.card), _PLACES[m.src], _PLACES[m.dst])
 
 
+def _rules_d2(variant):
+    r = ffi.new("d2_rules *")
+    if variant.family == "napoleao":
+        r.family = lib.D2_NAPOLEAO
+        r.restricted_rounds = variant.restricted_rounds
+        r.restricted_again = variant.restricted_again
+        r.redeals = variant.redeals
+        r.deal_from_last = variant.deal_from == "pile-12"
+    elif variant.family == "jewel":
+        r.family = lib.D2_JEWEL
+        r.reserves = variant.reserves
+        r.runs_move = variant.runs_move
+        r.empty_pile = {"none": lib.D2_EMPTY_NONE, "any": lib.D2_EMPTY_ANY, "king": lib.D2_EMPTY_KING}[
+            variant.empty_pile
+        ]
+        r.empty_lid = {"none": lib.D2_EMPTY_NONE, "any": lib.D2_EMPTY_ANY}[variant.empty_lid]
+    else:
+        raise CoreError(f"the two-deck core has no family {variant.family!r}")
+    return r
+
+
+def _fill(array, cards, what: str, size: int = 104) -> int:
+    cards = list(cards)
+    if len(cards) > size:
+        raise CoreError(f"position: {what} holds {len(cards)} cards; at most {size}")
+    array[0 : len(cards)] = [c.index for c in cards]
+    return len(cards)
+
+
+def _position_d2(pos):
+    """The C struct of a NapoleaoPosition or JewelPosition."""
+    p = ffi.new("d2_position *")
+    p.turned = lib.D2_NO_CARD
+    p.nstock = _fill(p.stock, pos.stock, "the stock")
+    if pos.variant.family == "napoleao":
+        if len(pos.piles) != 12:
+            raise CoreError(f"position: {len(pos.piles)} piles; the ring has 12")
+        for i, pile in enumerate(pos.piles):
+            p.npiles[i] = _fill(p.piles[i], pile, f"pile {i + 1}")
+        p.kbases[0:4] = list(pos.kbases)
+        p.abases[0:4] = list(pos.abases)
+        p.redeals = pos.redeals
+        p.rounds = pos.rounds
+        return p
+    if pos.turned is not None:
+        p.turned = pos.turned.index
+    if len(pos.lid) != 5 or len(pos.sides) != 4 or len(pos.bottoms) != 4:
+        raise CoreError("position: the box has 5 lid places, 4 sides and 4 bottom piles")
+    p.lid[0:5] = [c.index if c is not None else lib.D2_NO_CARD for c in pos.lid]
+    for i, pile in enumerate(tuple(pos.sides) + tuple(pos.bottoms)):
+        p.ntableau[i] = _fill(p.tableau[i], pile, f"pile {i + 1}")
+    p.njewels = _fill(p.jewels, pos.jewels, "the jewels", 13)
+    if len(pos.reserves) > 3:
+        raise CoreError(f"position: {len(pos.reserves)} reserves; at most 3")
+    for i, res in enumerate(pos.reserves):
+        p.nreserves[i] = _fill(p.reserves[i], res, f"reserve {i + 1}")
+    if len(pos.foundations) != 4:
+        raise CoreError("position: foundations must be four pairs, one per suit")
+    for i, pair in enumerate(pos.foundations):
+        p.foundations[i][0:2] = list(pair)
+    return p
+
+
+def _move_d2(m) -> Move:
+    if m.action == lib.D2_DEAL:
+        return Move.deal(Card.from_index(m.cards[i]) for i in range(m.ncards))
+    if m.action == lib.D2_TURN:
+        return Move.turn(Card.from_index(m.cards[i]) for i in range(m.ncards))
+    if m.action == lib.D2_REDEAL:
+        return Move.redeal()
+
+    def place(kind, index):
+        name = _PLACES_D2[kind]
+        if kind == lib.D2_PLACE_STOCK:
+            return name
+        return f"{name}:{'CSHD'[index] if kind in _SUIT_PLACES else index}"
+
+    if m.action == lib.D2_JEWEL_FILL:
+        return Move.jewel(Card.from_index(m.card), place(m.dst, m.dst_index))
+    return Move.move(Card.from_index(m.card), place(m.src, m.src_index), place(m.dst, m.dst_index))
+
+
+class _Api:
+    """The C functions of one handle type."""
+
+    def __init__(self, prefix: str, move_type: str, to_move):
+        for name in ("new", "free", "set_limits", "run", "stop", "get_stats", "line_length", "line_move"):
+            setattr(self, name, getattr(lib, f"{prefix}_{name}"))
+        self.move_type = move_type
+        self.to_move = to_move
+
+
+_TOMB_API = _Api("solver", "solver_move *", _move)
+_D2_API = _Api("d2", "d2_move *", _move_d2)
+
+
 class Search:
     """One search handle: create, set limits, run (resumable), read the line."""
 
-    def __init__(self, pos: Position, flags: int):
+    def __init__(self, pos, flags: int):
         err = ffi.new("char[]", 256)
-        handle = lib.solver_new(_rules(pos.variant), _position(pos), flags, err, 256)
+        if pos.variant.family == "tomb":
+            self._api = _TOMB_API
+            handle = lib.solver_new(_rules(pos.variant), _position(pos), flags, err, 256)
+        else:
+            self._api = _D2_API
+            handle = lib.d2_new(_rules_d2(pos.variant), _position_d2(pos), flags, err, 256)
         if handle == ffi.NULL:
             raise CoreError(ffi.string(err).decode())
-        self._handle = ffi.gc(handle, lib.solver_free)
+        self._handle = ffi.gc(handle, self._api.free)
+        self.max_score = pos.variant.cards
 
     def set_limits(self, positions: int | None, seconds: float | None, memory: int | None) -> None:
-        lib.solver_set_limits(self._handle, positions or 0, seconds or 0.0, memory or 0)
+        self._api.set_limits(self._handle, positions or 0, seconds or 0.0, memory or 0)
 
     def run(self) -> int:
         """Runs the search in a worker thread; Ctrl-C stops it (status interrupted).
@@ -149,7 +277,7 @@ class Search:
 
         def work() -> None:
             try:
-                box.append(lib.solver_run(self._handle))
+                box.append(self._api.run(self._handle))
             finally:
                 done.set()
 
@@ -163,25 +291,26 @@ class Search:
 
     def stop(self) -> None:
         """Asks a running search to stop soon (safe from any thread or signal handler)."""
-        lib.solver_stop(self._handle)
+        self._api.stop(self._handle)
 
     def outcome(self, status: int) -> CoreOutcome:
         if status not in STATUS:
             raise CoreError(f"the search core failed (status {status}): an internal error, please report it")
         verdict, reason = STATUS[status]
         stats = ffi.new("solver_stats *")
-        lib.solver_get_stats(self._handle, stats)
+        api = self._api
+        api.get_stats(self._handle, stats)
         which = 0 if verdict == "won" else 1
-        out = ffi.new("solver_move *")
+        out = ffi.new(api.move_type)
         moves = []
-        for i in range(max(0, lib.solver_line_length(self._handle, which))):
-            if lib.solver_line_move(self._handle, which, i, out) < 0:
+        for i in range(max(0, api.line_length(self._handle, which))):
+            if api.line_move(self._handle, which, i, out) < 0:
                 raise MemoryError("the C core could not rebuild the line")
-            moves.append(_move(out))
+            moves.append(api.to_move(out))
         return CoreOutcome(
             verdict=verdict,
             reason=reason,
-            score=52 if verdict == "won" else stats.best_score,
+            score=self.max_score if verdict == "won" else stats.best_score,
             moves=tuple(moves),
             positions=stats.positions,
             seconds=stats.seconds,

@@ -68,14 +68,15 @@ _FREECELL_ORDER: tuple[Card, ...] = tuple(
 )
 
 
-def _lc_shuffle(number: int) -> list[Card]:
+def _lc_shuffle(number: int, decks: int = 1) -> list[Card]:
     """PySolFC's shuffle with its LC generator (``LCRandom31``), for small numbers.
 
     The generator is Microsoft's ``rand()``: ``state = state * 214013 + 2531011``
     and the draw is bits 16..30 of the state.  For the numbers used here
     (below 2**31) the 33-bit state mask PySolFC uses changes nothing visible.
     """
-    cards = list(_FREECELL_ORDER)
+    # PySolFC re-orders only a single 52-card deck (pysol-cards' ms_rearrange).
+    cards = list(_FREECELL_ORDER) if decks == 1 else list(DECK) * decks
     state = number
     for i in range(len(cards) - 1, 0, -1):
         state = (state * 214013 + 2531011) & 0x1FFFFFFFF
@@ -84,9 +85,9 @@ def _lc_shuffle(number: int) -> list[Card]:
     return cards
 
 
-def _mt_shuffle(number: int) -> list[Card]:
+def _mt_shuffle(number: int, decks: int = 1) -> list[Card]:
     """PySolFC's shuffle with its Mersenne Twister generator (``MTRandom``)."""
-    cards = list(DECK)
+    cards = list(DECK) * decks
     draw = random.Random(number).random
     for i in range(len(cards) - 1, 0, -1):
         j = int(draw() * (i + 1))
@@ -94,9 +95,14 @@ def _mt_shuffle(number: int) -> list[Card]:
     return cards
 
 
-def _shuffled(number: int) -> list[Card]:
-    """The talon as PySolFC builds it for ``number``: bottom card first."""
-    return _lc_shuffle(number) if number < LC_LIMIT else _mt_shuffle(number)
+def _shuffled(number: int, decks: int = 1) -> list[Card]:
+    """The talon as PySolFC builds it for ``number``: bottom card first.
+
+    ``decks`` fresh decks are laid one after the other (deck 1 clubs A..K ..
+    diamonds A..K, then deck 2 the same) before the shuffle."""
+    if number < LC_LIMIT:
+        return _lc_shuffle(number, decks)
+    return _mt_shuffle(number, decks)
 
 
 # ---------------------------------------------------------------------------
@@ -108,11 +114,15 @@ def _card_list(cards: Sequence[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
-def _check_deck(cards: Sequence[Card]) -> None:
-    """Raise :class:`DealError` unless ``cards`` is each of the 52 cards once.
+def _check_deck(cards: Sequence[Card], decks: int = 1) -> None:
+    """Raise :class:`DealError` unless ``cards`` holds each of the 52 cards
+    exactly ``decks`` times.
 
     Positions in messages count from 1 in turning order.
     """
+    if decks != 1:
+        _check_decks(cards, decks)
+        return
     if not cards:
         raise DealError(f"empty deal: expected {DECK_SIZE} cards in turning order, got none")
     first_seen: dict[Card, int] = {}
@@ -145,6 +155,31 @@ def _check_deck(cards: Sequence[Card]) -> None:
         raise DealError(
             f"{count} cards given, {DECK_SIZE} expected; missing: {_card_list(missing)}"
         )
+
+
+def _check_decks(cards: Sequence[Card], decks: int) -> None:
+    """The check for a pack of several decks: each card exactly ``decks`` times."""
+    want = DECK_SIZE * decks
+    if not cards:
+        raise DealError(f"empty deal: expected {want} cards ({decks} decks) from the top of the pack, got none")
+    seen: dict[Card, list[int]] = {}
+    for position, card in enumerate(cards, 1):
+        seen.setdefault(card, []).append(position)
+    extra = [(c, p) for c, p in seen.items() if len(p) > decks]
+    missing = [c for c in DECK for _ in range(decks - len(seen.get(c, ())))]
+    problems = []
+    if len(cards) != want:
+        problems.append(f"{len(cards)} cards given, {want} expected ({decks} decks)")
+    if extra:
+        card, where = extra[0]
+        problems.append(
+            f"card {card} appears {len(where)} times (positions {', '.join(map(str, where))}),"
+            f" {decks} expected"
+        )
+    if missing:
+        problems.append(f"missing: {_card_list(missing)}")
+    if problems:
+        raise DealError("; ".join(problems))
 
 
 def _to_card(item: object, position: int) -> Card:
@@ -183,6 +218,9 @@ class Deal:
 
     cards: tuple[Card, ...]
     number: int | None = field(default=None)
+    #: Decks in the pack: 1 for Napoleon's Tomb, 2 for the two-deck games
+    #: (whose ``cards`` are the shuffled pack from its top).
+    decks: int = field(default=1)
 
     def __post_init__(self) -> None:
         cards = self.cards
@@ -199,7 +237,9 @@ class Deal:
                     f"card {position} ({card!r}) is a {type(card).__name__}, not a Card"
                     " (use Deal.from_cards for card texts)"
                 )
-        _check_deck(cards)
+        if self.decks not in (1, 2):
+            raise DealError(f"a deal has 1 or 2 decks, not {self.decks!r}")
+        _check_deck(cards, self.decks)
         object.__setattr__(self, "cards", cards)
         if self.number is not None:
             _check_number(self.number)
@@ -207,7 +247,7 @@ class Deal:
     # -- construction -------------------------------------------------------
 
     @classmethod
-    def from_number(cls, number: int) -> Deal:
+    def from_number(cls, number: int, decks: int = 1) -> Deal:
         """Deal ``number``: PySolFC's game ``number`` of Napoleon's Tomb.
 
         ``number`` is an ``int`` from 1 to 10**20; anything else raises
@@ -221,11 +261,11 @@ class Deal:
         solver.deals.DealError: deal number 0 is out of range: deal numbers are 1 .. 100000000000000000000 (10**20)
         """
         _check_number(number)
-        shuffled = _shuffled(number)
-        return cls(tuple(reversed(shuffled)), number)
+        shuffled = _shuffled(number, decks)
+        return cls(tuple(reversed(shuffled)), number, decks)
 
     @classmethod
-    def parse(cls, text: str) -> Deal:
+    def parse(cls, text: str, decks: int = 1) -> Deal:
         """Read a deal written as card tokens in turning order.
 
         Tokens are separated by white space and/or commas; each is read by
@@ -245,12 +285,12 @@ class Deal:
         tokens = [t for t in _SEPARATORS.split(text) if t]
         if not tokens:
             raise DealError(
-                f"empty deal: expected {DECK_SIZE} cards in turning order, got none"
+                f"empty deal: expected {DECK_SIZE * decks} cards in turning order, got none"
             )
-        return cls.from_cards(tokens)
+        return cls.from_cards(tokens, decks)
 
     @classmethod
-    def from_cards(cls, cards: Iterable[Card | str] | str) -> Deal:
+    def from_cards(cls, cards: Iterable[Card | str] | str, decks: int = 1) -> Deal:
         """A deal from cards (or card texts) in turning order, checked to be one deck.
 
         A single string is read with :meth:`parse`.
@@ -264,12 +304,12 @@ class Deal:
         solver.deals.DealError: duplicate card AH at positions 1 and 52; missing: TS
         """
         if isinstance(cards, str):
-            return cls.parse(cards)
+            return cls.parse(cards, decks)
         if isinstance(cards, bytes) or not isinstance(cards, Iterable):
             raise DealError(
                 f"cards must be a sequence of cards or card texts, not {type(cards).__name__}"
             )
-        return cls(tuple(_to_card(item, i) for i, item in enumerate(cards, 1)))
+        return cls(tuple(_to_card(item, i) for i, item in enumerate(cards, 1)), None, decks)
 
     # -- container behaviour ------------------------------------------------
 

@@ -23,6 +23,39 @@ from .variants import Variant
 PLACES = ("stock", "waste", "cell", "reserve", "corner", "tomb")
 FOUNDATIONS = ("corner", "tomb")
 
+#: Indexed places of the two-deck games: kind -> the indexes allowed.
+#: ``pile:3``, ``kbase:H``, ``lid:2``, ``reserve:1``, ``foundation:S``...
+INDEXED_PLACES = {
+    "pile": tuple(str(i) for i in range(1, 13)),
+    "kbase": tuple("CSHD"),
+    "abase": tuple("CSHD"),
+    "lid": tuple(str(i) for i in range(1, 6)),
+    "side": tuple(str(i) for i in range(1, 5)),
+    "bottom": tuple(str(i) for i in range(1, 5)),
+    "reserve": tuple(str(i) for i in range(1, 4)),
+    "foundation": tuple("CSHD"),
+}
+
+
+def is_place(text: object) -> bool:
+    """A place name of the solution format: ``waste``, ``pile:3``, ``kbase:H``..."""
+    if not isinstance(text, str):
+        return False
+    if text in PLACES:
+        return True
+    kind, sep, index = text.partition(":")
+    return bool(sep) and index in INDEXED_PLACES.get(kind, ())
+
+
+def place_kind(place: str) -> str:
+    """``pile`` of ``pile:3``; a place without an index is its own kind."""
+    return place.partition(":")[0]
+
+
+def place_index(place: str) -> str:
+    """``3`` of ``pile:3``, ``H`` of ``kbase:H``; ``""`` for a place without an index."""
+    return place.partition(":")[2]
+
 
 class MoveError(ValueError):
     """A move that cannot be read, or cannot be played where it is played."""
@@ -34,7 +67,9 @@ class IllegalMoveError(MoveError):
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One move: ``turn`` (cards from the stock), ``redeal`` or ``move`` (one card)."""
+    """One move: ``turn`` (cards from the stock), ``redeal`` or ``move`` (one card);
+    in the two-deck games also ``deal`` (a round onto the piles) and ``jewel``
+    (a jewel turned into a space: ``card`` and ``dst``)."""
 
     action: str
     cards: tuple[Card, ...] = ()
@@ -51,14 +86,24 @@ class Move:
         return cls("redeal")
 
     @classmethod
+    def deal(cls, cards) -> Move:
+        return cls("deal", cards=tuple(cards))
+
+    @classmethod
+    def jewel(cls, card: Card, dst: str) -> Move:
+        return cls("jewel", card=card, dst=dst)
+
+    @classmethod
     def move(cls, card: Card, src: str, dst: str) -> Move:
         return cls("move", card=card, src=src, dst=dst)
 
     def to_json(self) -> dict[str, Any]:
-        if self.action == "turn":
-            return {"action": "turn", "cards": [str(c) for c in self.cards]}
+        if self.action in ("turn", "deal"):
+            return {"action": self.action, "cards": [str(c) for c in self.cards]}
         if self.action == "redeal":
             return {"action": "redeal"}
+        if self.action == "jewel":
+            return {"action": "jewel", "card": str(self.card), "to": self.dst}
         return {"action": "move", "card": str(self.card), "from": self.src, "to": self.dst}
 
     @classmethod
@@ -68,39 +113,55 @@ class Move:
             raise MoveError(f"a move must be a JSON object, not {data!r}")
         action = data.get("action")
         try:
-            if action == "turn":
+            if action in ("turn", "deal"):
                 cards = data.get("cards")
                 if not isinstance(cards, list) or not cards:
-                    raise MoveError(f"a turn needs a non-empty list 'cards': {data!r}")
-                return cls.turn(Card.parse(str(c)) for c in cards)
+                    raise MoveError(f"a {action} needs a non-empty list 'cards': {data!r}")
+                return cls(action, cards=tuple(Card.parse(str(c)) for c in cards))
             if action == "redeal":
                 return cls.redeal()
+            if action == "jewel":
+                card, dst = data.get("card"), data.get("to")
+                if not isinstance(card, str):
+                    raise MoveError(f"a jewel needs a 'card': {data!r}")
+                if not is_place(dst):
+                    raise MoveError(f"unknown place {dst!r} in 'to' of {data!r}")
+                return cls.jewel(Card.parse(card), dst)
             if action == "move":
                 card, src, dst = data.get("card"), data.get("from"), data.get("to")
                 if not isinstance(card, str):
                     raise MoveError(f"a move needs a 'card': {data!r}")
                 for name, place in (("from", src), ("to", dst)):
-                    if place not in PLACES:
+                    if not is_place(place):
                         raise MoveError(
-                            f"unknown place {place!r} in '{name}' of {data!r}; places are {', '.join(PLACES)}"
+                            f"unknown place {place!r} in '{name}' of {data!r}; places are"
+                            f" {', '.join(PLACES)}, or {', '.join(k + ':N' for k in INDEXED_PLACES)}"
                         )
                 return cls.move(Card.parse(card), src, dst)
         except CardError as exc:
             raise MoveError(f"{exc} in move {data!r}") from None
-        raise MoveError(f"unknown action {action!r} in {data!r}; actions are turn, redeal, move")
+        raise MoveError(
+            f"unknown action {action!r} in {data!r}; actions are turn, redeal, move, deal, jewel"
+        )
 
     def __str__(self) -> str:
         if self.action == "turn":
             return "turn " + " ".join(c.pretty() for c in self.cards)
+        if self.action == "deal":
+            return "deal " + " ".join(c.pretty() for c in self.cards)
         if self.action == "redeal":
-            return "redeal (waste back to stock)"
+            return "redeal"
+        if self.action == "jewel":
+            return f"jewel {self.card.pretty()} → {self.dst}"
         return f"{self.card.pretty()} {self.src} → {self.dst}"
 
     def __repr__(self) -> str:
-        if self.action == "turn":
-            return f"Move.turn({' '.join(map(str, self.cards))})"
+        if self.action in ("turn", "deal"):
+            return f"Move.{self.action}({' '.join(map(str, self.cards))})"
         if self.action == "redeal":
             return "Move.redeal()"
+        if self.action == "jewel":
+            return f"Move.jewel({self.card}, {self.dst!r})"
         return f"Move.move({self.card}, {self.src!r}, {self.dst!r})"
 
 

@@ -251,6 +251,7 @@ def test_variants_command():
     proc = run("variants")
     assert proc.returncode == 0 and proc.stderr == ""
     names = [ln.split()[0] for ln in proc.stdout.splitlines()]
-    assert sorted(names) == ["napoleonin-hauta", "napoleons-tomb", "napoleons-tomb-3"]
+    assert sorted(names) == ["napoleonin-hauta", "napoleons-tomb", "napoleons-tomb-3",
+                            "paciencia-napoleao", "paciencia-porta-joias"]
     for ln in proc.stdout.splitlines():
         assert load(ln.split()[0]).description in ln

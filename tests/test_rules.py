@@ -429,7 +429,7 @@ def _all_cards(pos: Position) -> list[Card]:
     return out
 
 
-@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+@pytest.mark.parametrize("variant", [v.name for v in all_variants() if v.family == "tomb"])
 def test_random_playouts_agree(variant):
     v = load(variant)
     rng = random.Random(20240607)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -9,7 +10,17 @@ from pathlib import Path
 import pytest
 
 from solver import Limit, VariantError, solve
-from solver.variants import CELL_TARGETS, Variant, all_variants, load, load_file, names, parse
+from solver.variants import (
+    CELL_TARGETS,
+    JewelVariant,
+    NapoleaoVariant,
+    Variant,
+    all_variants,
+    load,
+    load_file,
+    names,
+    parse,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +39,15 @@ EXPECTED = {
         cell_sources=("waste", "cell"), cell_targets=("foundation", "cell", "reserve", "waste"),
         sixes_reserve=True,
     ),
+    "paciencia-napoleao": dict(
+        family="napoleao", start_bases=True, restricted_rounds=2, restricted_again=False,
+        redeals=2, deal_from="pile-1", passes=3, cards=104,
+    ),
+    "paciencia-porta-joias": dict(
+        family="jewel", reserves=3, runs_move=False, empty_pile="any", empty_lid="none", cards=104,
+    ),
 }
+CLASSES = {"tomb": Variant, "napoleao": NapoleaoVariant, "jewel": JewelVariant}
 
 CLASSIC_TOML = """\
 name = "my-variant"
@@ -53,7 +72,7 @@ sixes = false
 # The shipped variants
 
 
-def test_exactly_three_variants_are_shipped():
+def test_exactly_the_expected_variants_are_shipped():
     assert names() == sorted(EXPECTED)
     assert sorted(v.name for v in all_variants()) == sorted(EXPECTED)
 
@@ -61,7 +80,7 @@ def test_exactly_three_variants_are_shipped():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_shipped_variant_parameters_match_the_rules_page(name):
     v = load(name)
-    assert isinstance(v, Variant)
+    assert type(v) is CLASSES[EXPECTED[name]["family"]]
     assert v.name == name
     for field, value in EXPECTED[name].items():
         got = getattr(v, field)
@@ -330,7 +349,41 @@ def test_cli_lists_the_variants_with_descriptions():
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     lines = proc.stdout.splitlines()
-    assert len(lines) == 3
+    assert len(lines) == len(EXPECTED)
     for name in EXPECTED:
         [line] = [ln for ln in lines if ln.split()[0] == name]
         assert load(name).description in line
+
+
+NAPOLEAO_TOML = """\
+name = "my-napoleao"
+family = "napoleao"
+description = "a test variant"
+
+[setup]
+start_bases = true
+
+[rounds]
+restricted = 2
+restricted_after_redeal = false
+
+[redeal]
+count = 2
+deal_from = "pile-1"
+"""
+
+
+def test_a_two_deck_variant_file_loads_and_checks(tmp_path):
+    path = tmp_path / "my-napoleao.toml"
+    path.write_text(NAPOLEAO_TOML.replace("count = 2", "count = 1"), encoding="utf-8")
+    v = load_file(path)
+    assert (v.family, v.redeals, v.passes, v.decks) == ("napoleao", 1, 2, 2)
+    for old, new, words in (
+        ('deal_from = "pile-1"', 'deal_from = "pile-7"', "'redeal.deal_from'"),
+        ("restricted = 2", "restricted = -1", "'rounds.restricted'"),
+        ("start_bases = true", "start_bases = 1", "'setup.start_bases'"),
+        ("[redeal]", "[redeal]\nshuffle = true", "unknown field 'redeal.shuffle'"),
+    ):
+        path.write_text(NAPOLEAO_TOML.replace(old, new), encoding="utf-8")
+        with pytest.raises(VariantError, match=re.escape(words)):
+            load_file(path)

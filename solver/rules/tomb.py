@@ -443,7 +443,7 @@ def replay(start: Position, moves: Iterable[Move | dict]) -> Position:
     >>> replay(pos, [{"action": "turn", "cards": ["AC"]}, Move.redeal()])
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: move 2 (redeal (waste back to stock)): napoleons-tomb goes through the stock once: there is no redeal
+    solver.game.IllegalMoveError: move 2 (redeal): napoleons-tomb goes through the stock once: there is no redeal
     """
     pos = start
     for number, move in enumerate(moves, 1):

@@ -11,7 +11,7 @@ file, the field and what is allowed.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ HERE = Path(__file__).parent
 
 CELL_SOURCES = ("waste", "cell")
 CELL_TARGETS = ("foundation", "cell", "reserve", "waste")
-FAMILIES = ("tomb",)
+FAMILIES = ("tomb", "napoleao", "jewel")
 MAX_CELLS = 4  # the C core's key holds four cells
 MAX_PASSES = 7
 
@@ -29,26 +29,68 @@ class VariantError(ValueError):
 
 
 @dataclass(frozen=True)
-class Variant:
-    """Every rule parameter of one Napoleon's Tomb variant."""
+class BaseVariant:
+    """What every variant has: a name, its family of games, a description."""
 
     name: str
     family: str
     description: str
+    path: Path | None = field(default=None, kw_only=True)
+
+    #: Decks in the pack and cards to bring home.
+    decks = 1
+    cards = 52
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Variant(BaseVariant):
+    """Every rule parameter of one Napoleon's Tomb variant (family ``tomb``)."""
+
     turn: int
     passes: int
     cells: int
     cell_sources: tuple[str, ...]
     cell_targets: tuple[str, ...]
     sixes_reserve: bool
-    path: Path | None = None
 
-    def __str__(self) -> str:
-        return self.name
+
+@dataclass(frozen=True)
+class NapoleaoVariant(BaseVariant):
+    """Paciência Napoleão (family ``napoleao``): twelve piles dealt in rounds
+    around four King bases and four Ace bases."""
+
+    start_bases: bool          # the first King and first Ace turned start their bases
+    restricted_rounds: int     # first rounds of the game in which only Kings and Aces leave the piles
+    restricted_again: bool     # the restriction comes back after each redeal
+    redeals: int
+    deal_from: str             # "pile-1": the gathered pack deals pile 1 (bottom up) first; or "pile-12"
+
+    decks = 2
+    cards = 104
+
+    @property
+    def passes(self) -> int:
+        return self.redeals + 1
+
+
+@dataclass(frozen=True)
+class JewelVariant(BaseVariant):
+    """Paciência do Porta-Jóias (family ``jewel``): the jewel box."""
+
+    reserves: int              # reserves fed by the stock, 0..3
+    runs_move: bool            # a run in alternating colours moves as a unit between side/bottom piles
+    empty_pile: str            # once the jewels are gone, an empty side/bottom place takes: "any", "king", "none"
+    empty_lid: str             # once the jewels are gone, an empty lid place takes: "any" or "none"
+
+    decks = 2
+    cards = 104
 
 
 # field path -> (type, check, allowed text)
-def _schema() -> dict[str, tuple[type, Any, str]]:
+def _schema(family: str) -> dict[str, tuple[type, Any, str]]:
     def one_of(options):
         return (lambda v: v in options, "one of " + ", ".join(map(repr, options)))
 
@@ -61,22 +103,43 @@ def _schema() -> dict[str, tuple[type, Any, str]]:
             "a list without repeats drawn from " + ", ".join(map(repr, options)),
         )
 
-    return {
+    boolean = (lambda v: True, "true or false")
+    common = {
         "name": (str, *(lambda v: bool(v), "a non-empty string")),
         "family": (str, *one_of(FAMILIES)),
         "description": (str, *(lambda v: bool(v) and "\n" not in v, "a non-empty one-line string")),
+    }
+    if family == "napoleao":
+        return common | {
+            "setup.start_bases": (bool, *boolean),
+            "rounds.restricted": (int, *int_range(0, 9)),
+            "rounds.restricted_after_redeal": (bool, *boolean),
+            "redeal.count": (int, *int_range(0, 5)),
+            "redeal.deal_from": (str, *one_of(("pile-1", "pile-12"))),
+        }
+    if family == "jewel":
+        return common | {
+            "reserves.count": (int, *int_range(0, 3)),
+            "piles.runs_move": (bool, *boolean),
+            "piles.empty_takes": (str, *one_of(("any", "king", "none"))),
+            "lid.empty_takes": (str, *one_of(("any", "none"))),
+        }
+    if family != "tomb":
+        return common
+    return common | {
         "stock.turn": (int, *int_range(1, 52)),
         "stock.passes": (int, *int_range(1, MAX_PASSES)),
         "cells.count": (int, *int_range(0, MAX_CELLS)),
         "cells.accept_from": (list, *subset(CELL_SOURCES)),
         "cells.send_to": (list, *subset(CELL_TARGETS)),
-        "reserve.sixes": (bool, *(lambda v: True, "true or false")),
+        "reserve.sixes": (bool, *boolean),
     }
 
 
-def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = None) -> Variant:
+def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = None) -> BaseVariant:
     """Validate a variant description already read from TOML."""
-    schema = _schema()
+    family = data.get("family")
+    schema = _schema(family if family in FAMILIES else "")
     values: dict[str, Any] = {}
     for field, (kind, check, allowed) in schema.items():
         node: Any = data
@@ -102,25 +165,40 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
                     raise VariantError(
                         f"{where}: unknown field {key + '.' + sub!r}; fields are {', '.join(sorted(schema))}"
                     )
+    common = dict(name=values["name"], family=values["family"], description=values["description"], path=path)
+    if family == "napoleao":
+        return NapoleaoVariant(
+            **common,
+            start_bases=values["setup.start_bases"],
+            restricted_rounds=values["rounds.restricted"],
+            restricted_again=values["rounds.restricted_after_redeal"],
+            redeals=values["redeal.count"],
+            deal_from=values["redeal.deal_from"],
+        )
+    if family == "jewel":
+        return JewelVariant(
+            **common,
+            reserves=values["reserves.count"],
+            runs_move=values["piles.runs_move"],
+            empty_pile=values["piles.empty_takes"],
+            empty_lid=values["lid.empty_takes"],
+        )
     if "reserve" in values["cells.send_to"] and not values["reserve.sixes"]:
         raise VariantError(f"{where}: field 'cells.send_to' names 'reserve' but 'reserve.sixes' is false")
     if values["cells.count"] and "waste" not in values["cells.accept_from"]:
         raise VariantError(f"{where}: field 'cells.accept_from' must include 'waste' when there are cells")
     return Variant(
-        name=values["name"],
-        family=values["family"],
-        description=values["description"],
+        **common,
         turn=values["stock.turn"],
         passes=values["stock.passes"],
         cells=values["cells.count"],
         cell_sources=tuple(values["cells.accept_from"]),
         cell_targets=tuple(values["cells.send_to"]),
         sixes_reserve=values["reserve.sixes"],
-        path=path,
     )
 
 
-def load_file(path: str | Path) -> Variant:
+def load_file(path: str | Path) -> BaseVariant:
     """Load and validate one variant file."""
     path = Path(path)
     try:
@@ -141,12 +219,12 @@ def names() -> list[str]:
     return sorted(p.stem for p in HERE.glob("*.toml"))
 
 
-_cache: dict[str, Variant] = {}
+_cache: dict[str, BaseVariant] = {}
 
 
-def load(name: str | Variant) -> Variant:
-    """The shipped variant called ``name`` (a :class:`Variant` passes through)."""
-    if isinstance(name, Variant):
+def load(name: str | BaseVariant) -> BaseVariant:
+    """The shipped variant called ``name`` (a variant object passes through)."""
+    if isinstance(name, BaseVariant):
         return name
     if name not in _cache:
         path = HERE / f"{name}.toml"
@@ -159,5 +237,5 @@ def load(name: str | Variant) -> Variant:
     return _cache[name]
 
 
-def all_variants() -> list[Variant]:
+def all_variants() -> list[BaseVariant]:
     return [load(n) for n in names()]

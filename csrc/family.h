@@ -1,0 +1,51 @@
+/* family.h - what a two-deck game family gives the generic search (gsearch.c).
+ *
+ * A state is a fixed-size block of bytes the family lays out; a move is a
+ * small record the family reads. The search copies states, asks for the legal
+ * moves (a family may return a single forced move, one of its argued
+ * shortcuts), applies a move to a copy, and stores the state's exact key.
+ */
+#ifndef FAMILY_H
+#define FAMILY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deck2.h"
+
+/* More than any position has: Porta-Jóias with runs moving has at most
+ * 8 piles x 13 run lengths x 7 targets + 8 x 5 lid places + 3 reserves x 12
+ * + 16 from the stock + 16 home = 836. */
+#define G_MAX_MOVES 1024
+#define G_KEY_WORDS_MAX 8
+
+typedef struct {
+    uint8_t kind, card, src, dst, count;
+} gmove;
+
+typedef struct family {
+    size_t state_size;
+    int key_words;
+    int max_score;
+    void *game;   /* the family's rules and root data */
+    int (*moves)(const void *game, const void *state, gmove *out);
+    void (*apply)(const void *game, void *state, const gmove *m);
+    void (*key)(const void *game, const void *state, uint64_t *key);
+    int (*score)(const void *game, const void *state);
+    /* The solution-format moves of m played from state (a jewel filling a
+     * space, a turn before its placement, are moves of their own); returns
+     * how many were written (at most 3). */
+    int (*describe)(const void *game, const void *state, const gmove *m, d2_move *out);
+    void (*free_game)(void *game);
+} family;
+
+/* Each returns 0, or -1 with a message in err for impossible rules or positions. */
+int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
+                  void *root, char *err, int errlen);
+int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
+               void *root, char *err, int errlen);
+/* The state size of each family, for the root's buffer. */
+size_t napoleao_state_size(void);
+size_t jewel_state_size(void);
+
+#endif

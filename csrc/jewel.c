@@ -1,0 +1,564 @@
+/* jewel.c - Paciência do Porta-Jóias (family "jewel") for the generic search.
+ *
+ * Rules: shared/rules/paciencia-porta-joias.md and docs/rules-porta-joias.md.
+ * Eight foundations, two per suit, build up A..K; five lid places send their
+ * cards only home; eight side and bottom piles build down in alternating
+ * colours; a jewel fills every space of the box at once while jewels remain;
+ * the stock turns once, one card, which is placed at once (home, on a pile,
+ * or on a reserve).
+ *
+ * Moves: a stock move is "turn the next card and place it" (the turn and the
+ * placement are one choice here, two moves in the line); a jewel fill is part
+ * of the move that made the space. The exact key: each pile as its bottom
+ * card, its length and one suit bit per card above (a pile is always a run
+ * down in alternating colours from its bottom card, so the card above a card
+ * is one of two); the reserves as, for each card that was ever turned (or
+ * lay in a reserve at the root), which reserve holds it (reserves take cards
+ * only from the stock, in turning order, and give only their top, so this
+ * fixes each reserve's order); the lid, the foundations, the cards turned
+ * and the jewels turned.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "family.h"
+
+#define JW_PMAX 13      /* a run down from a King */
+#define JW_SIDS 104
+#define NO D2_NO_CARD
+
+/* Places in gmove.src / gmove.dst. */
+enum { P_LID = 0, P_PILE = 5, P_RES = 13, P_FOUND = 16, P_STOCK = 20, P_TURNED = 21 };
+enum { JM_MOVE = 0, JM_FILL };
+
+typedef struct {
+    uint8_t lid[D2_LID];
+    uint8_t pile[D2_TABLEAU][JW_PMAX];
+    uint8_t npile[D2_TABLEAU];
+    uint8_t res[D2_RESERVES][JW_SIDS];   /* sids: see jw_game.sidcard */
+    uint8_t nres[D2_RESERVES];
+    uint8_t found[4][2];                 /* larger first */
+    uint8_t next;                        /* stock cards turned */
+    uint8_t jused;                       /* jewels turned */
+    uint8_t turned;                      /* the root's turned card, until placed */
+} jw_state;
+
+typedef struct {
+    d2_rules rules;
+    unsigned flags;
+    uint8_t sidcard[JW_SIDS];  /* root reserve cards (sids 0..nroot-1), then the stock */
+    int nroot, nstock, nsid;
+    uint8_t jewel[D2_JEWELS];
+    int njewels;
+    int key_words;
+} jw_game;
+
+size_t jewel_state_size(void) { return sizeof(jw_state); }
+
+static int red(int c) { return c / 13 >= 2; }
+static int rank_of(int c) { return c % 13 + 1; }
+
+static int jw_score(const void *game, const void *state)
+{
+    (void)game;
+    const jw_state *s = state;
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        n += s->found[i][0] + s->found[i][1];
+    return n;
+}
+
+static int fits_found(const jw_state *s, int c)
+{
+    int su = c / 13, r = rank_of(c);
+    return s->found[su][0] == r - 1 || s->found[su][1] == r - 1;
+}
+
+static int on_pile(int top, int c)
+{
+    return rank_of(top) == rank_of(c) + 1 && red(top) != red(c);
+}
+
+static int jewels_left(const jw_game *g, const jw_state *s) { return s->jused < g->njewels; }
+
+/* Shortcut "last-copy-home" (docs/search.md): card c, whose other copy is
+ * home and whose four possible children (the rank below, other colour) are
+ * home, goes home at once, unless its place would empty while jewels remain. */
+static int safe_home(const jw_game *g, const jw_state *s, int c, int empties)
+{
+    if (!(g->flags & D2_LAST_COPY_HOME))
+        return 0;
+    int su = c / 13, r = rank_of(c);
+    if (!((s->found[su][0] >= r) ^ (s->found[su][1] >= r)))
+        return 0;
+    if (r > 1)
+        for (int t = 0; t < 4; t++)
+            if (red(t * 13) != red(c) && s->found[t][1] < r - 1)
+                return 0;
+    return !(empties && jewels_left(g, s));
+}
+
+static int empty_pile_takes(const jw_game *g, int c)
+{
+    int e = g->rules.empty_pile;
+    return e == D2_EMPTY_ANY || (e == D2_EMPTY_KING && rank_of(c) == 13);
+}
+
+/* Adds the moves of card c from place src (count cards, for a run) to the
+ * piles and to empty places. */
+static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src, int count,
+                    int src_pile_size)
+{
+    int sym = g->flags & D2_INTERCHANGEABLE;
+    int seen_empty = 0;
+    for (int p = 0; p < D2_TABLEAU; p++) {
+        if (P_PILE + p == src)
+            continue;
+        if (s->npile[p]) {
+            if (s->npile[p] + count <= JW_PMAX && on_pile(s->pile[p][s->npile[p] - 1], c))
+                out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count };
+        } else if (count == 1 && !jewels_left(g, s) && empty_pile_takes(g, c) && src_pile_size != 1
+                   && !(sym && seen_empty)) {
+            /* Only a single card fills a space (a run goes only onto a card);
+             * a one-card pile into an empty pile changes nothing. */
+            seen_empty = 1;
+            out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count };
+        }
+    }
+    return n;
+}
+
+static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src)
+{
+    if (g->rules.empty_lid != D2_EMPTY_ANY || jewels_left(g, s) || src < P_PILE)
+        return n;
+    for (int i = 0; i < D2_LID; i++)
+        if (s->lid[i] == NO) {
+            out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_LID + i), 1 };
+            if (g->flags & D2_INTERCHANGEABLE)
+                break;
+        }
+    return n;
+}
+
+/* Moves of a card coming from the stock (turned now, or at the root). */
+static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src)
+{
+    if (fits_found(s, c))
+        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + c / 13), 1 };
+    n = to_piles(g, s, out, n, c, src, 1, -1);
+    int seen_empty = 0;
+    for (int k = 0; k < g->rules.reserves; k++) {
+        if (!s->nres[k]) {
+            if (seen_empty && (g->flags & D2_INTERCHANGEABLE))
+                continue;
+            seen_empty = 1;
+        }
+        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_RES + k), 1 };
+    }
+    return to_lid(g, s, out, n, c, src);
+}
+
+static int jw_moves(const void *game, const void *state, gmove *out)
+{
+    const jw_game *g = game;
+    const jw_state *s = state;
+    int n = 0;
+    /* A space waiting for a jewel (only at a root given so). */
+    if (jewels_left(g, s)) {
+        for (int i = 0; i < D2_LID; i++)
+            if (s->lid[i] == NO) {
+                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_LID + i), 0 };
+                return 1;
+            }
+        for (int p = 0; p < D2_TABLEAU; p++)
+            if (!s->npile[p]) {
+                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_PILE + p), 0 };
+                return 1;
+            }
+    }
+    if (s->turned != NO) {
+        int c = s->turned;
+        if (fits_found(s, c) && safe_home(g, s, c, 0)) {
+            out[0] = (gmove){ JM_MOVE, (uint8_t)c, P_TURNED, (uint8_t)(P_FOUND + c / 13), 1 };
+            return 1;
+        }
+        return stock_moves(g, s, out, 0, c, P_TURNED);
+    }
+    /* Home. */
+    for (int i = 0; i < D2_LID; i++) {
+        int c = s->lid[i];
+        if (c != NO && fits_found(s, c)) {
+            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_LID + i), (uint8_t)(P_FOUND + c / 13), 1 };
+            if (safe_home(g, s, c, 1)) { out[0] = m; return 1; }
+            out[n++] = m;
+        }
+    }
+    for (int p = 0; p < D2_TABLEAU; p++) {
+        if (!s->npile[p])
+            continue;
+        int c = s->pile[p][s->npile[p] - 1];
+        if (fits_found(s, c)) {
+            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_PILE + p), (uint8_t)(P_FOUND + c / 13), 1 };
+            if (safe_home(g, s, c, s->npile[p] == 1)) { out[0] = m; return 1; }
+            out[n++] = m;
+        }
+    }
+    for (int k = 0; k < g->rules.reserves; k++) {
+        if (!s->nres[k])
+            continue;
+        int c = g->sidcard[s->res[k][s->nres[k] - 1]];
+        if (fits_found(s, c)) {
+            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_RES + k), (uint8_t)(P_FOUND + c / 13), 1 };
+            if (safe_home(g, s, c, 0)) { out[0] = m; return 1; }
+            out[n++] = m;
+        }
+    }
+    /* Pile to pile (runs too, if they move), reserve to pile, into empty places. */
+    for (int p = 0; p < D2_TABLEAU; p++) {
+        int h = s->npile[p];
+        if (!h)
+            continue;
+        int longest = 1;
+        if (g->rules.runs_move)
+            while (longest < h && on_pile(s->pile[p][h - longest - 1], s->pile[p][h - longest]))
+                longest++;
+        for (int count = 1; count <= longest; count++)
+            n = to_piles(g, s, out, n, s->pile[p][h - count], P_PILE + p, count, h);
+        n = to_lid(g, s, out, n, s->pile[p][h - 1], P_PILE + p);
+    }
+    for (int k = 0; k < g->rules.reserves; k++) {
+        if (!s->nres[k])
+            continue;
+        int c = g->sidcard[s->res[k][s->nres[k] - 1]];
+        n = to_piles(g, s, out, n, c, P_RES + k, 1, -1);
+        n = to_lid(g, s, out, n, c, P_RES + k);
+    }
+    /* Turn the next card and place it. */
+    if (s->next < g->nstock)
+        n = stock_moves(g, s, out, n, g->sidcard[g->nroot + s->next], P_STOCK);
+    return n;
+}
+
+/* Fills place `place` (a lid place or a pile) with the next jewel if it is
+ * empty and jewels remain. */
+static void fill(const jw_game *g, jw_state *s, int place)
+{
+    if (!jewels_left(g, s))
+        return;
+    if (place < P_PILE) {
+        if (s->lid[place - P_LID] == NO)
+            s->lid[place - P_LID] = g->jewel[s->jused++];
+    } else if (place < P_RES) {
+        if (!s->npile[place - P_PILE]) {
+            s->pile[place - P_PILE][0] = g->jewel[s->jused++];
+            s->npile[place - P_PILE] = 1;
+        }
+    }
+}
+
+static void jw_apply(const void *game, void *state, const gmove *m)
+{
+    const jw_game *g = game;
+    jw_state *s = state;
+    if (m->kind == JM_FILL) {
+        fill(g, s, m->dst);
+        return;
+    }
+    int src = m->src, dst = m->dst, count = m->count ? m->count : 1;
+    uint8_t cards[JW_PMAX];
+    int sid = -1;
+    if (src < P_PILE) {
+        cards[0] = s->lid[src - P_LID];
+        s->lid[src - P_LID] = NO;
+    } else if (src < P_RES) {
+        int p = src - P_PILE;
+        s->npile[p] = (uint8_t)(s->npile[p] - count);
+        memcpy(cards, &s->pile[p][s->npile[p]], (size_t)count);
+    } else if (src < P_FOUND) {
+        int k = src - P_RES;
+        cards[0] = g->sidcard[s->res[k][--s->nres[k]]];
+    } else if (src == P_STOCK) {
+        sid = g->nroot + s->next;
+        cards[0] = g->sidcard[sid];
+        s->next++;
+    } else {
+        cards[0] = s->turned;
+        s->turned = NO;
+    }
+    if (dst >= P_FOUND) {
+        int su = dst - P_FOUND, r = rank_of(cards[0]);
+        if (s->found[su][0] == r - 1)
+            s->found[su][0]++;
+        else
+            s->found[su][1]++;
+        if (s->found[su][1] > s->found[su][0]) {
+            uint8_t t = s->found[su][0];
+            s->found[su][0] = s->found[su][1];
+            s->found[su][1] = t;
+        }
+    } else if (dst >= P_RES) {
+        int k = dst - P_RES;
+        /* Only stock cards go to a reserve; one turned at the root has no
+         * sid of its own: it takes the stock's sid slot past the end. */
+        s->res[k][s->nres[k]++] = (uint8_t)(sid >= 0 ? sid : g->nsid - 1);
+    } else if (dst >= P_PILE) {
+        int p = dst - P_PILE;
+        memcpy(&s->pile[p][s->npile[p]], cards, (size_t)count);
+        s->npile[p] = (uint8_t)(s->npile[p] + count);
+    } else {
+        s->lid[dst - P_LID] = cards[0];
+    }
+    if (src < P_RES)
+        fill(g, s, src);
+}
+
+static void put_bits(uint64_t *key, int *at, uint64_t value, int bits)
+{
+    for (int i = 0; i < bits; i++, (*at)++)
+        if (value >> i & 1)
+            key[*at / 64] |= 1ull << (*at % 64);
+}
+
+static uint32_t pile_code(const jw_state *s, int p)
+{
+    int h = s->npile[p];
+    if (!h)
+        return 0;
+    uint32_t code = (uint32_t)(s->pile[p][0] + 1) << 16 | (uint32_t)h << 12;
+    for (int i = 1; i < h; i++)
+        code |= (uint32_t)(s->pile[p][i] / 13 & 1) << (i - 1);
+    return code;
+}
+
+static void sort_desc(uint32_t *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] > v[j - 1]; j--) {
+            uint32_t t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+        }
+}
+
+static void jw_key(const void *game, const void *state, uint64_t *key)
+{
+    const jw_game *g = game;
+    const jw_state *s = state;
+    int sym = g->flags & D2_INTERCHANGEABLE;
+    memset(key, 0, sizeof(uint64_t) * (size_t)g->key_words);
+    int at = 0;
+    uint32_t piles[D2_TABLEAU], lid[D2_LID];
+    for (int p = 0; p < D2_TABLEAU; p++)
+        piles[p] = pile_code(s, p);
+    for (int i = 0; i < D2_LID; i++)
+        lid[i] = s->lid[i] == NO ? 0 : s->lid[i] + 1u;
+    if (sym) {
+        sort_desc(piles, D2_TABLEAU);
+        sort_desc(lid, D2_LID);
+    }
+    for (int p = 0; p < D2_TABLEAU; p++)
+        put_bits(key, &at, piles[p], 22);
+    for (int i = 0; i < D2_LID; i++)
+        put_bits(key, &at, lid[i], 6);
+    /* Reserves: label of the reserve holding each sid (0: none). With the
+     * symmetry, reserves are labelled in the order of their bottom cards. */
+    uint8_t label[D2_RESERVES] = { 1, 2, 3 };
+    if (sym) {
+        int order[D2_RESERVES] = { 0, 1, 2 };
+        for (int i = 1; i < D2_RESERVES; i++)
+            for (int j = i; j > 0; j--) {
+                int a = order[j - 1], b = order[j];
+                int ka = s->nres[a] ? s->res[a][0] : 255, kb = s->nres[b] ? s->res[b][0] : 255;
+                if (kb < ka) { order[j - 1] = b; order[j] = a; }
+            }
+        for (int i = 0; i < D2_RESERVES; i++)
+            label[order[i]] = (uint8_t)(i + 1);
+    }
+    uint8_t where[JW_SIDS] = { 0 };
+    for (int k = 0; k < D2_RESERVES; k++)
+        for (int i = 0; i < s->nres[k]; i++)
+            where[s->res[k][i]] = label[k];
+    for (int i = 0; i < g->nsid; i++)
+        put_bits(key, &at, where[i], 2);
+    for (int su = 0; su < 4; su++) {
+        put_bits(key, &at, s->found[su][0], 4);
+        put_bits(key, &at, s->found[su][1], 4);
+    }
+    put_bits(key, &at, s->next, 7);
+    put_bits(key, &at, s->jused, 4);
+    put_bits(key, &at, s->turned == NO ? 0 : s->turned + 1u, 6);
+    put_bits(key, &at, 1, 1);
+}
+
+static void place_of(int place, int *kind, int *index)
+{
+    if (place < P_PILE) { *kind = D2_PLACE_LID; *index = place - P_LID + 1; }
+    else if (place < P_PILE + 4) { *kind = D2_PLACE_SIDE; *index = place - P_PILE + 1; }
+    else if (place < P_RES) { *kind = D2_PLACE_BOTTOM; *index = place - P_PILE - 3; }
+    else if (place < P_FOUND) { *kind = D2_PLACE_RESERVE; *index = place - P_RES + 1; }
+    else if (place < P_STOCK) { *kind = D2_PLACE_FOUNDATION; *index = place - P_FOUND; }
+    else { *kind = D2_PLACE_STOCK; *index = 0; }
+}
+
+static int jw_describe(const void *game, const void *state, const gmove *m, d2_move *out)
+{
+    const jw_game *g = game;
+    const jw_state *s = state;
+    int n = 0;
+    if (m->kind == JM_FILL) {
+        memset(&out[0], 0, sizeof out[0]);
+        out[0].action = D2_JEWEL_FILL;
+        out[0].card = g->jewel[s->jused];
+        place_of(m->dst, &out[0].dst, &out[0].dst_index);
+        return 1;
+    }
+    if (m->src == P_STOCK) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].action = D2_TURN;
+        out[n].ncards = 1;
+        out[n].cards[0] = m->card;
+        n++;
+    }
+    memset(&out[n], 0, sizeof out[n]);
+    out[n].action = D2_MOVE;
+    out[n].card = m->card;
+    place_of(m->src, &out[n].src, &out[n].src_index);
+    place_of(m->dst, &out[n].dst, &out[n].dst_index);
+    n++;
+    int emptied = (m->src < P_PILE) || (m->src < P_RES && s->npile[m->src - P_PILE] == (m->count ? m->count : 1));
+    if (emptied && jewels_left(g, s)) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].action = D2_JEWEL_FILL;
+        out[n].card = g->jewel[s->jused];
+        place_of(m->src, &out[n].dst, &out[n].dst_index);
+        n++;
+    }
+    return n;
+}
+
+static int fail(char *err, int errlen, const char *text)
+{
+    if (err && errlen > 0) {
+        strncpy(err, text, (size_t)errlen - 1);
+        err[errlen - 1] = 0;
+    }
+    return -1;
+}
+
+int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
+               void *root, char *err, int errlen)
+{
+    static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
+    char text[200];
+    if (r->reserves < 0 || r->reserves > D2_RESERVES)
+        return fail(err, errlen, "rules: reserves must be 0..3");
+    jw_game *g = calloc(1, sizeof *g);
+    if (!g)
+        return fail(err, errlen, "out of memory");
+    jw_state *s = root;
+    memset(s, 0, sizeof *s);
+    int count[52] = { 0 }, bad = 0;
+#define CHECK(cond, msg) do { if (!(cond)) { free(g); return fail(err, errlen, msg); } } while (0)
+    CHECK(p->nstock >= 0 && p->nstock <= JW_SIDS, "position: the stock must hold 0..104 cards");
+    CHECK(p->njewels >= 0 && p->njewels <= D2_JEWELS, "position: there are 0..13 jewels");
+    int nroot = 0;
+    for (int k = 0; k < D2_RESERVES; k++) {
+        CHECK(p->nreserves[k] >= 0 && p->nreserves[k] <= JW_SIDS, "position: a reserve holds 0..104 cards");
+        CHECK(k < r->reserves || p->nreserves[k] == 0, "position: a card lies in a reserve the rules do not have");
+        nroot += p->nreserves[k];
+    }
+    /* sids: root reserve cards, the stock, and one spare for a turned card. */
+    CHECK(nroot + p->nstock + 1 <= JW_SIDS + 1, "position: more than 104 cards");
+    int sid = 0;
+    for (int k = 0; k < D2_RESERVES; k++)
+        for (int i = 0; i < p->nreserves[k]; i++) {
+            s->res[k][i] = (uint8_t)sid;
+            g->sidcard[sid++] = p->reserves[k][i];
+        }
+    for (int k = 0; k < D2_RESERVES; k++)
+        s->nres[k] = (uint8_t)p->nreserves[k];
+    g->nroot = nroot;
+    g->nstock = p->nstock;
+    for (int i = 0; i < p->nstock && sid < JW_SIDS; i++)
+        g->sidcard[sid++] = p->stock[i];
+    g->nsid = nroot + p->nstock + (p->turned != NO ? 1 : 0);
+    CHECK(g->nsid <= JW_SIDS, "position: more than 104 cards");
+    if (p->turned != NO)
+        g->sidcard[g->nsid - 1] = (uint8_t)p->turned;
+    for (int i = 0; i < g->nsid; i++)
+        bad |= g->sidcard[i] >= 52;
+    for (int i = 0; i < g->nsid; i++)
+        if (g->sidcard[i] < 52)
+            count[g->sidcard[i]]++;
+    for (int i = 0; i < D2_LID; i++) {
+        s->lid[i] = p->lid[i];
+        if (p->lid[i] != NO) {
+            bad |= p->lid[i] >= 52;
+            if (p->lid[i] < 52)
+                count[p->lid[i]]++;
+        }
+    }
+    for (int q = 0; q < D2_TABLEAU; q++) {
+        snprintf(text, sizeof text, "position: %s pile %d is not a run down in alternating colours of at most 13 cards",
+                 q < 4 ? "side" : "bottom", q < 4 ? q + 1 : q - 3);
+        CHECK(p->ntableau[q] >= 0 && p->ntableau[q] <= JW_PMAX, text);
+        for (int i = 0; i < p->ntableau[q]; i++) {
+            int c = p->tableau[q][i];
+            CHECK(c < 52, "position: a card id is not 0..51");
+            CHECK(i == 0 || on_pile(p->tableau[q][i - 1], c), text);
+            s->pile[q][i] = (uint8_t)c;
+            count[c]++;
+        }
+        s->npile[q] = (uint8_t)p->ntableau[q];
+    }
+    g->njewels = p->njewels;
+    for (int i = 0; i < p->njewels; i++) {
+        bad |= p->jewels[i] >= 52;
+        g->jewel[i] = p->jewels[i];
+        if (p->jewels[i] < 52)
+            count[p->jewels[i]]++;
+    }
+    CHECK(!bad, "position: a card id is not 0..51");
+    for (int su = 0; su < 4; su++) {
+        int a = p->foundations[su][0], b = p->foundations[su][1];
+        CHECK(a >= 0 && a <= 13 && b >= 0 && b <= 13, "position: a foundation holds 0..13 cards");
+        s->found[su][0] = (uint8_t)(a > b ? a : b);
+        s->found[su][1] = (uint8_t)(a > b ? b : a);
+        for (int i = 0; i < a; i++)
+            count[su * 13 + i]++;
+        for (int i = 0; i < b; i++)
+            count[su * 13 + i]++;
+    }
+    for (int c = 0; c < 52; c++)
+        if (count[c] != 2) {
+            snprintf(text, sizeof text, "position: card %c%c is there %d times; two decks hold it twice",
+                     ranks[c % 13], suits[c / 13], count[c]);
+            free(g);
+            return fail(err, errlen, text);
+        }
+    int spaces = 0;
+    for (int i = 0; i < D2_LID; i++)
+        spaces += s->lid[i] == NO;
+    for (int q = 0; q < D2_TABLEAU; q++)
+        spaces += s->npile[q] == 0;
+    CHECK(!(p->njewels && spaces > 1), "position: more than one space waits for a jewel");
+    CHECK(!(p->njewels && spaces && p->turned != NO), "position: a card is turned while a space waits for a jewel");
+    s->turned = (uint8_t)p->turned;
+    s->next = 0;
+    s->jused = 0;
+    g->rules = *r;
+    g->flags = flags;
+    g->key_words = (8 * 22 + D2_LID * 6 + g->nsid * 2 + 32 + 7 + 4 + 6 + 1 + 63) / 64;
+#undef CHECK
+    f->state_size = sizeof(jw_state);
+    f->key_words = g->key_words;
+    f->max_score = 104;
+    f->game = g;
+    f->moves = jw_moves;
+    f->apply = jw_apply;
+    f->key = jw_key;
+    f->score = jw_score;
+    f->describe = jw_describe;
+    f->free_game = free;
+    return 0;
+}

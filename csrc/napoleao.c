@@ -1,0 +1,286 @@
+/* napoleao.c - Paciência Napoleão (family "napoleao") for the generic search.
+ *
+ * Rules: shared/rules/paciencia-napoleao.md and docs/rules-napoleao.md. Four
+ * King bases build down K..A and four Ace bases up A..K; twelve piles are
+ * dealt in rounds of twelve (the last round short), only their top cards
+ * play, and only to the bases; the piles are gathered into a new pack for
+ * each redeal.
+ *
+ * Cards are named by their place in the root position ("rid"): root piles,
+ * pile 1 bottom first, then the root stock. Every state is then fixed by
+ * which pass each card went home in (0: not home), the deal index in this
+ * pass, the pass and the King bases: each pass's pack is the previous pack
+ * gathered without the cards that went home in it. That is the exact key.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+#include "family.h"
+
+#define NP_MAXP 24      /* cards a pile can hold */
+#define NP_CARDS 104
+
+enum { NM_HOME = 0, NM_DEAL, NM_REDEAL };
+
+typedef struct {
+    uint8_t stock[NP_CARDS];        /* rids of this pass's pack */
+    uint8_t nstock, next;           /* pack size, cards dealt */
+    uint8_t pile[D2_PILES][NP_MAXP];
+    uint8_t npile[D2_PILES];
+    uint8_t kb[4], ab[4];
+    uint8_t pass, rounds;           /* pass since the root; rounds dealt in this pass */
+    uint8_t gone[NP_CARDS];         /* 0, or 1 + the pass the card went home in */
+} np_state;
+
+typedef struct {
+    d2_rules rules;
+    unsigned flags;
+    uint8_t card[NP_CARDS];         /* kind of each rid */
+    int nrid;
+    int root_redeals;               /* redeals made before the root */
+    int last_pass;                  /* pass (since the root) after which no redeal is left */
+    int gone_bits;
+} np_game;
+
+size_t napoleao_state_size(void) { return sizeof(np_state); }
+
+static int restricted(const np_game *g, const np_state *s)
+{
+    int redeals = g->root_redeals + s->pass;
+    return (redeals == 0 || g->rules.restricted_again) && s->rounds >= 1
+           && s->rounds <= g->rules.restricted_rounds;
+}
+
+static int np_score(const void *game, const void *state)
+{
+    (void)game;
+    const np_state *s = state;
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        n += s->kb[i] + s->ab[i];
+    return n;
+}
+
+/* Does the base that did not take a card of suit su and rank r hold one? */
+static int other_copy_home(const np_state *s, int su, int r, int to_kbase)
+{
+    return to_kbase ? s->ab[su] >= r : s->kb[su] >= 14 - r;
+}
+
+static int np_moves(const void *game, const void *state, gmove *out)
+{
+    const np_game *g = game;
+    const np_state *s = state;
+    int n = 0;
+    int only_start = restricted(g, s);
+    int last = s->pass == g->last_pass;
+    for (int p = 0; p < D2_PILES; p++) {
+        if (!s->npile[p])
+            continue;
+        int c = g->card[s->pile[p][s->npile[p] - 1]];
+        int su = c / 13, r = c % 13 + 1;
+        for (int k = 1; k >= 0; k--) {   /* King base first */
+            int fits = k ? s->kb[su] < 13 && r == 13 - s->kb[su] : s->ab[su] < 13 && r == s->ab[su] + 1;
+            if (!fits)
+                continue;
+            if (only_start && (k ? s->kb[su] : s->ab[su]) != 0)
+                continue;
+            gmove m = { NM_HOME, (uint8_t)c, (uint8_t)p, (uint8_t)(k ? su : 4 + su), 0 };
+            /* Shortcut (docs/search.md, "last-copy-home"): in the last pass, a
+             * card whose other copy is home goes home at once. */
+            if ((g->flags & D2_LAST_COPY_HOME) && last && other_copy_home(s, su, r, k)) {
+                out[0] = m;
+                return 1;
+            }
+            out[n++] = m;
+        }
+    }
+    if (s->next < s->nstock)
+        out[n++] = (gmove){ NM_DEAL, 0, 0, 0, 0 };
+    else if (s->pass < g->last_pass)
+        out[n++] = (gmove){ NM_REDEAL, 0, 0, 0, 0 };
+    return n;
+}
+
+static void np_apply(const void *game, void *state, const gmove *m)
+{
+    const np_game *g = game;
+    np_state *s = state;
+    if (m->kind == NM_HOME) {
+        int p = m->src;
+        int rid = s->pile[p][--s->npile[p]];
+        int su = m->dst & 3;
+        if (m->dst < 4)
+            s->kb[su]++;
+        else
+            s->ab[su]++;
+        s->gone[rid] = (uint8_t)(s->pass + 1);
+    } else if (m->kind == NM_DEAL) {
+        int k = s->nstock - s->next;
+        if (k > D2_PILES)
+            k = D2_PILES;
+        for (int i = 0; i < k; i++)
+            s->pile[i][s->npile[i]++] = s->stock[s->next + i];
+        s->next = (uint8_t)(s->next + k);
+        s->rounds++;
+    } else {
+        int n = 0;
+        for (int i = 0; i < D2_PILES; i++) {
+            int p = g->rules.deal_from_last ? D2_PILES - 1 - i : i;
+            for (int j = 0; j < s->npile[p]; j++)
+                s->stock[n++] = s->pile[p][j];
+        }
+        memset(s->npile, 0, sizeof s->npile);
+        s->nstock = (uint8_t)n;
+        s->next = 0;
+        s->pass++;
+        s->rounds = 0;
+    }
+}
+
+static void put_bits(uint64_t *key, int *at, uint64_t value, int bits)
+{
+    for (int i = 0; i < bits; i++, (*at)++)
+        if (value >> i & 1)
+            key[*at / 64] |= 1ull << (*at % 64);
+}
+
+static void np_key(const void *game, const void *state, uint64_t *key)
+{
+    const np_game *g = game;
+    const np_state *s = state;
+    int words = (g->nrid * g->gone_bits + 7 + 3 + 16 + 1 + 1 + 63) / 64;
+    memset(key, 0, sizeof(uint64_t) * (size_t)words);
+    int at = 0;
+    for (int i = 0; i < g->nrid; i++)
+        put_bits(key, &at, s->gone[i], g->gone_bits);
+    put_bits(key, &at, s->next, 7);
+    put_bits(key, &at, s->pass, 3);
+    for (int i = 0; i < 4; i++)
+        put_bits(key, &at, s->kb[i], 4);
+    put_bits(key, &at, (uint64_t)restricted(g, s), 1);
+    put_bits(key, &at, 1, 1);   /* never an all-zero key */
+}
+
+static int np_describe(const void *game, const void *state, const gmove *m, d2_move *out)
+{
+    const np_game *g = game;
+    const np_state *s = state;
+    memset(out, 0, sizeof *out);
+    if (m->kind == NM_HOME) {
+        out->action = D2_MOVE;
+        out->card = m->card;
+        out->src = D2_PLACE_PILE;
+        out->src_index = m->src + 1;
+        out->dst = m->dst < 4 ? D2_PLACE_KBASE : D2_PLACE_ABASE;
+        out->dst_index = m->dst & 3;
+    } else if (m->kind == NM_DEAL) {
+        int k = s->nstock - s->next;
+        if (k > D2_PILES)
+            k = D2_PILES;
+        out->action = D2_DEAL;
+        out->ncards = k;
+        for (int i = 0; i < k; i++)
+            out->cards[i] = g->card[s->stock[s->next + i]];
+    } else {
+        out->action = D2_REDEAL;
+    }
+    return 1;
+}
+
+static int fail(char *err, int errlen, const char *text)
+{
+    if (err && errlen > 0) {
+        strncpy(err, text, (size_t)errlen - 1);
+        err[errlen - 1] = 0;
+    }
+    return -1;
+}
+
+int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
+                  void *root, char *err, int errlen)
+{
+    char text[200];
+    if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
+        return fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
+    if (p->redeals < 0 || p->redeals > r->redeals)
+        return fail(err, errlen, "position: more redeals made than the rules allow");
+    if (p->nstock < 0 || p->nstock > NP_CARDS || p->rounds < 0 || p->rounds > 104)
+        return fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
+    int count[52] = { 0 };
+    np_game *g = calloc(1, sizeof *g);
+    if (!g)
+        return fail(err, errlen, "out of memory");
+    np_state *s = root;
+    memset(s, 0, sizeof *s);
+    int nrid = 0;
+    for (int i = 0; i < D2_PILES; i++) {
+        int later = (p->nstock + D2_PILES - 1) / D2_PILES;
+        if (p->npiles[i] < 0 || p->npiles[i] + later > NP_MAXP) {
+            free(g);
+            snprintf(text, sizeof text, "position: pile %d holds %d cards; the core takes at most %d with the stock dealt",
+                     i + 1, p->npiles[i], NP_MAXP);
+            return fail(err, errlen, text);
+        }
+        for (int j = 0; j < p->npiles[i]; j++) {
+            s->pile[i][j] = (uint8_t)nrid;
+            g->card[nrid++] = p->piles[i][j];
+        }
+        s->npile[i] = (uint8_t)p->npiles[i];
+    }
+    if (nrid + p->nstock > NP_CARDS) {
+        free(g);
+        return fail(err, errlen, "position: more than 104 cards on the piles and in the stock");
+    }
+    for (int j = 0; j < p->nstock; j++) {
+        s->stock[j] = (uint8_t)nrid;
+        g->card[nrid++] = p->stock[j];
+    }
+    for (int i = 0; i < nrid; i++) {
+        if (g->card[i] >= 52) {
+            free(g);
+            return fail(err, errlen, "position: a card id is not 0..51");
+        }
+        count[g->card[i]]++;
+    }
+    for (int su = 0; su < 4; su++) {
+        if (p->kbases[su] < 0 || p->kbases[su] > 13 || p->abases[su] < 0 || p->abases[su] > 13) {
+            free(g);
+            return fail(err, errlen, "position: a base must hold 0..13 cards");
+        }
+        for (int i = 0; i < p->kbases[su]; i++)
+            count[su * 13 + 12 - i]++;
+        for (int i = 0; i < p->abases[su]; i++)
+            count[su * 13 + i]++;
+        s->kb[su] = (uint8_t)p->kbases[su];
+        s->ab[su] = (uint8_t)p->abases[su];
+    }
+    for (int c = 0; c < 52; c++)
+        if (count[c] != 2) {
+            static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
+            free(g);
+            snprintf(text, sizeof text, "position: card %c%c is there %d times (piles, stock and bases); two decks hold it twice",
+                     ranks[c % 13], suits[c / 13], count[c]);
+            return fail(err, errlen, text);
+        }
+    s->nstock = (uint8_t)p->nstock;
+    s->rounds = (uint8_t)p->rounds;
+    g->rules = *r;
+    g->flags = flags;
+    g->nrid = nrid;
+    g->root_redeals = p->redeals;
+    g->last_pass = r->redeals - p->redeals;
+    g->gone_bits = g->last_pass + 1 <= 3 ? 2 : 3;
+    f->state_size = sizeof(np_state);
+    f->key_words = (nrid * g->gone_bits + 7 + 3 + 16 + 1 + 1 + 63) / 64;
+    f->max_score = 104;
+    f->game = g;
+    f->moves = np_moves;
+    f->apply = np_apply;
+    f->key = np_key;
+    f->score = np_score;
+    f->describe = np_describe;
+    f->free_game = free;
+    return 0;
+}

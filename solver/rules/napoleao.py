@@ -1,0 +1,581 @@
+"""The pure-Python reference rules engine for Paciência Napoleão (family ``napoleao``).
+
+Like :mod:`solver.rules.tomb`, this module is the independent checker of every
+line the C core returns: it shares no code or tables with the C side, and it is
+written to be read, not to be fast. Every rule comes from the
+:class:`~solver.variants.NapoleaoVariant`'s parameters (``start_bases``,
+``restricted_rounds``, ``restricted_again``, ``redeals``, ``deal_from``); no
+variant is named in the code. The rules are written out in
+``shared/rules/paciencia-napoleao.md`` and ``docs/rules-napoleao.md``.
+
+The table, as :class:`NapoleaoPosition` holds it:
+
+- two decks, 104 cards; four **King bases** build down in suit K, Q, ... A and
+  four **Ace bases** build up in suit A, 2, ... K. A base is a count: with
+  ``n`` cards a King base wants rank ``13 - n`` and an Ace base rank ``n + 1``;
+- twelve **piles** in a ring, dealt one card each per **round** from the
+  **stock**; only the top card of a pile is playable, and it goes only to a
+  base of its suit;
+- in the first ``restricted_rounds`` rounds of the game (of every pass, with
+  ``restricted_again``) only a King or an Ace that starts an empty base may
+  leave the piles;
+- once the stock is out, a **redeal** gathers the piles, without shuffling,
+  into a new stock, while redeals remain.
+
+Moves name indexed places: ``pile:1`` ... ``pile:12``, ``kbase:S``,
+``abase:S`` (``S`` a suit letter).
+
+>>> from solver.deals import Deal
+>>> from solver.variants import load
+>>> pos = NapoleaoPosition.start(Deal.from_number(1, decks=2), load("paciencia-napoleao"))
+>>> pos.kbases, pos.abases, len(pos.stock), pos.deal.number
+((0, 0, 1, 0), (0, 1, 0, 0), 102, 1)
+>>> first = pos.stock[:12]
+>>> " ".join(str(c) for c in first)
+'3D 5H JC 5S 5H KC KC 8D JD 8C 6C 6H'
+>>> pos = play(pos, Move.deal(first))
+>>> legal_moves(pos)
+[Move.move(KC, 'pile:6', 'kbase:C'), Move.move(KC, 'pile:7', 'kbase:C'), Move.deal(TC 8D 4C JS QC 4H KD 2H TD 8S AC 7C)]
+>>> pos = play(pos, Move.move(Card.parse("KC"), "pile:6", "kbase:C"))
+>>> score(pos), pos.moves_played, restricted(pos)
+(3, 2, True)
+>>> play(pos, Move.move(Card.parse("KC"), "pile:7", "abase:C"))
+Traceback (most recent call last):
+...
+solver.game.IllegalMoveError: K♣ pile:7 → abase:C: the empty ♣ Ace base takes only an A
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..cards import SUITS, Card
+from ..game import IllegalMoveError, Move, MoveError, is_place, place_index, place_kind
+from ..variants import NapoleaoVariant, load
+
+__all__ = [
+    "NapoleaoPosition",
+    "legal_moves",
+    "play",
+    "replay",
+    "is_won",
+    "score",
+    "search",
+    "position_key",
+    "restricted",
+    "kbase_wants",
+    "abase_wants",
+]
+
+#: Piles in the ring, dealt 1..12 in each round.
+PILES = 12
+KING = 13
+ACE = 1
+#: Cards on a full base.
+BASE_SIZE = 13
+DECK_SIZE = 104
+
+_BASE_NAMES = {"kbase": "King base", "abase": "Ace base"}
+
+
+# --------------------------------------------------------------------------
+# The position.
+
+
+@dataclass(frozen=True)
+class NapoleaoPosition:
+    """Everything on the table of Paciência Napoleão.
+
+    ``stock`` lists the next card to deal first; each pile lists its bottom
+    card first and its top (playable) card last. ``kbases`` and ``abases``
+    count the cards on the bases, suits in the order C S H D. ``redeals``
+    counts the redeals made, ``rounds`` the rounds dealt since the start of
+    the current pass.
+    """
+
+    variant: NapoleaoVariant
+    stock: tuple[Card, ...]
+    piles: tuple[tuple[Card, ...], ...] = ((),) * PILES
+    kbases: tuple[int, int, int, int] = (0, 0, 0, 0)
+    abases: tuple[int, int, int, int] = (0, 0, 0, 0)
+    redeals: int = 0
+    rounds: int = 0
+    moves_played: int = field(default=0, compare=False)
+    #: The deal this position came from (when it has a number) and the moves
+    #: played since its start.
+    deal: Any = field(default=None, compare=False, repr=False)
+    history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
+
+    @classmethod
+    def start(cls, deal_or_cards, variant) -> NapoleaoPosition:
+        """The start of a deal: ``deal_or_cards`` is the pack from its top.
+
+        With ``variant.start_bases`` the first King from the top starts its
+        suit's King base and the first Ace from the top its suit's Ace base;
+        both leave the pack, the other cards keep their order. ``variant`` may
+        be a variant object or a shipped variant's name.
+
+        >>> from solver.variants import load
+        >>> c = Card.parse
+        >>> pos = NapoleaoPosition.start([c("5H"), c("AD"), c("KS"), c("AC"), c("KS")], load("paciencia-napoleao"))
+        >>> " ".join(map(str, pos.stock)), pos.kbases, pos.abases
+        ('5H AC KS', (0, 1, 0, 0), (0, 0, 0, 1))
+        """
+        variant = load(variant)
+        if not isinstance(variant, NapoleaoVariant):
+            raise ValueError(f"variant {variant.name!r} is of family {variant.family!r}, not 'napoleao'")
+        cards = tuple(deal_or_cards)
+        for i, card in enumerate(cards, 1):
+            if not isinstance(card, Card):
+                raise ValueError(f"card {i} ({card!r}) is a {type(card).__name__}, not a Card")
+        kbases = [0, 0, 0, 0]
+        abases = [0, 0, 0, 0]
+        if variant.start_bases:
+            removed = []
+            for rank, bases in ((KING, kbases), (ACE, abases)):
+                for i, card in enumerate(cards):
+                    if card.rank == rank:
+                        bases[SUITS.index(card.suit)] = 1
+                        removed.append(i)
+                        break
+            cards = tuple(c for i, c in enumerate(cards) if i not in removed)
+        return cls(
+            variant=variant,
+            stock=cards,
+            kbases=tuple(kbases),
+            abases=tuple(abases),
+            deal=deal_or_cards if hasattr(deal_or_cards, "number") else None,
+        )
+
+    @property
+    def score(self) -> int:
+        """Cards on the bases, 0..104."""
+        return sum(self.kbases) + sum(self.abases)
+
+    @property
+    def won(self) -> bool:
+        return self.score == DECK_SIZE
+
+    def __str__(self) -> str:
+        """The table as a player sees it: the ring of twelve piles (1-4 along the
+        top, 5-6 down the right, 7-10 right to left along the bottom, 11-12 up
+        the left) around the King bases and the Ace bases."""
+        width = 12
+
+        def pile(i: int) -> str:
+            cards = self.piles[i - 1]
+            top = cards[-1].pretty() if cards else "--"
+            return f"{i:>2}: {top:<3}({len(cards)})".ljust(width)
+
+        def bases(label: str, counts, top_rank) -> str:
+            tops = [
+                Card(top_rank(n), s).pretty() if n else "--"
+                for n, s in zip(counts, SUITS)
+            ]
+            return f"{label} " + " ".join(f"{t:>3}" for t in tops)
+
+        middle = width * 4 - 2
+        kings = bases("King bases", self.kbases, lambda n: KING + 1 - n).center(middle)
+        aces = bases("Ace bases ", self.abases, lambda n: n).center(middle)
+        lines = [
+            " " * width + "".join(pile(i) for i in (1, 2, 3, 4)),
+            pile(12) + kings + "  " + pile(5),
+            pile(11) + aces + "  " + pile(6),
+            " " * width + "".join(pile(i) for i in (10, 9, 8, 7)),
+            "",
+        ]
+        v = self.variant
+        status = f"stock: {len(self.stock)} card{'s' if len(self.stock) != 1 else ''}"
+        status += f", pass {self.redeals + 1} of {v.redeals + 1}"
+        if self.rounds == 0:
+            status += ", no round dealt yet"
+        else:
+            status += f", round {self.rounds}"
+            if restricted(self):
+                status += " (restricted: only a King or an Ace that starts an empty base leaves the piles)"
+        lines.append(status)
+        lines.append(f"score: {self.score}/{DECK_SIZE}" + (" (won)" if self.won else ""))
+        return "\n".join(line.rstrip() for line in lines)
+
+
+# --------------------------------------------------------------------------
+# Small helpers: what a base takes, the restriction, the score.
+
+
+def _rank_name(rank: int) -> str:
+    """``'an A'``, ``'a 5'``, ``'an 8'``, ``'a 10'``, ``'a K'``: a rank as a message says it."""
+    text = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+    return ("an " if rank in (1, 8) else "a ") + text
+
+
+def kbase_wants(pos: NapoleaoPosition, suit: str) -> int | None:
+    """The rank the King base of ``suit`` takes next, or ``None`` when it is full.
+
+    >>> from solver.variants import load
+    >>> pos = NapoleaoPosition(load("paciencia-napoleao"), (), kbases=(0, 1, 12, 13))
+    >>> [kbase_wants(pos, s) for s in "CSHD"]
+    [13, 12, 1, None]
+    """
+    n = pos.kbases[SUITS.index(suit)]
+    return None if n >= BASE_SIZE else KING - n
+
+
+def abase_wants(pos: NapoleaoPosition, suit: str) -> int | None:
+    """The rank the Ace base of ``suit`` takes next, or ``None`` when it is full.
+
+    >>> from solver.variants import load
+    >>> pos = NapoleaoPosition(load("paciencia-napoleao"), (), abases=(0, 1, 12, 13))
+    >>> [abase_wants(pos, s) for s in "CSHD"]
+    [1, 2, 13, None]
+    """
+    n = pos.abases[SUITS.index(suit)]
+    return None if n >= BASE_SIZE else n + 1
+
+
+def _wants(pos: NapoleaoPosition, kind: str, suit: str) -> int | None:
+    return kbase_wants(pos, suit) if kind == "kbase" else abase_wants(pos, suit)
+
+
+def _starts_base(pos: NapoleaoPosition, card: Card, kind: str) -> bool:
+    """Whether ``card`` on base ``kind`` of its suit starts an empty base."""
+    bases = pos.kbases if kind == "kbase" else pos.abases
+    first = KING if kind == "kbase" else ACE
+    return bases[SUITS.index(card.suit)] == 0 and card.rank == first
+
+
+def restricted(pos: NapoleaoPosition) -> bool:
+    """Whether the current round lets only a King or an Ace that starts an empty
+    base leave the piles: rounds 1..``restricted_rounds`` of the first pass (of
+    every pass with ``restricted_again``).
+
+    >>> from solver.variants import load
+    >>> v = load("paciencia-napoleao")
+    >>> [restricted(NapoleaoPosition(v, (), rounds=r)) for r in range(4)]
+    [False, True, True, False]
+    >>> restricted(NapoleaoPosition(v, (), rounds=1, redeals=1))
+    False
+    """
+    v = pos.variant
+    return (pos.redeals == 0 or v.restricted_again) and 1 <= pos.rounds <= v.restricted_rounds
+
+
+def is_won(pos: NapoleaoPosition) -> bool:
+    """All 104 cards are on the bases."""
+    return score(pos) == DECK_SIZE
+
+
+def score(pos: NapoleaoPosition) -> int:
+    """Cards on the bases."""
+    return sum(pos.kbases) + sum(pos.abases)
+
+
+# --------------------------------------------------------------------------
+# Move generation.
+
+
+def _can_redeal(pos: NapoleaoPosition) -> bool:
+    return not pos.stock and pos.redeals < pos.variant.redeals and any(pos.piles)
+
+
+def legal_moves(pos: NapoleaoPosition) -> list[Move]:
+    """Every legal move in ``pos``: the base moves (pile 1..12, for each its top
+    card to the King base, then to the Ace base, of its suit), then the deal,
+    then the redeal.
+
+    Written apart from :func:`play`'s checks on purpose: the tests check that
+    the two agree.
+
+    >>> from solver.variants import load
+    >>> c = Card.parse
+    >>> pos = NapoleaoPosition(load("paciencia-napoleao"), (c("9H"),), piles=((c("7C"),),) + ((),) * 11,
+    ...                        kbases=(6, 0, 0, 0), abases=(6, 0, 0, 0), rounds=5)
+    >>> legal_moves(pos)
+    [Move.move(7C, 'pile:1', 'kbase:C'), Move.move(7C, 'pile:1', 'abase:C'), Move.deal(9H)]
+    """
+    moves = []
+    only_starts = restricted(pos)
+    for i, cards in enumerate(pos.piles, 1):
+        if not cards:
+            continue
+        card = cards[-1]
+        for kind in ("kbase", "abase"):
+            if _wants(pos, kind, card.suit) != card.rank:
+                continue
+            if only_starts and not _starts_base(pos, card, kind):
+                continue
+            moves.append(Move.move(card, f"pile:{i}", f"{kind}:{card.suit}"))
+    if pos.stock:
+        moves.append(Move.deal(pos.stock[:PILES]))
+    elif _can_redeal(pos):
+        moves.append(Move.redeal())
+    return moves
+
+
+# --------------------------------------------------------------------------
+# Playing a move.
+
+
+class _Reject(Exception):
+    """Internal: why a move is illegal (play() adds the move's name)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _describe(move: Any) -> str:
+    try:
+        return str(move)
+    except Exception:  # a malformed Move (no card, say) still gets a name
+        return repr(move)
+
+
+def _illegal(text: str, move: Any, reason: str) -> IllegalMoveError:
+    exc = IllegalMoveError(text)
+    exc.move = move  # type: ignore[attr-defined]
+    exc.reason = reason  # type: ignore[attr-defined]
+    return exc
+
+
+def _cards_text(cards: Iterable[Card]) -> str:
+    return " ".join(c.pretty() for c in cards)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def _deal(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
+    if not pos.stock:
+        if _can_redeal(pos):
+            raise _Reject("the stock is empty (redeal first)")
+        raise _Reject("the stock is empty")
+    expected = pos.stock[:PILES]
+    if tuple(move.cards) != expected:
+        if len(expected) == 1:
+            raise _Reject(f"the next card of the stock is {expected[0].pretty()}")
+        raise _Reject(f"the next {len(expected)} cards of the stock are {_cards_text(expected)}")
+    piles = tuple(
+        pile + (expected[i],) if i < len(expected) else pile for i, pile in enumerate(pos.piles)
+    )
+    return replace(pos, stock=pos.stock[len(expected) :], piles=piles, rounds=pos.rounds + 1)
+
+
+def _redeal(pos: NapoleaoPosition) -> NapoleaoPosition:
+    v = pos.variant
+    if v.redeals == 0:
+        raise _Reject(f"{v.name} deals the pack once: there is no redeal")
+    if pos.stock:
+        raise _Reject(f"the stock still holds {_plural(len(pos.stock), 'card')}: deal them first")
+    if pos.redeals >= v.redeals:
+        raise _Reject(
+            f"no redeal left: {_plural(v.redeals, 'redeal')} allowed, {pos.redeals} made"
+            f" (this is the last pass, {v.redeals + 1} of {v.redeals + 1})"
+        )
+    if not any(pos.piles):
+        raise _Reject("the piles are empty: nothing to redeal")
+    # Gathered without shuffling: each pile keeps its order, bottom card first.
+    order = pos.piles if v.deal_from == "pile-1" else tuple(reversed(pos.piles))
+    stock = tuple(card for pile in order for card in pile)
+    return replace(pos, stock=stock, piles=((),) * PILES, rounds=0, redeals=pos.redeals + 1)
+
+
+def _move_card(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
+    card, src, dst = move.card, move.src, move.dst
+    if not isinstance(card, Card):
+        raise _Reject(f"{card!r} is not a card")
+    for what, place in (("source", src), ("destination", dst)):
+        if not is_place(place) or place_kind(place) not in ("pile", "kbase", "abase"):
+            raise _Reject(
+                f"unknown {what} place {place!r}; places are pile:1..pile:{PILES},"
+                " kbase:S and abase:S (S one of C, S, H, D)"
+            )
+    if place_kind(src) != "pile":
+        raise _Reject("cards on the bases never move again")
+    if place_kind(dst) == "pile":
+        raise _Reject("cards never move between piles: a pile card goes only to a base")
+    kind, suit = place_kind(dst), place_index(dst)
+    name = f"{card.pretty()[-1]} {_BASE_NAMES[kind]}"
+    if suit != card.suit:
+        raise _Reject(f"a base takes only its own suit: {card.pretty()} goes on kbase:{card.suit} or abase:{card.suit}")
+
+    number = int(place_index(src))
+    cards = pos.piles[number - 1]
+    if not cards:
+        raise _Reject(f"pile {number} is empty")
+    if cards[-1] != card:
+        raise _Reject(f"the top of pile {number} is {cards[-1].pretty()}")
+
+    wants = _wants(pos, kind, suit)
+    if wants is None:
+        raise _Reject(f"the {name} is full")
+    if card.rank != wants:
+        bases = pos.kbases if kind == "kbase" else pos.abases
+        n = bases[SUITS.index(suit)]
+        if n == 0:
+            raise _Reject(f"the empty {name} takes only {_rank_name(wants)}")
+        top = KING + 1 - n if kind == "kbase" else n
+        raise _Reject(f"the {name} shows {Card(top, suit).pretty()} and wants {_rank_name(wants)}")
+    if restricted(pos) and not _starts_base(pos, card, kind):
+        raise _Reject(
+            f"round {pos.rounds} is restricted: only a King or an Ace that starts an empty base"
+            f" may leave the piles (free play from round {pos.variant.restricted_rounds + 1})"
+        )
+
+    piles = pos.piles[: number - 1] + (cards[:-1],) + pos.piles[number:]
+    i = SUITS.index(suit)
+    if kind == "kbase":
+        kbases = pos.kbases[:i] + (pos.kbases[i] + 1,) + pos.kbases[i + 1 :]
+        return replace(pos, piles=piles, kbases=kbases)
+    abases = pos.abases[:i] + (pos.abases[i] + 1,) + pos.abases[i + 1 :]
+    return replace(pos, piles=piles, abases=abases)
+
+
+def play(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
+    """The position after ``move`` (a new object; ``pos`` is unchanged).
+
+    Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
+    the rules do not allow it. A deal must list exactly the next cards of the
+    stock (12, or all that is left); a card move must name the top card of a
+    pile and a base of its suit that takes it.
+
+    >>> from solver.variants import load
+    >>> pos = NapoleaoPosition.start([Card.parse("KS")] * 2 + [Card.parse("AS")], load("paciencia-napoleao"))
+    >>> play(pos, Move.deal([Card.parse("AS")]))
+    Traceback (most recent call last):
+    ...
+    solver.game.IllegalMoveError: deal A♠: the next card of the stock is K♠
+    >>> play(pos, Move.redeal())
+    Traceback (most recent call last):
+    ...
+    solver.game.IllegalMoveError: redeal: the stock still holds 1 card: deal them first
+    """
+    try:
+        if not isinstance(move, Move):
+            raise _Reject(f"{move!r} is not a Move")
+        if move.action == "deal":
+            after = _deal(pos, move)
+        elif move.action == "redeal":
+            after = _redeal(pos)
+        elif move.action == "move":
+            after = _move_card(pos, move)
+        else:
+            raise _Reject(f"unknown action {move.action!r}; actions are deal, redeal, move")
+    except _Reject as r:
+        raise _illegal(f"{_describe(move)}: {r.reason}", move, r.reason) from None
+    return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
+
+
+def replay(start: NapoleaoPosition, moves: Iterable[Move | dict]) -> NapoleaoPosition:
+    """Play a whole line from ``start`` and return the final position.
+
+    Moves may be :class:`~solver.game.Move` objects or solution-format JSON
+    objects. The first bad move raises :class:`~solver.game.IllegalMoveError`
+    saying its 1-based number.
+
+    >>> from solver.variants import load
+    >>> pos = NapoleaoPosition.start([Card.parse("KS"), Card.parse("AS"), Card.parse("KS")], load("paciencia-napoleao"))
+    >>> replay(pos, [{"action": "deal", "cards": ["KS"]}, {"action": "move", "card": "KS", "from": "pile:1", "to": "abase:S"}])
+    Traceback (most recent call last):
+    ...
+    solver.game.IllegalMoveError: move 2 (K♠ pile:1 → abase:S): the ♠ Ace base shows A♠ and wants a 2
+    """
+    pos = start
+    for number, move in enumerate(moves, 1):
+        if isinstance(move, dict):
+            try:
+                move = Move.from_json(move)
+            except MoveError as exc:
+                raise _illegal(f"move {number}: {exc}", move, str(exc)) from None
+        try:
+            pos = play(pos, move)
+        except IllegalMoveError as exc:
+            reason = getattr(exc, "reason", str(exc))
+            raise _illegal(f"move {number} ({_describe(move)}): {reason}", move, reason) from None
+    return pos
+
+
+# --------------------------------------------------------------------------
+# A plain exhaustive search.
+
+
+def position_key(pos: NapoleaoPosition) -> tuple:
+    """An exact key for ``pos``: the stock, the piles (cards as their index
+    0..51, so that the two copies of a card are the same), the bases, the
+    redeals made and the rounds dealt in this pass.
+
+    >>> from solver.variants import load
+    >>> position_key(NapoleaoPosition(load("paciencia-napoleao"), (Card.parse("2C"),), kbases=(1, 0, 0, 0)))
+    ((1,), ((), (), (), (), (), (), (), (), (), (), (), ()), (1, 0, 0, 0), (0, 0, 0, 0), 0, 0)
+    """
+    return (
+        tuple(c.index for c in pos.stock),
+        tuple(tuple(c.index for c in pile) for pile in pos.piles),
+        tuple(pos.kbases),
+        tuple(pos.abases),
+        pos.redeals,
+        pos.rounds,
+    )
+
+
+def search(pos: NapoleaoPosition, max_positions: int = 200_000) -> tuple[str, int, list[Move]]:
+    """Exhaustive depth-first search from ``pos``.
+
+    Returns ``("won", 104, line)`` on a win; ``("lost", best, line)`` when every
+    reachable position was explored (``line`` reaches the best score);
+    ``("unknown", best, line)`` when more than ``max_positions`` distinct
+    positions (by :func:`position_key`) were seen. No move is pruned.
+    Iterative: lines may be hundreds of moves long.
+
+    >>> from solver.variants import load
+    >>> c = Card.parse
+    >>> piles = ((c("2D"), c("AD")), (c("3D"),)) + ((),) * 10
+    >>> pos = NapoleaoPosition(load("paciencia-napoleao"), (), piles, kbases=(13, 13, 13, 10),
+    ...                        abases=(13, 13, 13, 13), redeals=2, rounds=9)
+    >>> search(pos)
+    ('lost', 102, [Move.move(3D, 'pile:2', 'kbase:D')])
+    >>> search(replace(pos, redeals=1))[:2]
+    ('won', 104)
+    """
+    best_score = score(pos)
+    if is_won(pos):
+        return "won", DECK_SIZE, []
+    # Every position reached has a node: its parent's node number and the move.
+    parents: list[int] = [-1]
+    via: list[Move | None] = [None]
+    best_node = 0
+
+    def line_to(node: int) -> list[Move]:
+        line = []
+        while node > 0:
+            line.append(via[node])
+            node = parents[node]
+        line.reverse()
+        return line
+
+    visited = {position_key(pos)}
+    stack: list[tuple[NapoleaoPosition, int]] = [(pos, 0)]
+    while stack:
+        here, node = stack.pop()
+        children = []
+        for move in legal_moves(here):
+            after = play(here, move)
+            key = position_key(after)
+            if key in visited:
+                continue
+            visited.add(key)
+            parents.append(node)
+            via.append(move)
+            child = len(parents) - 1
+            if is_won(after):
+                return "won", DECK_SIZE, line_to(child)
+            if score(after) > best_score:
+                best_score, best_node = score(after), child
+            if len(visited) > max_positions:
+                return "unknown", best_score, line_to(best_node)
+            children.append((after, child))
+        # The first listed move is explored first.
+        stack.extend(reversed(children))
+    return "lost", best_score, line_to(best_node)

@@ -1,0 +1,203 @@
+"""The C core on the two-deck games (csrc/gsearch.c, napoleao.c, jewel.c):
+every line replayed by the reference engines, verdicts and best scores
+compared with the reference search and with the shortcuts switched off,
+limits, and impossible positions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from solver import core
+from solver.api import Limit, Result, solve, start_position
+from solver.cards import Card
+from solver.deals import Deal, DealError
+from solver.families import engine
+from solver.game import Move
+from solver.variants import load
+
+NAP = load("paciencia-napoleao")
+JEWEL = load("paciencia-porta-joias")
+SMALL = Limit(positions=300_000, seconds=None, memory=None)
+
+
+def _check_line(result: Result, variant) -> None:
+    """The reference engine replays the line and reaches the score claimed."""
+    end = result.position()
+    assert end.score == result.score
+    assert end.won == (result.verdict == "won")
+
+
+def _late(result: Result, keep: int):
+    """The position of ``result`` with only the last ``keep`` moves left to play."""
+    return result.position(max(0, len(result.moves) - keep))
+
+
+@pytest.mark.parametrize("number", [1, 2, 4, 6, 9])
+def test_napoleao_wins_replay(number):
+    r = solve(number, NAP, Limit(positions=3_000_000, seconds=None))
+    assert r.verdict in ("won", "unknown")
+    _check_line(r, NAP)
+    assert r.moves[0].action == "deal"
+    if r.verdict == "won":
+        assert r.score == 104
+
+
+@pytest.mark.parametrize("number", [7, 11, 20])
+def test_jewel_lines_replay(number):
+    r = solve(number, JEWEL, Limit(positions=200_000, seconds=None))
+    _check_line(r, JEWEL)
+    assert r.score >= 1
+    assert Result.from_json(r.to_json()) == r
+
+
+def test_json_round_trip_and_cards():
+    r = solve(2, NAP, Limit(positions=1_000_000, seconds=None))
+    data = r.to_json()
+    assert len(data["cards"]) == 104
+    assert Deal.from_cards(data["cards"], 2).cards == Deal.from_number(2, 2).cards
+    assert Result.from_json(r.dumps()) == r
+    kinds = {m["action"] for m in data["moves"]}
+    assert kinds <= {"deal", "move", "redeal"}
+    for m in data["moves"]:
+        if m["action"] == "move":
+            assert m["from"].startswith("pile:") and m["to"].split(":")[0] in ("kbase", "abase")
+
+
+def _endgames(variant, numbers, keep, limit):
+    """Late positions of the lines of ``numbers``: positions the plain search can finish."""
+    out = []
+    for n in numbers:
+        r = solve(n, variant, limit)
+        out.append(_late(r, keep))
+    return out
+
+
+def _compare(pos, limit):
+    a = solve(pos, pos.variant, limit, shortcuts=True)
+    b = solve(pos, pos.variant, limit, shortcuts=False)
+    return a, b
+
+
+@pytest.mark.parametrize("variant,keep,least", [(NAP, 30, 40), (JEWEL, 10, 35)])
+def test_shortcuts_change_no_verdict(variant, keep, least):
+    """On 50 deals: every shortcut on against none, from a late position of
+    each deal's line (where both searches finish), same verdict and best score;
+    then the line of the run with shortcuts replays."""
+    limit = Limit(positions=100_000, seconds=None, memory=None)
+    decided = 0
+    for pos in _endgames(variant, range(1, 51), keep, Limit(positions=60_000, seconds=None)):
+        a, b = _compare(pos, limit)
+        if "unknown" in (a.verdict, b.verdict):
+            continue
+        decided += 1
+        assert (a.verdict, a.score) == (b.verdict, b.score), pos
+        _check_line(a, variant)
+    assert decided >= least
+
+
+def test_napoleao_shortcut_fires_only_in_the_last_pass():
+    """From the start of the last pass with the shortcut on, the search stores
+    fewer positions than without it, and agrees."""
+    r = solve(1, NAP, Limit(positions=3_000_000, seconds=None))
+    moves = list(r.moves)
+    last_redeal = max(i for i, m in enumerate(moves) if m.action == "redeal")
+    pos = r.position(last_redeal + 1)
+    a, b = _compare(pos, Limit(positions=5_000_000, seconds=None, memory=None))
+    assert (a.verdict, a.score) == (b.verdict, b.score)
+    assert a.stats.positions <= b.stats.positions
+
+
+@pytest.mark.parametrize("variant,keep", [(NAP, 14), (JEWEL, 10)])
+def test_core_agrees_with_the_reference_search(variant, keep):
+    """The plain reference search (no pruning at all) and the core, with and
+    without shortcuts, give the same verdict and best score on late positions."""
+    mod = engine(variant.family)
+    checked = 0
+    for pos in _endgames(variant, range(1, 31), keep, Limit(positions=60_000, seconds=None)):
+        verdict, best, line = mod.search(pos, max_positions=5_000)
+        if verdict == "unknown":
+            continue
+        for shortcuts in (True, False):
+            r = solve(pos, variant, SMALL, shortcuts=shortcuts)
+            assert (r.verdict, r.score) == (verdict, best), (pos, shortcuts)
+        checked += 1
+    assert checked >= 20
+
+
+def test_lost_positions_are_proven():
+    """A late position of Porta-Jóias with a blocked card is lost, at the same best
+    score as the reference search, and the line to it replays."""
+    mod = engine("jewel")
+    found = 0
+    for n in range(1, 40):
+        r = solve(n, JEWEL, Limit(positions=50_000, seconds=None))
+        if r.verdict == "won":
+            continue
+        pos = _late(r, 6)
+        verdict, best, _ = mod.search(pos, max_positions=20_000)
+        if verdict != "lost":
+            continue
+        c = solve(pos, JEWEL, SMALL)
+        assert (c.verdict, c.score) == ("lost", best)
+        _check_line(c, JEWEL)
+        found += 1
+        if found >= 5:
+            break
+    assert found >= 1
+
+
+def test_variant_parameters_reach_the_core():
+    """A variant changed by the user is played by its own rules in the core."""
+    no_redeal = replace(NAP, name="napoleao-no-redeal", redeals=0)
+    r = solve(2, no_redeal, Limit(positions=200_000, seconds=None))
+    assert all(m.action != "redeal" for m in r.moves)
+    _check_line(r, no_redeal)
+    open_lid = replace(JEWEL, name="jewel-open", empty_lid="any", reserves=1, runs_move=True)
+    r = solve(7, open_lid, Limit(positions=100_000, seconds=None))
+    assert all(m.dst not in ("reserve:2", "reserve:3") for m in r.moves if m.action == "move")
+    _check_line(r, open_lid)
+
+
+def test_limits_and_resume():
+    pos = start_position(5, NAP)
+    s = core.Search(pos, core.flags_for(True, "napoleao"))
+    s.set_limits(1000, None, None)
+    first = s.outcome(s.run())
+    assert (first.verdict, first.reason) == ("unknown", "positions")
+    assert 1000 <= first.positions <= 1001
+    s.set_limits(5000, None, None)
+    second = s.outcome(s.run())
+    assert second.positions > first.positions
+    r = solve(5, JEWEL, Limit(positions=5000, seconds=None))
+    assert (r.verdict, r.reason) == ("unknown", "positions")
+    _check_line(r, JEWEL)
+    r = solve(5, JEWEL, Limit(positions=None, seconds=None, memory=1))
+    assert (r.verdict, r.reason) == ("unknown", "memory")
+
+
+def test_impossible_positions_are_refused():
+    pos = start_position(1, NAP)
+    bad = replace(pos, stock=pos.stock[:-1] + (pos.stock[0],))
+    with pytest.raises(core.CoreError, match="times"):
+        solve(bad, NAP)
+    with pytest.raises(core.CoreError, match="base"):
+        solve(replace(pos, kbases=(14, 0, 0, 0)), NAP)
+    jp = start_position(1, JEWEL)
+    with pytest.raises(core.CoreError, match="alternating"):
+        solve(replace(jp, sides=((Card.parse("9C"), Card.parse("8C")),) + jp.sides[1:]), JEWEL)
+    with pytest.raises(core.CoreError, match="times"):
+        solve(replace(jp, stock=jp.stock[1:]), JEWEL)
+
+
+def test_bad_deals_are_refused():
+    cards = list(Deal.from_number(3, 2).cards)
+    with pytest.raises(DealError, match="3 times"):
+        solve(Deal.from_cards(cards[:-1] + [cards[0]], 2), NAP)
+    with pytest.raises(DealError, match="104 expected"):
+        solve(" ".join(map(str, cards[:52])), NAP)
+    with pytest.raises(DealError, match="deck"):
+        solve(Deal.from_number(3), NAP)
+    with pytest.raises(ValueError, match="shortcut"):
+        solve(1, NAP, shortcuts={"cell-home"})
