@@ -199,9 +199,7 @@ def _on_sigint(signum, frame) -> None:
     _stopping = True
     search = _current
     if search is not None:
-        from . import core
-
-        core.lib.solver_stop(search._handle)
+        search.stop()
 
 
 def _track_searches() -> None:
@@ -215,7 +213,7 @@ def _track_searches() -> None:
             super().__init__(*args, **kwargs)
             _current = self
             if _stopping:
-                core.lib.solver_stop(self._handle)
+                self.stop()
 
     core.Search = TrackedSearch
 

@@ -299,3 +299,34 @@ def test_from_cards_bad_element() -> None:
     tokens[7] = 17
     with pytest.raises(DealError, match=r"card 8 \(17\) is a int"):
         Deal.from_cards(tokens)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# Two decks (the two-deck games)
+
+
+def test_two_deck_deals_agree_with_pysol_cards() -> None:
+    for n in list(range(1, 201)) + [31999, 32000, 32001, 10**6 + 7, MAX_NUMBER]:
+        theirs = tuple(
+            Card(c.rank, "CSHD"[c.suit])
+            for c in reversed(shuffle(createCards(2), n, RandomBase.DEALS_PYSOLFC))
+        )
+        ours = Deal.from_number(n, 2)
+        assert len(ours) == 104 and ours.decks == 2
+        if n == 32000:  # PySolFC deals 32000 with the Mersenne Twister (see above)
+            assert ours.cards == _as_ours(MTRandom(32000).shuffle(createCards(2)))
+        else:
+            assert ours.cards == theirs, n
+
+
+def test_two_deck_deal_errors_name_the_problem() -> None:
+    cards = list(Deal.from_number(9, 2).cards)
+    assert Deal.from_cards(cards, 2).cards == tuple(cards)
+    with pytest.raises(DealError, match=r"card .* appears 3 times \(positions .*\), 2 expected; missing: "):
+        Deal.from_cards(cards[:-1] + [cards[0]], 2)
+    with pytest.raises(DealError, match="103 cards given, 104 expected"):
+        Deal.from_cards(cards[:-1], 2)
+    with pytest.raises(DealError, match="52 cards given, 104 expected"):
+        Deal.parse(" ".join(map(str, cards[:52])), 2)
+    with pytest.raises(DealError, match="1 or 2 decks"):
+        Deal(tuple(cards), None, 3)
