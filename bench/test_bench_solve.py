@@ -17,6 +17,11 @@ CASES = [
     ("napoleonin-hauta", 9, Limit(positions=None, seconds=None)),
     ("napoleons-tomb", 1, Limit(positions=2_000_000, seconds=None)),
     ("napoleonin-hauta", 1, Limit(positions=2_000_000, seconds=None)),
+    # The two-deck games: a quick win each, and a fixed slice of a hard search.
+    ("paciencia-napoleao", 2, Limit(positions=None, seconds=None)),
+    ("paciencia-napoleao", 5, Limit(positions=2_000_000, seconds=None)),
+    ("paciencia-porta-joias", 7, Limit(positions=None, seconds=None)),
+    ("paciencia-porta-joias", 1, Limit(positions=1_000_000, seconds=None)),
 ]
 
 
