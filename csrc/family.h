@@ -21,6 +21,7 @@
 
 typedef struct {
     uint8_t kind, card, src, dst, count;
+    uint8_t prio;   /* move-order group for the randomised restarts: lower first */
 } gmove;
 
 typedef struct family {

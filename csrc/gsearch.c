@@ -17,6 +17,21 @@
 
 #define INITIAL_SLOTS (1u << 14)
 
+/* The staged search (D2_RESTARTS): the full search first gets FIRST_BUDGET
+ * positions; then RESTARTS searches with a random move order (within the
+ * family's priority groups) and a fresh table get RESTART_BUDGET positions
+ * each, to find a win; then the full search goes on to the end. The restarts
+ * only ever find wins (their lines are real lines); "lost" comes only from
+ * the full search, which every stage leaves as it was. */
+#define FIRST_BUDGET 100000
+#ifndef RESTARTS
+#define RESTARTS 400
+#endif
+#ifndef RESTART_BUDGET
+#define RESTART_BUDGET 25000
+#endif
+#define PHASE_DONE (-2)
+
 struct d2_solver {
     family fam;
     void *root;
@@ -33,6 +48,12 @@ struct d2_solver {
     int win_len, best_len;
     d2_move *out[2];            /* the lines as solution-format moves, made on demand */
     int out_len[2];
+    d2_rules rules;             /* kept for the restarts */
+    d2_position *pos;
+    unsigned flags;
+    uint64_t seed;              /* non-zero: moves in a random order (a restart) */
+    int *stop_flag;             /* the flag this search reads: its own, or its parent's */
+    int phase, restart;         /* staged search: 0 first budget, 1 restarts, 2 to the end */
 };
 
 /* A frame: the state, then n and next, then the moves. */
@@ -105,6 +126,17 @@ d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags,
     s->frame_size = align8(s->frame_size);
     s->stats.best_score = s->fam.score(s->fam.game, s->root);
     s->status = -1;
+    s->rules = *rules;
+    s->flags = flags;
+    s->stop_flag = &s->stop;
+    s->phase = (flags & D2_RESTARTS) ? 0 : 2;
+    s->pos = malloc(sizeof *s->pos);
+    if (!s->pos) {
+        d2_free(s);
+        set_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    *s->pos = *pos;
     return s;
 }
 
@@ -161,8 +193,25 @@ static int push(d2_solver *s, const void *state)
     int i = s->depth++;
     memcpy(frame_state(s, i), state, s->fam.state_size);
     frame_head *h = frame_hd(s, i);
-    h->n = (uint16_t)s->fam.moves(s->fam.game, state, frame_moves(s, i));
+    gmove *mv = frame_moves(s, i);
+    h->n = (uint16_t)s->fam.moves(s->fam.game, state, mv);
     h->next = 0;
+    if (s->seed && h->n > 1) {
+        /* A random order within the priority groups; now and then a move
+         * jumps to the first group. */
+        uint8_t key[G_MAX_MOVES];
+        for (int k = h->n - 1; k >= 0; k--) {
+            s->seed ^= s->seed << 13; s->seed ^= s->seed >> 7; s->seed ^= s->seed << 17;
+            int j = (int)(s->seed % (uint64_t)(k + 1));
+            gmove t = mv[k]; mv[k] = mv[j]; mv[j] = t;
+            key[k] = (s->seed >> 32) % 8 == 0 ? 0 : mv[k].prio;
+        }
+        for (int a = 1; a < h->n; a++)
+            for (int b = a; b > 0 && key[b] < key[b - 1]; b--) {
+                gmove t = mv[b]; mv[b] = mv[b - 1]; mv[b - 1] = t;
+                uint8_t u = key[b]; key[b] = key[b - 1]; key[b - 1] = u;
+            }
+    }
     if (s->depth > s->stats.max_depth)
         s->stats.max_depth = s->depth;
     s->stats.expanded++;
@@ -177,7 +226,9 @@ static int finish(d2_solver *s, int status)
     return status;
 }
 
-int d2_run(d2_solver *s)
+/* The depth-first search, from where it stopped; with cap > 0 it returns
+ * PHASE_DONE once cap positions are stored. */
+static int dfs(d2_solver *s, uint64_t cap)
 {
     if (s->finished)
         return s->status;
@@ -209,8 +260,9 @@ int d2_run(d2_solver *s)
     uint64_t ticks = 0;
     while (s->depth > 0) {
         if ((++ticks & 1023) == 0) {
-            if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
-                __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
+            if (__atomic_load_n(s->stop_flag, __ATOMIC_RELAXED)) {
+                if (s->stop_flag == &s->stop)
+                    __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
                 status = SOLVER_INTERRUPTED;
                 break;
             }
@@ -227,6 +279,10 @@ int d2_run(d2_solver *s)
         }
         if (s->max_positions && s->stats.positions >= s->max_positions) {
             status = SOLVER_LIMIT_POSITIONS;
+            break;
+        }
+        if (cap && s->stats.positions >= cap) {
+            status = PHASE_DONE;
             break;
         }
         if (table_needs_growth(&s->table)) {
@@ -271,13 +327,105 @@ int d2_run(d2_solver *s)
         }
     }
     free(child);
-    if (status < 0)
+    if (status == -1)
         status = SOLVER_LOST;
     s->stats.seconds = now() - start + spent;
     update_bytes(s);
     if (status == SOLVER_LOST)
         s->depth = 0;
+    if (status == PHASE_DONE)
+        return status;
     return finish(s, status);
+}
+
+/* One randomised restart: a fresh search of its own, within what is left of
+ * the limits. Returns its status; a win's line becomes this search's. */
+static int restart(d2_solver *s)
+{
+    char err[64];
+    d2_solver *r = d2_new(&s->rules, s->pos, s->flags & ~D2_RESTARTS, err, sizeof err);
+    if (!r)
+        return SOLVER_LIMIT_MEMORY;
+    r->seed = 0x9e3779b97f4a7c15ull * (uint64_t)(s->restart + 1) ^ 0xd1b54a32d192ed03ull;
+    r->stop_flag = &s->stop;
+    uint64_t budget = RESTART_BUDGET;
+    if (s->max_positions)
+        budget = s->max_positions > s->stats.positions ? s->max_positions - s->stats.positions : 1;
+    if (budget > RESTART_BUDGET)
+        budget = RESTART_BUDGET;
+    double seconds = 0;
+    if (s->max_seconds > 0)
+        seconds = s->max_seconds > s->stats.seconds ? s->max_seconds - s->stats.seconds : 1e-9;
+    uint64_t bytes = 0;
+    if (s->max_bytes)
+        bytes = s->max_bytes > s->stats.peak_bytes ? s->max_bytes - s->stats.peak_bytes : 1;
+    d2_set_limits(r, budget, seconds, bytes);
+    int st = dfs(r, 0);
+    s->stats.positions += r->stats.positions;
+    s->stats.expanded += r->stats.expanded;
+    s->stats.seconds += r->stats.seconds;
+    if (r->stats.best_score > s->stats.best_score && r->best_len > 0) {
+        s->stats.best_score = r->stats.best_score;
+        gmove *l = realloc(s->best_line, sizeof(gmove) * (size_t)r->best_len);
+        if (l) {
+            memcpy(l, r->best_line, sizeof(gmove) * (size_t)r->best_len);
+            s->best_line = l;
+            s->best_len = r->best_len;
+        }
+    }
+    if (st == SOLVER_WON) {
+        gmove *l = malloc(sizeof(gmove) * (size_t)(r->win_len > 0 ? r->win_len : 1));
+        if (!l) {
+            d2_free(r);
+            return SOLVER_LIMIT_MEMORY;
+        }
+        memcpy(l, r->win_line, sizeof(gmove) * (size_t)r->win_len);
+        free(s->win_line);
+        s->win_line = l;
+        s->win_len = r->win_len;
+    }
+    d2_free(r);
+    return st;
+}
+
+int d2_run(d2_solver *s)
+{
+    if (s->finished)
+        return s->status;
+    if (s->phase == 0) {
+        int st = dfs(s, FIRST_BUDGET);
+        if (st != PHASE_DONE)
+            return st;
+        s->phase = 1;
+    }
+    while (s->phase == 1 && s->restart < RESTARTS) {
+        int st = restart(s);
+        if (st == SOLVER_WON) {
+            update_bytes(s);
+            return finish(s, SOLVER_WON);
+        }
+        if (st == SOLVER_LOST) {
+            /* The restart explored every reachable position (in another
+             * order): that is the proof, and its best line is the best. */
+            update_bytes(s);
+            s->depth = 0;
+            return finish(s, SOLVER_LOST);
+        }
+        if (st == SOLVER_INTERRUPTED) {
+            __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
+            return s->status = st;
+        }
+        /* A restart ends at its own budget; the caller's limits end the run. */
+        if (s->max_positions && s->stats.positions >= s->max_positions)
+            return s->status = SOLVER_LIMIT_POSITIONS;
+        if (s->max_seconds > 0 && s->stats.seconds >= s->max_seconds)
+            return s->status = SOLVER_LIMIT_SECONDS;
+        if (st == SOLVER_LIMIT_MEMORY)
+            return s->status = st;
+        s->restart++;
+    }
+    s->phase = 2;
+    return dfs(s, 0);
 }
 
 void d2_get_stats(const d2_solver *s, solver_stats *out)
@@ -347,5 +495,6 @@ void d2_free(d2_solver *s)
     if (s->fam.free_game)
         s->fam.free_game(s->fam.game);
     free(s->root);
+    free(s->pos);
     free(s);
 }

@@ -117,13 +117,13 @@ static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int 
             continue;
         if (s->npile[p]) {
             if (s->npile[p] + count <= JW_PMAX && on_pile(s->pile[p][s->npile[p] - 1], c))
-                out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count };
+                out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count, 0 };
         } else if (count == 1 && !jewels_left(g, s) && empty_pile_takes(g, c) && src_pile_size != 1
                    && !(sym && seen_empty)) {
             /* Only a single card fills a space (a run goes only onto a card);
              * a one-card pile into an empty pile changes nothing. */
             seen_empty = 1;
-            out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count };
+            out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count, 0 };
         }
     }
     return n;
@@ -135,7 +135,7 @@ static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c,
         return n;
     for (int i = 0; i < D2_LID; i++)
         if (s->lid[i] == NO) {
-            out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_LID + i), 1 };
+            out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_LID + i), 1, 0 };
             if (g->flags & D2_INTERCHANGEABLE)
                 break;
         }
@@ -146,7 +146,7 @@ static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c,
 static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src)
 {
     if (fits_found(s, c))
-        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + c / 13), 1 };
+        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + c / 13), 1, 0 };
     n = to_piles(g, s, out, n, c, src, 1, -1);
     int seen_empty = 0;
     for (int k = 0; k < g->rules.reserves; k++) {
@@ -155,7 +155,7 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
                 continue;
             seen_empty = 1;
         }
-        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_RES + k), 1 };
+        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_RES + k), 1, 0 };
     }
     return to_lid(g, s, out, n, c, src);
 }
@@ -169,19 +169,19 @@ static int jw_moves(const void *game, const void *state, gmove *out)
     if (jewels_left(g, s)) {
         for (int i = 0; i < D2_LID; i++)
             if (s->lid[i] == NO) {
-                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_LID + i), 0 };
+                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_LID + i), 0, 0 };
                 return 1;
             }
         for (int p = 0; p < D2_TABLEAU; p++)
             if (!s->npile[p]) {
-                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_PILE + p), 0 };
+                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_PILE + p), 0, 0 };
                 return 1;
             }
     }
     if (s->turned != NO) {
         int c = s->turned;
         if (fits_found(s, c) && safe_home(g, s, c, 0)) {
-            out[0] = (gmove){ JM_MOVE, (uint8_t)c, P_TURNED, (uint8_t)(P_FOUND + c / 13), 1 };
+            out[0] = (gmove){ JM_MOVE, (uint8_t)c, P_TURNED, (uint8_t)(P_FOUND + c / 13), 1, 0 };
             return 1;
         }
         return stock_moves(g, s, out, 0, c, P_TURNED);
@@ -190,7 +190,7 @@ static int jw_moves(const void *game, const void *state, gmove *out)
     for (int i = 0; i < D2_LID; i++) {
         int c = s->lid[i];
         if (c != NO && fits_found(s, c)) {
-            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_LID + i), (uint8_t)(P_FOUND + c / 13), 1 };
+            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_LID + i), (uint8_t)(P_FOUND + c / 13), 1, 0 };
             if (safe_home(g, s, c, 1)) { out[0] = m; return 1; }
             out[n++] = m;
         }
@@ -200,7 +200,7 @@ static int jw_moves(const void *game, const void *state, gmove *out)
             continue;
         int c = s->pile[p][s->npile[p] - 1];
         if (fits_found(s, c)) {
-            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_PILE + p), (uint8_t)(P_FOUND + c / 13), 1 };
+            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_PILE + p), (uint8_t)(P_FOUND + c / 13), 1, 0 };
             if (safe_home(g, s, c, s->npile[p] == 1)) { out[0] = m; return 1; }
             out[n++] = m;
         }
@@ -210,7 +210,7 @@ static int jw_moves(const void *game, const void *state, gmove *out)
             continue;
         int c = g->sidcard[s->res[k][s->nres[k] - 1]];
         if (fits_found(s, c)) {
-            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_RES + k), (uint8_t)(P_FOUND + c / 13), 1 };
+            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_RES + k), (uint8_t)(P_FOUND + c / 13), 1, 0 };
             if (safe_home(g, s, c, 0)) { out[0] = m; return 1; }
             out[n++] = m;
         }
@@ -238,6 +238,11 @@ static int jw_moves(const void *game, const void *state, gmove *out)
     /* Turn the next card and place it. */
     if (s->next < g->nstock)
         n = stock_moves(g, s, out, n, g->sidcard[g->nroot + s->next], P_STOCK);
+    /* Groups for the randomised restarts: home, then the rest, then spaces. */
+    for (int i = 0; i < n; i++) {
+        int d = out[i].dst;
+        out[i].prio = d >= P_FOUND ? 0 : (d < P_PILE || (d < P_RES && !s->npile[d - P_PILE])) ? 2 : 1;
+    }
     return n;
 }
 

@@ -86,7 +86,7 @@ static int np_moves(const void *game, const void *state, gmove *out)
                 continue;
             if (only_start && (k ? s->kb[su] : s->ab[su]) != 0)
                 continue;
-            gmove m = { NM_HOME, (uint8_t)c, (uint8_t)p, (uint8_t)(k ? su : 4 + su), 0 };
+            gmove m = { NM_HOME, (uint8_t)c, (uint8_t)p, (uint8_t)(k ? su : 4 + su), 0, 0 };
             /* Shortcut (docs/search.md, "last-copy-home"): in the last pass, a
              * card whose other copy is home goes home at once. */
             if ((g->flags & D2_LAST_COPY_HOME) && last && other_copy_home(s, su, r, k)) {
@@ -97,9 +97,9 @@ static int np_moves(const void *game, const void *state, gmove *out)
         }
     }
     if (s->next < s->nstock)
-        out[n++] = (gmove){ NM_DEAL, 0, 0, 0, 0 };
+        out[n++] = (gmove){ NM_DEAL, 0, 0, 0, 0, 1 };
     else if (s->pass < g->last_pass)
-        out[n++] = (gmove){ NM_REDEAL, 0, 0, 0, 0 };
+        out[n++] = (gmove){ NM_REDEAL, 0, 0, 0, 0, 1 };
     return n;
 }
 

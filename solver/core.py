@@ -53,6 +53,7 @@ _PLACES = {
 SHORTCUTS_D2 = {
     "last-copy-home": lib.D2_LAST_COPY_HOME,
     "interchangeable": lib.D2_INTERCHANGEABLE,
+    "restarts": lib.D2_RESTARTS,
 }
 
 _PLACES_D2 = {

@@ -201,3 +201,22 @@ def test_bad_deals_are_refused():
         solve(Deal.from_number(3), NAP)
     with pytest.raises(ValueError, match="shortcut"):
         solve(1, NAP, shortcuts={"cell-home"})
+
+
+def test_restarts_stop_at_limits_and_resume():
+    """A run stopped during the randomised restarts goes on from there; the win
+    it finds replays. Without the restarts the plain search is used throughout."""
+    pos = start_position(12, NAP)
+    s = core.Search(pos, core.flags_for(True, "napoleao"))
+    s.set_limits(150_000, None, None)          # past the first budget, inside the restarts
+    first = s.outcome(s.run())
+    assert (first.verdict, first.reason) == ("unknown", "positions")
+    s.set_limits(20_000_000, None, None)
+    second = s.outcome(s.run())
+    assert second.verdict == "won" and second.positions > first.positions
+    end = engine("napoleao").replay(pos, second.moves)
+    assert end.won
+    plain = solve(12, NAP, Limit(positions=150_000, seconds=None),
+                  shortcuts={"last-copy-home"})
+    assert plain.verdict == "unknown"
+    _check_line(plain, NAP)
