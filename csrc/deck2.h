@@ -69,7 +69,8 @@ typedef struct {
 #define D2_LAST_COPY_HOME 1u      /* the last copy of a card out goes home at once, where that is safe */
 #define D2_INTERCHANGEABLE 2u     /* jewel: relabelled lid/pile/reserve places share one table entry */
 #define D2_RESTARTS 4u            /* randomised restarts look for a win before the full search */
-#define D2_ALL_SHORTCUTS 7u
+#define D2_DEAD_CARDS 8u          /* napoleao: a position whose bound is no better than the best seen is not expanded */
+#define D2_ALL_SHORTCUTS 15u
 
 /* Moves of a line. */
 enum { D2_DEAL = 0, D2_REDEAL, D2_MOVE, D2_TURN, D2_JEWEL_FILL };

@@ -33,6 +33,9 @@ typedef struct family {
     void (*apply)(const void *game, void *state, const gmove *m);
     void (*key)(const void *game, const void *state, uint64_t *key);
     int (*score)(const void *game, const void *state);
+    /* Optional: an upper bound on the score of every position reachable from
+     * state (D2_DEAD_CARDS); NULL for none. */
+    int (*bound)(const void *game, const void *state);
     /* The solution-format moves of m played from state (a jewel filling a
      * space, a turn before its placement, are moves of their own); returns
      * how many were written (at most 3). */

@@ -54,6 +54,7 @@ struct d2_solver {
     uint64_t seed;              /* non-zero: moves in a random order (a restart) */
     int *stop_flag;             /* the flag this search reads: its own, or its parent's */
     int phase, restart;         /* staged search: 0 first budget, 1 restarts, 2 to the end */
+    uint64_t stats_pruned;      /* positions not expanded by the dead-cards bound */
 };
 
 /* A frame: the state, then n and next, then the moves. */
@@ -319,6 +320,15 @@ static int dfs(d2_solver *s, uint64_t cap)
             if (s->best_len < 0) {
                 status = SOLVER_LIMIT_MEMORY;
                 break;
+            }
+        }
+        /* Shortcut "dead-cards" (docs/search.md): a position that cannot win
+         * nor beat the best score seen is stored but not expanded. */
+        if (s->fam.bound && (s->flags & D2_DEAD_CARDS)) {
+            int u = s->fam.bound(s->fam.game, child);
+            if (u < s->fam.max_score && u <= s->stats.best_score) {
+                s->stats_pruned++;
+                continue;
             }
         }
         if (push(s, child) < 0) {

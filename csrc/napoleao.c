@@ -139,6 +139,71 @@ static void np_apply(const void *game, void *state, const gmove *m)
     }
 }
 
+/* Shortcut "dead-cards" (docs/search.md): in the last pass, an upper bound
+ * on the score of every position reachable from s. A card can ever go home
+ * only if every card now above it on its pile goes home first (in the last
+ * pass cards leave the piles only for the bases; cards still in the stock
+ * cover nothing now), and its base gets there: an Ace base wants each rank
+ * below it first, a King base each rank above. So grow, from the bases as
+ * they are, the levels each base could reach if any copy still out that is
+ * free could go there (a copy may count for both bases: that only makes the
+ * bound larger), where a card is free when every card above it on its pile
+ * could go home; the cards that could go home are at most those free cards
+ * whose rank a base could reach. */
+static int np_bound(const void *game, const void *state)
+{
+    const np_game *g = game;
+    const np_state *s = state;
+    if (s->pass != g->last_pass)
+        return 104;
+    int lo[4], hi[4], a0[4], k0[4];      /* Ace bases could reach hi; King bases down to lo */
+    for (int su = 0; su < 4; su++) {
+        a0[su] = hi[su] = s->ab[su];
+        k0[su] = lo[su] = 14 - s->kb[su];
+    }
+    int depth[D2_PILES];                 /* top cards of each pile that could go home */
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        /* free cards of each kind: the stock, and each pile down to and
+         * including its first card that cannot go home */
+        int free_kind[52] = { 0 };
+        for (int j = s->next; j < s->nstock; j++)
+            free_kind[g->card[s->stock[j]]] = 1;
+        for (int p = 0; p < D2_PILES; p++) {
+            int d = 0;
+            for (int i = s->npile[p] - 1; i >= 0; i--) {
+                int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
+                free_kind[c] = 1;
+                if ((r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1))
+                    d++;
+                else
+                    break;
+            }
+            depth[p] = d;
+        }
+        for (int su = 0; su < 4; su++) {
+            while (hi[su] < 13 && free_kind[su * 13 + hi[su]]) {
+                hi[su]++;
+                changed = 1;
+            }
+            while (lo[su] > 1 && free_kind[su * 13 + lo[su] - 2]) {
+                lo[su]--;
+                changed = 1;
+            }
+        }
+    }
+    int n = np_score(game, state);
+    for (int p = 0; p < D2_PILES; p++)
+        n += depth[p];
+    for (int j = s->next; j < s->nstock; j++) {
+        int c = g->card[s->stock[j]], su = c / 13, r = c % 13 + 1;
+        if ((r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1))
+            n++;
+    }
+    return n < 104 ? n : 104;
+}
+
 static void put_bits(uint64_t *key, int *at, uint64_t value, int bits)
 {
     for (int i = 0; i < bits; i++, (*at)++)
@@ -280,6 +345,7 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
     f->apply = np_apply;
     f->key = np_key;
     f->score = np_score;
+    f->bound = np_bound;
     f->describe = np_describe;
     f->free_game = free;
     return 0;

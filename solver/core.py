@@ -54,6 +54,7 @@ SHORTCUTS_D2 = {
     "last-copy-home": lib.D2_LAST_COPY_HOME,
     "interchangeable": lib.D2_INTERCHANGEABLE,
     "restarts": lib.D2_RESTARTS,
+    "dead-cards": lib.D2_DEAD_CARDS,
 }
 
 _PLACES_D2 = {

@@ -220,3 +220,49 @@ def test_restarts_stop_at_limits_and_resume():
                   shortcuts={"last-copy-home"})
     assert plain.verdict == "unknown"
     _check_line(plain, NAP)
+
+
+@pytest.mark.parametrize("name", sorted(core.SHORTCUTS_D2))
+def test_each_shortcut_alone_changes_no_verdict(name):
+    """Each two-deck shortcut alone against none, on late positions of both
+    games (the positions of test_shortcuts_change_no_verdict, fewer of them)."""
+    limit = Limit(positions=100_000, seconds=None, memory=None)
+    decided = 0
+    for variant, keep in ((NAP, 30), (JEWEL, 10)):
+        for pos in _endgames(variant, range(1, 21), keep, Limit(positions=60_000, seconds=None)):
+            a = solve(pos, variant, limit, shortcuts={name})
+            b = solve(pos, variant, limit, shortcuts=False)
+            if "unknown" in (a.verdict, b.verdict):
+                continue
+            decided += 1
+            assert (a.verdict, a.score) == (b.verdict, b.score), (name, pos)
+    assert decided >= 25
+
+
+def test_dead_cards_prunes_a_lost_last_pass():
+    """From the start of the last pass of a Napoleão deal whose line is lost
+    there, the bound proves the same verdict and best score with fewer
+    positions than the search without it."""
+    tried = 0
+    with_bound = without = 0
+    for n in range(1, 60):
+        r = solve(n, NAP, Limit(positions=40_000, seconds=None), shortcuts={"last-copy-home"})
+        if r.verdict == "won" or sum(m.action == "redeal" for m in r.moves) < 2:
+            continue
+        last = max(i for i, m in enumerate(r.moves) if m.action == "redeal")
+        pos = r.position(last + 1)
+        limit = Limit(positions=3_000_000, seconds=None, memory=None)
+        a = solve(pos, NAP, limit, shortcuts={"last-copy-home", "dead-cards"})
+        b = solve(pos, NAP, limit, shortcuts={"last-copy-home"})
+        if "unknown" in (a.verdict, b.verdict) or a.verdict == "won":
+            continue
+        assert (a.verdict, a.score) == (b.verdict, b.score)
+        assert a.stats.positions <= b.stats.positions
+        with_bound += a.stats.positions
+        without += b.stats.positions
+        _check_line(a, NAP)
+        tried += 1
+        if tried >= 8:
+            break
+    assert tried >= 3
+    assert with_bound < without
