@@ -255,3 +255,31 @@ def test_variants_command():
                             "paciencia-napoleao", "paciencia-porta-joias"]
     for ln in proc.stdout.splitlines():
         assert load(ln.split()[0]).description in ln
+
+
+# ---------------------------------------------------------------------------
+# The two-deck games on the command line
+
+
+def test_two_deck_solve_json_replays():
+    proc = run("solve", "2", "--variant", "paciencia-napoleao", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = Result.from_json(proc.stdout)
+    assert result.verdict == "won" and result.score == 104 and len(result.cards) == 104
+    assert result.position().won
+    text = run("solve", "7", "--variant", "paciencia-porta-joias", "--max-positions", "2000000")
+    assert text.returncode == 0, text.stderr
+    assert "WON, 104/104 cards home" in text.stdout
+    assert "jewel" in text.stdout and "reserve:" in text.stdout
+
+
+def test_two_deck_cards_on_the_command_line():
+    cards = " ".join(map(str, Deal.from_number(2, 2).cards))
+    proc = run("solve", "--cards", cards, "--variant", "paciencia-napoleao", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert Result.from_json(proc.stdout).deal is None
+    bad = cards.replace("7D", "7C", 1)
+    assert_error(run("solve", "--cards", bad, "--variant", "paciencia-napoleao"), "7C", "3 times")
+    assert_error(run("solve", "--cards", " ".join(cards.split()[:52]), "--variant", "paciencia-porta-joias"),
+                 "52 cards given, 104 expected")
+    assert_error(run("hint", "--variant", "paciencia-napoleao", "--deal", "1"), "Napoleon's Tomb")
