@@ -150,6 +150,11 @@ static void np_apply(const void *game, void *state, const gmove *m)
  * bound larger), where a card is free when every card above it on its pile
  * could go home; the cards that could go home are at most those free cards
  * whose rank a base could reach. */
+static int rank_fits(int r, int su, const int *a0, const int *hi, const int *k0, const int *lo)
+{
+    return (r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1);
+}
+
 static int np_bound(const void *game, const void *state)
 {
     const np_game *g = game;
@@ -161,12 +166,28 @@ static int np_bound(const void *game, const void *state)
         a0[su] = hi[su] = s->ab[su];
         k0[su] = lo[su] = 14 - s->kb[su];
     }
+    /* The first round (0 = the next deal; -1 = already dealt) in which a
+     * copy of each card still out can be on the piles. */
+    enum { NEVER = 99 };
+    int round_of[52];
+    for (int c = 0; c < 52; c++)
+        round_of[c] = NEVER;
+    for (int p = 0; p < D2_PILES; p++)
+        for (int i = 0; i < s->npile[p]; i++)
+            round_of[g->card[s->pile[p][i]]] = -1;
+    for (int j = s->nstock - 1; j >= s->next; j--) {
+        int c = g->card[s->stock[j]], r = (j - s->next) / D2_PILES;
+        if (r < round_of[c])
+            round_of[c] = r;
+    }
     int depth[D2_PILES];                 /* top cards of each pile that could go home */
     int changed = 1;
     while (changed) {
         changed = 0;
-        /* free cards of each kind: the stock, and each pile down to and
-         * including its first card that cannot go home */
+        /* Free cards of each kind: in the stock; on a pile, when every card
+         * above it could go home and so could every card the coming rounds
+         * put on it before its base can want it (before the round in which
+         * the last card its base needs first comes). */
         int free_kind[52] = { 0 };
         for (int j = s->next; j < s->nstock; j++)
             free_kind[g->card[s->stock[j]]] = 1;
@@ -174,8 +195,34 @@ static int np_bound(const void *game, const void *state)
             int d = 0;
             for (int i = s->npile[p] - 1; i >= 0; i--) {
                 int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
+                int soonest = NEVER;     /* round after which its base can want it */
+                if (r > a0[su]) {
+                    int t = -1;
+                    for (int q = a0[su] + 1; q < r; q++)
+                        if (round_of[su * 13 + q - 1] > t)
+                            t = round_of[su * 13 + q - 1];
+                    soonest = t;
+                }
+                if (r < k0[su]) {
+                    int t = -1;
+                    for (int q = r + 1; q < k0[su]; q++)
+                        if (round_of[su * 13 + q - 1] > t)
+                            t = round_of[su * 13 + q - 1];
+                    if (t < soonest)
+                        soonest = t;
+                }
+                int covered_ok = 1;
+                for (int j = s->next + p; j < s->nstock && (j - s->next) / D2_PILES <= soonest; j += D2_PILES) {
+                    int z = g->card[s->stock[j]];
+                    if (!rank_fits(z % 13 + 1, z / 13, a0, hi, k0, lo)) {
+                        covered_ok = 0;
+                        break;
+                    }
+                }
+                if (!covered_ok)
+                    break;
                 free_kind[c] = 1;
-                if ((r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1))
+                if (rank_fits(r, su, a0, hi, k0, lo))
                     d++;
                 else
                     break;
@@ -197,8 +244,8 @@ static int np_bound(const void *game, const void *state)
     for (int p = 0; p < D2_PILES; p++)
         n += depth[p];
     for (int j = s->next; j < s->nstock; j++) {
-        int c = g->card[s->stock[j]], su = c / 13, r = c % 13 + 1;
-        if ((r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1))
+        int c = g->card[s->stock[j]];
+        if (rank_fits(c % 13 + 1, c / 13, a0, hi, k0, lo))
             n++;
     }
     return n < 104 ? n : 104;
