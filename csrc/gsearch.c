@@ -25,10 +25,10 @@
  * the full search, which every stage leaves as it was. */
 #define FIRST_BUDGET 100000
 #ifndef RESTARTS
-#define RESTARTS 400
+#define RESTARTS 1000
 #endif
 #ifndef RESTART_BUDGET
-#define RESTART_BUDGET 25000
+#define RESTART_BUDGET 10000
 #endif
 #define PHASE_DONE (-2)
 
