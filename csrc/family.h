@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "deck2.h"
 
@@ -42,6 +43,24 @@ typedef struct family {
     int (*describe)(const void *game, const void *state, const gmove *m, d2_move *out);
     void (*free_game)(void *game);
 } family;
+
+/* Writes text into err (of errlen bytes); returns -1. */
+static inline int family_fail(char *err, int errlen, const char *text)
+{
+    if (err && errlen > 0) {
+        strncpy(err, text, (size_t)errlen - 1);
+        err[errlen - 1] = 0;
+    }
+    return -1;
+}
+
+/* Writes the low `bits` bits of value into key at bit *at, and moves *at on. */
+static inline void family_put_bits(uint64_t *key, int *at, uint64_t value, int bits)
+{
+    for (int i = 0; i < bits; i++, (*at)++)
+        if (value >> i & 1)
+            key[*at / 64] |= 1ull << (*at % 64);
+}
 
 /* Each returns 0, or -1 with a message in err for impossible rules or positions. */
 int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,

@@ -86,34 +86,26 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void set_err(char *err, int errlen, const char *text)
-{
-    if (err && errlen > 0) {
-        strncpy(err, text, (size_t)errlen - 1);
-        err[errlen - 1] = 0;
-    }
-}
-
 d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
 {
     d2_solver *s = calloc(1, sizeof *s);
     if (!s) {
-        set_err(err, errlen, "out of memory");
+        family_fail(err, errlen, "out of memory");
         return NULL;
     }
     size_t size = rules->family == D2_JEWEL ? jewel_state_size() : napoleao_state_size();
     s->root = calloc(1, size);
     int rc = -1;
     if (!s->root)
-        set_err(err, errlen, "out of memory");
+        family_fail(err, errlen, "out of memory");
     else if (rules->family == D2_NAPOLEAO)
         rc = napoleao_init(&s->fam, rules, pos, flags, s->root, err, errlen);
     else if (rules->family == D2_JEWEL)
         rc = jewel_init(&s->fam, rules, pos, flags, s->root, err, errlen);
     else
-        set_err(err, errlen, "rules: unknown game family");
+        family_fail(err, errlen, "rules: unknown game family");
     if (rc == 0 && table_init(&s->table, s->fam.key_words, INITIAL_SLOTS) < 0) {
-        set_err(err, errlen, "out of memory");
+        family_fail(err, errlen, "out of memory");
         rc = -1;
     }
     if (rc < 0) {
@@ -134,7 +126,7 @@ d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags,
     s->pos = malloc(sizeof *s->pos);
     if (!s->pos) {
         d2_free(s);
-        set_err(err, errlen, "out of memory");
+        family_fail(err, errlen, "out of memory");
         return NULL;
     }
     *s->pos = *pos;

@@ -319,13 +319,6 @@ static void jw_apply(const void *game, void *state, const gmove *m)
         fill(g, s, src);
 }
 
-static void put_bits(uint64_t *key, int *at, uint64_t value, int bits)
-{
-    for (int i = 0; i < bits; i++, (*at)++)
-        if (value >> i & 1)
-            key[*at / 64] |= 1ull << (*at % 64);
-}
-
 static uint32_t pile_code(const jw_state *s, int p)
 {
     int h = s->npile[p];
@@ -362,9 +355,9 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
         sort_desc(lid, D2_LID);
     }
     for (int p = 0; p < D2_TABLEAU; p++)
-        put_bits(key, &at, piles[p], 22);
+        family_put_bits(key, &at, piles[p], 22);
     for (int i = 0; i < D2_LID; i++)
-        put_bits(key, &at, lid[i], 6);
+        family_put_bits(key, &at, lid[i], 6);
     /* Reserves: label of the reserve holding each sid (0: none). With the
      * symmetry, reserves are labelled in the order of their bottom cards. */
     uint8_t label[D2_RESERVES] = { 1, 2, 3 };
@@ -384,15 +377,15 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
         for (int i = 0; i < s->nres[k]; i++)
             where[s->res[k][i]] = label[k];
     for (int i = 0; i < g->nsid; i++)
-        put_bits(key, &at, where[i], 2);
+        family_put_bits(key, &at, where[i], 2);
     for (int su = 0; su < 4; su++) {
-        put_bits(key, &at, s->found[su][0], 4);
-        put_bits(key, &at, s->found[su][1], 4);
+        family_put_bits(key, &at, s->found[su][0], 4);
+        family_put_bits(key, &at, s->found[su][1], 4);
     }
-    put_bits(key, &at, s->next, 7);
-    put_bits(key, &at, s->jused, 4);
-    put_bits(key, &at, s->turned == NO ? 0 : s->turned + 1u, 6);
-    put_bits(key, &at, 1, 1);
+    family_put_bits(key, &at, s->next, 7);
+    family_put_bits(key, &at, s->jused, 4);
+    family_put_bits(key, &at, s->turned == NO ? 0 : s->turned + 1u, 6);
+    family_put_bits(key, &at, 1, 1);
 }
 
 static void place_of(int place, int *kind, int *index)
@@ -441,29 +434,20 @@ static int jw_describe(const void *game, const void *state, const gmove *m, d2_m
     return n;
 }
 
-static int fail(char *err, int errlen, const char *text)
-{
-    if (err && errlen > 0) {
-        strncpy(err, text, (size_t)errlen - 1);
-        err[errlen - 1] = 0;
-    }
-    return -1;
-}
-
 int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
                void *root, char *err, int errlen)
 {
     static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
     char text[200];
     if (r->reserves < 0 || r->reserves > D2_RESERVES)
-        return fail(err, errlen, "rules: reserves must be 0..3");
+        return family_fail(err, errlen, "rules: reserves must be 0..3");
     jw_game *g = calloc(1, sizeof *g);
     if (!g)
-        return fail(err, errlen, "out of memory");
+        return family_fail(err, errlen, "out of memory");
     jw_state *s = root;
     memset(s, 0, sizeof *s);
     int count[52] = { 0 }, bad = 0;
-#define CHECK(cond, msg) do { if (!(cond)) { free(g); return fail(err, errlen, msg); } } while (0)
+#define CHECK(cond, msg) do { if (!(cond)) { free(g); return family_fail(err, errlen, msg); } } while (0)
     CHECK(p->nstock >= 0 && p->nstock <= JW_SIDS, "position: the stock must hold 0..104 cards");
     CHECK(p->njewels >= 0 && p->njewels <= D2_JEWELS, "position: there are 0..13 jewels");
     int nroot = 0;
@@ -539,7 +523,7 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
             snprintf(text, sizeof text, "position: card %c%c is there %d times; two decks hold it twice",
                      ranks[c % 13], suits[c / 13], count[c]);
             free(g);
-            return fail(err, errlen, text);
+            return family_fail(err, errlen, text);
         }
     int spaces = 0;
     for (int i = 0; i < D2_LID; i++)

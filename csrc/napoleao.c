@@ -251,13 +251,6 @@ static int np_bound(const void *game, const void *state)
     return n < 104 ? n : 104;
 }
 
-static void put_bits(uint64_t *key, int *at, uint64_t value, int bits)
-{
-    for (int i = 0; i < bits; i++, (*at)++)
-        if (value >> i & 1)
-            key[*at / 64] |= 1ull << (*at % 64);
-}
-
 static void np_key(const void *game, const void *state, uint64_t *key)
 {
     const np_game *g = game;
@@ -266,13 +259,13 @@ static void np_key(const void *game, const void *state, uint64_t *key)
     memset(key, 0, sizeof(uint64_t) * (size_t)words);
     int at = 0;
     for (int i = 0; i < g->nrid; i++)
-        put_bits(key, &at, s->gone[i], g->gone_bits);
-    put_bits(key, &at, s->next, 7);
-    put_bits(key, &at, s->pass, 3);
+        family_put_bits(key, &at, s->gone[i], g->gone_bits);
+    family_put_bits(key, &at, s->next, 7);
+    family_put_bits(key, &at, s->pass, 3);
     for (int i = 0; i < 4; i++)
-        put_bits(key, &at, s->kb[i], 4);
-    put_bits(key, &at, (uint64_t)restricted(g, s), 1);
-    put_bits(key, &at, 1, 1);   /* never an all-zero key */
+        family_put_bits(key, &at, s->kb[i], 4);
+    family_put_bits(key, &at, (uint64_t)restricted(g, s), 1);
+    family_put_bits(key, &at, 1, 1);   /* never an all-zero key */
 }
 
 static int np_describe(const void *game, const void *state, const gmove *m, d2_move *out)
@@ -301,29 +294,20 @@ static int np_describe(const void *game, const void *state, const gmove *m, d2_m
     return 1;
 }
 
-static int fail(char *err, int errlen, const char *text)
-{
-    if (err && errlen > 0) {
-        strncpy(err, text, (size_t)errlen - 1);
-        err[errlen - 1] = 0;
-    }
-    return -1;
-}
-
 int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
                   void *root, char *err, int errlen)
 {
     char text[200];
     if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
-        return fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
+        return family_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
     if (p->redeals < 0 || p->redeals > r->redeals)
-        return fail(err, errlen, "position: more redeals made than the rules allow");
+        return family_fail(err, errlen, "position: more redeals made than the rules allow");
     if (p->nstock < 0 || p->nstock > NP_CARDS || p->rounds < 0 || p->rounds > 104)
-        return fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
+        return family_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
     int count[52] = { 0 };
     np_game *g = calloc(1, sizeof *g);
     if (!g)
-        return fail(err, errlen, "out of memory");
+        return family_fail(err, errlen, "out of memory");
     np_state *s = root;
     memset(s, 0, sizeof *s);
     int nrid = 0;
@@ -333,7 +317,7 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
             free(g);
             snprintf(text, sizeof text, "position: pile %d holds %d cards; the core takes at most %d with the stock dealt",
                      i + 1, p->npiles[i], NP_MAXP);
-            return fail(err, errlen, text);
+            return family_fail(err, errlen, text);
         }
         for (int j = 0; j < p->npiles[i]; j++) {
             s->pile[i][j] = (uint8_t)nrid;
@@ -343,7 +327,7 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
     }
     if (nrid + p->nstock > NP_CARDS) {
         free(g);
-        return fail(err, errlen, "position: more than 104 cards on the piles and in the stock");
+        return family_fail(err, errlen, "position: more than 104 cards on the piles and in the stock");
     }
     for (int j = 0; j < p->nstock; j++) {
         s->stock[j] = (uint8_t)nrid;
@@ -352,14 +336,14 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
     for (int i = 0; i < nrid; i++) {
         if (g->card[i] >= 52) {
             free(g);
-            return fail(err, errlen, "position: a card id is not 0..51");
+            return family_fail(err, errlen, "position: a card id is not 0..51");
         }
         count[g->card[i]]++;
     }
     for (int su = 0; su < 4; su++) {
         if (p->kbases[su] < 0 || p->kbases[su] > 13 || p->abases[su] < 0 || p->abases[su] > 13) {
             free(g);
-            return fail(err, errlen, "position: a base must hold 0..13 cards");
+            return family_fail(err, errlen, "position: a base must hold 0..13 cards");
         }
         for (int i = 0; i < p->kbases[su]; i++)
             count[su * 13 + 12 - i]++;
@@ -374,7 +358,7 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
             free(g);
             snprintf(text, sizeof text, "position: card %c%c is there %d times (piles, stock and bases); two decks hold it twice",
                      ranks[c % 13], suits[c / 13], count[c]);
-            return fail(err, errlen, text);
+            return family_fail(err, errlen, text);
         }
     s->nstock = (uint8_t)p->nstock;
     s->rounds = (uint8_t)p->rounds;

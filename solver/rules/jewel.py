@@ -55,8 +55,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import SUITS, Card
-from ..game import IllegalMoveError, Move, MoveError
+from ..game import Move
 from ..variants import JewelVariant, load
+from .engine import Reject as _Reject
+from .engine import describe as _describe
+from .engine import exhaustive_search, replay_with
+from .engine import illegal as _illegal
 
 __all__ = [
     "JewelPosition",
@@ -380,28 +384,6 @@ def legal_moves(pos: JewelPosition) -> list[Move]:
 # Playing a move.
 
 
-class _Reject(Exception):
-    """Internal: why a move is illegal (play() adds the move's name)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-def _describe(move: Any) -> str:
-    try:
-        return str(move)
-    except Exception:  # a malformed Move (no card, say) still gets a name
-        return repr(move)
-
-
-def _illegal(text: str, move: Any, reason: str) -> IllegalMoveError:
-    exc = IllegalMoveError(text)
-    exc.move = move  # type: ignore[attr-defined]
-    exc.reason = reason  # type: ignore[attr-defined]
-    return exc
-
-
 def _check_place(pos: JewelPosition, place: Any, what: str) -> str:
     """The kind of ``place`` (``lid``, ``side``...), if this game has that place."""
     reserves = len(pos.reserves)
@@ -636,19 +618,7 @@ def replay(start: JewelPosition, moves: Iterable[Move | dict]) -> JewelPosition:
     ...
     solver.game.IllegalMoveError: move 2 (turn A♦): 2♥ was turned and must be placed first
     """
-    pos = start
-    for number, move in enumerate(moves, 1):
-        if isinstance(move, dict):
-            try:
-                move = Move.from_json(move)
-            except MoveError as exc:
-                raise _illegal(f"move {number}: {exc}", move, str(exc)) from None
-        try:
-            pos = play(pos, move)
-        except IllegalMoveError as exc:
-            reason = getattr(exc, "reason", str(exc))
-            raise _illegal(f"move {number} ({_describe(move)}): {reason}", move, reason) from None
-    return pos
+    return replay_with(play, start, moves)
 
 
 # --------------------------------------------------------------------------
@@ -704,43 +674,5 @@ def search(pos: JewelPosition, max_positions: int = 200_000) -> tuple[str, int, 
     what :func:`legal_moves` leaves out. Iterative: lines may be hundreds of
     moves long.
     """
-    best_score = score(pos)
-    if is_won(pos):
-        return "won", PACK_SIZE, []
-    # Every position reached has a node: its parent's node number and the move.
-    parents: list[int] = [-1]
-    via: list[Move | None] = [None]
-    best_node = 0
-
-    def line_to(node: int) -> list[Move]:
-        line = []
-        while node > 0:
-            line.append(via[node])
-            node = parents[node]
-        line.reverse()
-        return line
-
-    visited = {position_key(pos)}
-    stack: list[tuple[JewelPosition, int]] = [(pos, 0)]
-    while stack:
-        here, node = stack.pop()
-        children = []
-        for move in legal_moves(here):
-            after = play(here, move)
-            key = position_key(after)
-            if key in visited:
-                continue
-            visited.add(key)
-            parents.append(node)
-            via.append(move)
-            child = len(parents) - 1
-            if is_won(after):
-                return "won", PACK_SIZE, line_to(child)
-            if score(after) > best_score:
-                best_score, best_node = score(after), child
-            if len(visited) > max_positions:
-                return "unknown", best_score, line_to(best_node)
-            children.append((after, child))
-        # The first listed move is explored first.
-        stack.extend(reversed(children))
-    return "lost", best_score, line_to(best_node)
+    return exhaustive_search(pos, legal_moves=legal_moves, play=play, key=position_key, score=score,
+                             goal=PACK_SIZE, max_positions=max_positions)

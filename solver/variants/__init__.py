@@ -11,7 +11,8 @@ file, the field and what is allowed.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ class BaseVariant:
     name: str
     family: str
     description: str
-    path: Path | None = field(default=None, kw_only=True)
+    path: Path | None = dc_field(default=None, kw_only=True)
 
     #: Decks in the pack and cards to bring home.
     decks = 1

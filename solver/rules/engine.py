@@ -1,0 +1,123 @@
+"""What the three reference engines share: how a rejected move is reported,
+replaying a line, and the plain exhaustive search.
+
+Each engine (:mod:`solver.rules.tomb`, :mod:`solver.rules.napoleao`,
+:mod:`solver.rules.jewel`) keeps its own rules and its own public ``replay``
+and ``search``; they call these with their ``play``, ``legal_moves``,
+``position_key`` and ``score``. None of it is shared with the C core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..game import IllegalMoveError, Move, MoveError
+
+
+class Reject(Exception):
+    """Internal to the engines: why a move is illegal (``play`` adds the move's name)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def describe(move: Any) -> str:
+    try:
+        return str(move)
+    except Exception:  # a malformed Move (no card, say) still gets a name
+        return repr(move)
+
+
+def illegal(text: str, move: Any, reason: str) -> IllegalMoveError:
+    """The error ``play`` and ``replay`` raise; it carries the move and the bare reason."""
+    exc = IllegalMoveError(text)
+    exc.move = move  # type: ignore[attr-defined]
+    exc.reason = reason  # type: ignore[attr-defined]
+    return exc
+
+
+def replay_with(play: Callable[[Any, Move], Any], start: Any, moves: Iterable[Move | dict]) -> Any:
+    """Play ``moves`` (Move objects or solution-format dicts) from ``start`` with
+    ``play``; the first bad move raises :class:`IllegalMoveError` saying its
+    1-based number."""
+    pos = start
+    for number, move in enumerate(moves, 1):
+        if isinstance(move, dict):
+            try:
+                move = Move.from_json(move)
+            except MoveError as exc:
+                raise illegal(f"move {number}: {exc}", move, str(exc)) from None
+        try:
+            pos = play(pos, move)
+        except IllegalMoveError as exc:
+            reason = getattr(exc, "reason", str(exc))
+            raise illegal(f"move {number} ({describe(move)}): {reason}", move, reason) from None
+    return pos
+
+
+def exhaustive_search(
+    pos: Any,
+    *,
+    legal_moves: Callable[[Any], list[Move]],
+    play: Callable[[Any, Move], Any],
+    key: Callable[[Any], Any],
+    score: Callable[[Any], int],
+    goal: int,
+    max_positions: int,
+    skip: Callable[[Move], bool] | None = None,
+) -> tuple[str, int, list[Move]]:
+    """Plain exhaustive depth-first search from ``pos``: every move of
+    ``legal_moves`` except those ``skip`` names, positions told apart by
+    ``key``.
+
+    Returns ``("won", goal, line)`` when a position scores ``goal``;
+    ``("lost", best, line)`` when every reachable position was explored
+    (``line`` reaches the best score); ``("unknown", best, line)`` when more
+    than ``max_positions`` distinct positions were seen. Iterative: lines may
+    be hundreds of moves long.
+    """
+    best_score = score(pos)
+    if best_score == goal:
+        return "won", goal, []
+    # Every position reached has a node: its parent's node number and the move.
+    parents: list[int] = [-1]
+    via: list[Move | None] = [None]
+    best_node = 0
+
+    def line_to(node: int) -> list[Move]:
+        line = []
+        while node > 0:
+            line.append(via[node])
+            node = parents[node]
+        line.reverse()
+        return line
+
+    visited = {key(pos)}
+    stack: list[tuple[Any, int]] = [(pos, 0)]
+    while stack:
+        here, node = stack.pop()
+        children = []
+        for move in legal_moves(here):
+            if skip is not None and skip(move):
+                continue
+            after = play(here, move)
+            k = key(after)
+            if k in visited:
+                continue
+            visited.add(k)
+            parents.append(node)
+            via.append(move)
+            child = len(parents) - 1
+            s = score(after)
+            if s == goal:
+                return "won", goal, line_to(child)
+            if s > best_score:
+                best_score, best_node = s, child
+            if len(visited) > max_positions:
+                return "unknown", best_score, line_to(best_node)
+            children.append((after, child))
+        # The first listed move is explored first.
+        stack.extend(reversed(children))
+    return "lost", best_score, line_to(best_node)
