@@ -174,7 +174,7 @@ class Result:
         name = f"deal {self.deal}" if self.deal is not None else "the given deal"
         head = f"{self.variant}, {name}: {self.verdict.upper()}"
         if self.verdict == "unknown":
-            head += f" (stopped by the {self.reason} limit)"
+            head += " (interrupted)" if self.reason == "interrupted" else f" (stopped by the {self.reason} limit)"
         total = self.rules.cards if self.rules is not None else (104 if len(self.cards) > 52 else 52)
         head += f", {self.score}/{total} cards home"
         if self.verdict == "lost":

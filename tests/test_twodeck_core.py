@@ -266,3 +266,23 @@ def test_dead_cards_prunes_a_lost_last_pass():
             break
     assert tried >= 3
     assert with_bound < without
+
+
+def test_ctrl_c_stops_a_two_deck_search():
+    """SIGINT during the randomised restarts ends the CLI run at once: unknown,
+    interrupted, exit 3."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "solver", "solve", "39", "--variant", "paciencia-napoleao", "--max-seconds", "60"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    time.sleep(4.0)   # well past start-up; the deal is not decided within 60 s
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 3, err
+    assert "UNKNOWN (interrupted)" in out.splitlines()[0]
