@@ -238,10 +238,12 @@ static int jw_moves(const void *game, const void *state, gmove *out)
     /* Turn the next card and place it. */
     if (s->next < g->nstock)
         n = stock_moves(g, s, out, n, g->sidcard[g->nroot + s->next], P_STOCK);
-    /* Groups for the randomised restarts: home, then the rest, then spaces. */
+    /* Groups for the randomised restarts: home; then pile moves and cards
+     * onto piles; last, cards into spaces and onto the reserves (a reserve
+     * takes any card, and buries what it holds). */
     for (int i = 0; i < n; i++) {
         int d = out[i].dst;
-        out[i].prio = d >= P_FOUND ? 0 : (d < P_PILE || (d < P_RES && !s->npile[d - P_PILE])) ? 2 : 1;
+        out[i].prio = d >= P_FOUND ? 0 : (d < P_PILE || (d < P_RES && !s->npile[d - P_PILE]) || (d >= P_RES && d < P_FOUND)) ? 2 : 1;
     }
     return n;
 }
