@@ -48,13 +48,10 @@ struct d2_solver {
     int win_len, best_len;
     d2_move *out[2];            /* the lines as solution-format moves, made on demand */
     int out_len[2];
-    d2_rules rules;             /* kept for the restarts */
-    d2_position *pos;
     unsigned flags;
     uint64_t seed;              /* non-zero: moves in a random order (a restart) */
     int *stop_flag;             /* the flag this search reads: its own, or its parent's */
     int phase, restart;         /* staged search: 0 first budget, 1 restarts, 2 to the end */
-    uint64_t stats_pruned;      /* positions not expanded by the dead-cards bound */
 };
 
 /* A frame: the state, then n and next, then the moves. */
@@ -86,6 +83,20 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* What every search sets up once its family is known: the table, the
+ * frame size, the flags and the stage; -1 if memory runs out. */
+static int start_search(d2_solver *s, unsigned flags)
+{
+    if (table_init(&s->table, s->fam.key_words, INITIAL_SLOTS) < 0)
+        return -1;
+    s->frame_size = align8(align8(s->fam.state_size) + align8(sizeof(frame_head)) + sizeof(gmove) * G_MAX_MOVES);
+    s->status = -1;
+    s->flags = flags;
+    s->stop_flag = &s->stop;
+    s->phase = (flags & D2_RESTARTS) ? 0 : 2;
+    return 0;
+}
+
 d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
 {
     d2_solver *s = calloc(1, sizeof *s);
@@ -104,7 +115,7 @@ d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags,
         rc = jewel_init(&s->fam, rules, pos, flags, s->root, err, errlen);
     else
         family_fail(err, errlen, "rules: unknown game family");
-    if (rc == 0 && table_init(&s->table, s->fam.key_words, INITIAL_SLOTS) < 0) {
+    if (rc == 0 && start_search(s, flags) < 0) {
         family_fail(err, errlen, "out of memory");
         rc = -1;
     }
@@ -115,21 +126,29 @@ d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags,
         free(s);
         return NULL;
     }
-    s->frame_size = align8(s->fam.state_size) + align8(sizeof(frame_head)) + sizeof(gmove) * G_MAX_MOVES;
-    s->frame_size = align8(s->frame_size);
     s->stats.best_score = s->fam.score(s->fam.game, s->root);
-    s->status = -1;
-    s->rules = *rules;
-    s->flags = flags;
-    s->stop_flag = &s->stop;
-    s->phase = (flags & D2_RESTARTS) ? 0 : 2;
-    s->pos = malloc(sizeof *s->pos);
-    if (!s->pos) {
-        d2_free(s);
-        family_fail(err, errlen, "out of memory");
+    return s;
+}
+
+/* A fresh search over the same game and root, for a restart: its own table,
+ * stack and lines; the family's game stays the parent's (it is not freed
+ * with the restart), and the parent's stop flag stops it. */
+static d2_solver *fork_search(d2_solver *parent)
+{
+    d2_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->fam = parent->fam;
+    s->fam.free_game = NULL;
+    s->root = malloc(s->fam.state_size);
+    if (!s->root || start_search(s, parent->flags & ~D2_RESTARTS) < 0) {
+        free(s->root);
+        free(s);
         return NULL;
     }
-    *s->pos = *pos;
+    memcpy(s->root, parent->root, s->fam.state_size);
+    s->stats.best_score = s->fam.score(s->fam.game, s->root);
+    s->stop_flag = &parent->stop;
     return s;
 }
 
@@ -319,7 +338,6 @@ static int dfs(d2_solver *s, uint64_t cap)
         if (s->fam.bound && (s->flags & D2_DEAD_CARDS)) {
             int u = s->fam.bound(s->fam.game, child);
             if (u < s->fam.max_score && u <= s->stats.best_score) {
-                s->stats_pruned++;
                 continue;
             }
         }
@@ -344,12 +362,10 @@ static int dfs(d2_solver *s, uint64_t cap)
  * the limits. Returns its status; a win's line becomes this search's. */
 static int restart(d2_solver *s)
 {
-    char err[64];
-    d2_solver *r = d2_new(&s->rules, s->pos, s->flags & ~D2_RESTARTS, err, sizeof err);
+    d2_solver *r = fork_search(s);
     if (!r)
         return SOLVER_LIMIT_MEMORY;
     r->seed = 0x9e3779b97f4a7c15ull * (uint64_t)(s->restart + 1) ^ 0xd1b54a32d192ed03ull;
-    r->stop_flag = &s->stop;
     uint64_t budget = RESTART_BUDGET;
     if (s->max_positions)
         budget = s->max_positions > s->stats.positions ? s->max_positions - s->stats.positions : 1;
@@ -497,6 +513,5 @@ void d2_free(d2_solver *s)
     if (s->fam.free_game)
         s->fam.free_game(s->fam.game);
     free(s->root);
-    free(s->pos);
     free(s);
 }
