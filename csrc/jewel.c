@@ -458,8 +458,9 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
         CHECK(k < r->reserves || p->nreserves[k] == 0, "position: a card lies in a reserve the rules do not have");
         nroot += p->nreserves[k];
     }
-    /* sids: root reserve cards, the stock, and one spare for a turned card. */
-    CHECK(nroot + p->nstock + 1 <= JW_SIDS + 1, "position: more than 104 cards");
+    /* sids: root reserve cards, the stock, and one for a turned card. */
+    g->nsid = nroot + p->nstock + (p->turned != NO ? 1 : 0);
+    CHECK(g->nsid <= JW_SIDS, "position: more than 104 cards");
     int sid = 0;
     for (int k = 0; k < D2_RESERVES; k++)
         for (int i = 0; i < p->nreserves[k]; i++) {
@@ -470,10 +471,8 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
         s->nres[k] = (uint8_t)p->nreserves[k];
     g->nroot = nroot;
     g->nstock = p->nstock;
-    for (int i = 0; i < p->nstock && sid < JW_SIDS; i++)
+    for (int i = 0; i < p->nstock; i++)
         g->sidcard[sid++] = p->stock[i];
-    g->nsid = nroot + p->nstock + (p->turned != NO ? 1 : 0);
-    CHECK(g->nsid <= JW_SIDS, "position: more than 104 cards");
     if (p->turned != NO)
         g->sidcard[g->nsid - 1] = (uint8_t)p->turned;
     for (int i = 0; i < g->nsid; i++)

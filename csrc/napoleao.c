@@ -180,6 +180,31 @@ static int np_bound(const void *game, const void *state)
         if (r < round_of[c])
             round_of[c] = r;
     }
+    /* For each pile card, the round after which its base can first want it
+     * (the round that brings the last card its base needs before it): fixed
+     * by the bases as they are, so computed once. */
+    int soonest[D2_PILES][NP_MAXP];
+    for (int p = 0; p < D2_PILES; p++)
+        for (int i = 0; i < s->npile[p]; i++) {
+            int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
+            int best = NEVER;
+            if (r > a0[su]) {
+                int t = -1;
+                for (int q = a0[su] + 1; q < r; q++)
+                    if (round_of[su * 13 + q - 1] > t)
+                        t = round_of[su * 13 + q - 1];
+                best = t;
+            }
+            if (r < k0[su]) {
+                int t = -1;
+                for (int q = r + 1; q < k0[su]; q++)
+                    if (round_of[su * 13 + q - 1] > t)
+                        t = round_of[su * 13 + q - 1];
+                if (t < best)
+                    best = t;
+            }
+            soonest[p][i] = best;
+        }
     int depth[D2_PILES];                 /* top cards of each pile that could go home */
     int changed = 1;
     while (changed) {
@@ -195,24 +220,8 @@ static int np_bound(const void *game, const void *state)
             int d = 0;
             for (int i = s->npile[p] - 1; i >= 0; i--) {
                 int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
-                int soonest = NEVER;     /* round after which its base can want it */
-                if (r > a0[su]) {
-                    int t = -1;
-                    for (int q = a0[su] + 1; q < r; q++)
-                        if (round_of[su * 13 + q - 1] > t)
-                            t = round_of[su * 13 + q - 1];
-                    soonest = t;
-                }
-                if (r < k0[su]) {
-                    int t = -1;
-                    for (int q = r + 1; q < k0[su]; q++)
-                        if (round_of[su * 13 + q - 1] > t)
-                            t = round_of[su * 13 + q - 1];
-                    if (t < soonest)
-                        soonest = t;
-                }
                 int covered_ok = 1;
-                for (int j = s->next + p; j < s->nstock && (j - s->next) / D2_PILES <= soonest; j += D2_PILES) {
+                for (int j = s->next + p; j < s->nstock && (j - s->next) / D2_PILES <= soonest[p][i]; j += D2_PILES) {
                     int z = g->card[s->stock[j]];
                     if (!rank_fits(z % 13 + 1, z / 13, a0, hi, k0, lo)) {
                         covered_ok = 0;
