@@ -161,6 +161,11 @@ def _hint(args) -> int:
     from .hints import hint
 
     moves, around = _read_moves(args.moves)
+    name = args.variant or around.get("variant") or DEFAULT_VARIANT
+    if not isinstance(name, str):
+        raise ValueError(f"'variant' must be a variant name, not {name!r}")
+    variant = variants.load(name)
+    _tomb_only(variant, "hint")
     if args.deal is not None and args.cards is not None:
         raise DealError("give --deal or --cards, not both")
     if args.cards is not None or args.deal is not None:
@@ -171,11 +176,6 @@ def _hint(args) -> int:
         deal = Deal.from_cards(around["cards"])
     else:
         raise DealError("give the deal: --deal N or --cards \"...\"")
-    name = args.variant or around.get("variant") or DEFAULT_VARIANT
-    if not isinstance(name, str):
-        raise ValueError(f"'variant' must be a variant name, not {name!r}")
-    variant = variants.load(name)
-    _tomb_only(variant, "hint")
     limit = limit_of(args)
     pos = position_after(deal, variant, moves)
     answer = hint(pos, variant, limit)

@@ -14,7 +14,6 @@ from solver.api import Limit, Result, solve, start_position
 from solver.cards import Card
 from solver.deals import Deal, DealError
 from solver.families import engine
-from solver.game import Move
 from solver.variants import load
 
 NAP = load("paciencia-napoleao")
