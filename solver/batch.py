@@ -417,12 +417,18 @@ def run_batch(db: str | os.PathLike, variant: str, ranges: list[tuple[int, int]]
         conn.close()
 
 
+_WORKER_DIED = ("a worker process died (killed, out of memory, or a crash in the C core); "
+                "the deals done so far are stored: rerun to resume")
+
+
 def _submit(executor: ProcessPoolExecutor, variant: str, deals: list[int], limit: Limit):
     # submit() may start a worker process, which inherits the signal mask:
     # SIGINT stays blocked in it until its handler is in place (_init_worker).
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         return executor.submit(_solve_chunk, variant, deals, limit)
+    except BrokenProcessPool:       # a worker died before its future was read
+        raise BatchError(_WORKER_DIED) from None
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
@@ -441,8 +447,7 @@ def _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop) 
         try:
             rows, wall = future.result()
         except BrokenProcessPool:
-            raise BatchError("a worker process died (killed, out of memory, or a crash in the C core); "
-                             "the deals done so far are stored: rerun to resume") from None
+            raise BatchError(_WORKER_DIED) from None
         if rows:
             conn.executemany(_UPSERT, rows)
             conn.commit()
