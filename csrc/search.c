@@ -18,11 +18,16 @@
 #include "memo.h"
 
 /* Positions the plain search gets before the summaries take over. */
-#define DFS_FIRST 200000
-#ifndef RESTARTS
-#define RESTARTS 40
-#endif
-#define RESTART_BUDGET 20000
+#define DFS_FIRST 20000
+/* Then the randomised restarts (docs/search.md: tuned on classic deals 1-300):
+ * RESTARTS_PER_CARD for each card in the root's stock and waste. */
+#define RESTARTS_PER_CARD 60
+#define RESTART_BUDGET 300
+/* Chance in percent that a restart parks the waste card in a cell rather than
+ * turning over it, by how many cards must go home before it fits (0..4, 5 or
+ * more), and what a card under it that fits now adds. */
+static const int PARK_PCT[6] = {90, 75, 55, 35, 35, 15};
+#define PARK_OVER_PLAYABLE 25
 
 #define INITIAL_SLOTS (1u << 16)
 
@@ -50,7 +55,7 @@ struct solver {
     solver_move *lines_out[2];    /* lines with their cards, made on demand */
     memo memo;
     int memo_ready;
-    uint64_t seed;          /* non-zero: the plain search tries moves in a random order */
+    uint64_t seed;          /* non-zero: a restart, which draws its choices at random */
     int phase, round_started;     /* see staged_run */
     uint64_t earlier_positions;   /* positions of the randomised restarts before this one */
 };
@@ -123,6 +128,40 @@ static int copy_line(solver *s, tomb_move **line, tomb_move m)
     return s->depth;
 }
 
+static uint64_t next_rand(solver *s)
+{
+    s->seed ^= s->seed << 13; s->seed ^= s->seed >> 7; s->seed ^= s->seed << 17;
+    return s->seed;
+}
+
+/* Orders the choice between parking the waste card in a cell and turning
+ * over it (the two moves that are neither home moves nor forced). The first
+ * search parks a card that fits soon (one card away) or one over a card that
+ * fits now and is at most four away; a restart parks at random, likelier the
+ * sooner the card fits. Only the order changes: both moves stay. */
+static void order_moves(solver *s, const tomb_state *st, frame *f)
+{
+    int ic = -1, it = -1;
+    for (int i = 0; i < f->n; i++) {
+        if (TM_ACTION(f->moves[i]) == SOLVER_TURN) it = i;
+        else if (TM_SRC(f->moves[i]) == SOLVER_PLACE_WASTE && TM_DST(f->moves[i]) == SOLVER_PLACE_CELL) ic = i;
+    }
+    if (ic < 0 || it < 0 || !(s->game.flags & SOLVER_RESTARTS))
+        return;
+    int d = tomb_wait(st, RANK(st->waste[st->nwaste - 1]));
+    int below_fits = st->nwaste > 1 && tomb_wait(st, RANK(st->waste[st->nwaste - 2])) == 0;
+    int park;
+    if (!s->seed)
+        park = d <= 1 || (below_fits && d <= 4);
+    else {
+        int pct = PARK_PCT[d < 5 ? d : 5] + (below_fits ? PARK_OVER_PLAYABLE : 0);
+        park = (int)(next_rand(s) % 100) < pct;
+    }
+    if (park != (ic < it)) {
+        tomb_move t = f->moves[ic]; f->moves[ic] = f->moves[it]; f->moves[it] = t;
+    }
+}
+
 /* Pushes a frame for state st; -1 if memory runs out. */
 static int push(solver *s, const tomb_state *st)
 {
@@ -139,12 +178,7 @@ static int push(solver *s, const tomb_state *st)
     frame *f = &s->stack[s->depth++];
     f->state = *st;
     f->n = (uint8_t)tomb_moves(&s->game, st, f->moves);
-    if (s->seed)
-        for (int i = f->n - 1; i > 0; i--) {
-            s->seed ^= s->seed << 13; s->seed ^= s->seed >> 7; s->seed ^= s->seed << 17;
-            int j = (int)(s->seed % (uint64_t)(i + 1));
-            tomb_move t = f->moves[i]; f->moves[i] = f->moves[j]; f->moves[j] = t;
-        }
+    order_moves(s, st, f);
     f->next = 0;
     if (s->depth > s->stats.max_depth)
         s->stats.max_depth = s->depth;
@@ -331,11 +365,15 @@ static int memo_run(solver *s, double start, double spent)
     return best == 52 ? SOLVER_WON : SOLVER_LOST;
 }
 
-/* Phases of a one-pass search: the plain search (0), the randomised
- * restarts (1..RESTARTS), the summaries (RESTARTS + 1). A run stopped by a
- * limit goes on in the same phase next time. */
+/* Phases of a search: the first plain search (0), the randomised restarts
+ * (1..restarts), then the summaries (one pass) or the full plain search from
+ * the start. Without restarts or summaries, the first search is the full one.
+ * A run stopped by a limit goes on in the same phase next time. */
 static int staged_run(solver *s)
 {
+    int restarts = (s->game.flags & SOLVER_RESTARTS) ? RESTARTS_PER_CARD * (s->root.nstock + s->root.nwaste) : 0;
+    if (!restarts && !use_memo(s))
+        return dfs_run(s, s->max_positions);
     if (s->phase == 0) {
         uint64_t cap = DFS_FIRST;
         if (s->max_positions && s->max_positions < cap)
@@ -349,12 +387,21 @@ static int staged_run(solver *s)
     /* Randomised restarts: small plain searches in random move orders find
      * many wins the first order missed. Each is a complete depth-first search
      * of its own, so one that ends without a limit decides the deal too. */
-    while (s->phase <= RESTARTS) {
+    while (s->phase <= restarts) {
         if (!s->round_started) {
             s->earlier_positions += s->table.count;
-            table_free(&s->table);
-            if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0)
-                return finish(s, SOLVER_LIMIT_MEMORY);
+            /* A table just big enough for the budget, cleared between restarts. */
+            uint64_t slots = 1024;
+            while (slots * 3 < RESTART_BUDGET * 4 + 8)
+                slots *= 2;
+            if (s->table.capacity == slots) {
+                memset(s->table.slots, 0, table_bytes(&s->table));
+                s->table.count = 0;
+            } else {
+                table_free(&s->table);
+                if (table_init(&s->table, s->game.key_words, slots) < 0)
+                    return finish(s, SOLVER_LIMIT_MEMORY);
+            }
             s->depth = 0;
             s->started = 0;
             s->seed = 0x9e3779b97f4a7c15ull * (uint64_t)s->phase;
@@ -375,6 +422,27 @@ static int staged_run(solver *s)
         s->round_started = 0;
         s->seed = 0;
     }
+    if (!use_memo(s)) {
+        /* Several passes (or the summaries switched off): the full plain
+         * search from the start, with a fresh table. */
+        if (!s->round_started) {
+            s->earlier_positions += s->table.count;
+            table_free(&s->table);
+            if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0)
+                return finish(s, SOLVER_LIMIT_MEMORY);
+            s->depth = 0;
+            s->started = 0;
+            s->seed = 0;
+            s->round_started = 1;
+        }
+        uint64_t cap = 0;
+        if (s->max_positions) {
+            if (s->earlier_positions >= s->max_positions)
+                return finish(s, SOLVER_LIMIT_POSITIONS);
+            cap = s->max_positions - s->earlier_positions;
+        }
+        return dfs_run(s, cap);
+    }
     double start = now(), spent = s->stats.seconds;
     int status = memo_run(s, start, spent);
     s->stats.seconds = now() - start + spent;
@@ -392,7 +460,7 @@ int solver_run(solver *s)
         free(s->lines_out[i]);
         s->lines_out[i] = NULL;
     }
-    int status = use_memo(s) ? staged_run(s) : dfs_run(s, s->max_positions);
+    int status = staged_run(s);
     if (status == SOLVER_INTERRUPTED)   /* the stop is used up */
         __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
     return status;

@@ -48,7 +48,8 @@ typedef struct {
 #define SOLVER_SUMMARIES          8u  /* proofs by shared sub-games over the waste (one pass) */
 #define SOLVER_FORCE_WASTE_HOME   16u /* the last waste card of its rank still to come goes home at once */
 #define SOLVER_FORCE_SIXES_RESERVE 32u /* a 6 on the waste or in a cell goes to the reserve at once */
-#define SOLVER_ALL_SHORTCUTS      63u
+#define SOLVER_RESTARTS           64u /* randomised restarts look for a win first (not a pruning) */
+#define SOLVER_ALL_SHORTCUTS      127u
 
 /* Status of a run. */
 enum {

@@ -48,6 +48,25 @@ static int empty_cell(const tomb_game *g, const tomb_state *s)
     return -1;
 }
 
+/* How many cards must reach the foundations before a card of this rank fits
+ * on one: 0 if it fits now, 99 if it never can. */
+int tomb_wait(const tomb_state *s, int rank)
+{
+    if (rank <= 6) {
+        if (s->tomb >= 24)
+            return 99;
+        int want = 6 - s->tomb % 6;
+        if (rank <= want)
+            return want - rank;
+        return s->tomb / 6 < 3 ? want + 6 - rank : 99;
+    }
+    int best = 99;
+    for (int i = 0; i < 4; i++)
+        if (s->corners[i] < 7 && rank >= 7 + s->corners[i] && rank - 7 - s->corners[i] < best)
+            best = rank - 7 - s->corners[i];
+    return best;
+}
+
 int tomb_score(const tomb_state *s)
 {
     return s->corners[0] + s->corners[1] + s->corners[2] + s->corners[3] + s->tomb;

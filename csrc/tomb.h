@@ -52,6 +52,8 @@ int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves);
  * (if turned is not NULL) and returns the card moved, or -1 for turn/redeal. */
 int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out);
 int tomb_score(const tomb_state *s);
+/* Cards that must reach the foundations before one of this rank fits (99: never). */
+int tomb_wait(const tomb_state *s, int rank);
 /* The forced move of an endgame with an empty stock (see tomb.c); 0 if none. */
 int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m);
 /* The exact key of a state: key_words words, never all zero. */

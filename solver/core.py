@@ -28,6 +28,7 @@ SHORTCUTS = {
     "summaries": lib.SOLVER_SUMMARIES,
     "waste-home": lib.SOLVER_FORCE_WASTE_HOME,
     "sixes-reserve": lib.SOLVER_FORCE_SIXES_RESERVE,
+    "restarts": lib.SOLVER_RESTARTS,
 }
 
 STATUS = {

@@ -143,8 +143,8 @@ def test_json_three_card_turns_list_the_cards_in_turning_order():
 def test_json_first_moves_of_deal_14(won14):
     data = won14.to_json()
     assert data["cards"][:3] == ["9C", "QC", "JH"]
-    assert data["moves"][0] == {"action": "turn", "cards": ["9C"]}
-    assert data["moves"][1] == {"action": "move", "card": "9C", "from": "waste", "to": "cell"}
+    assert data["moves"][:4] == [{"action": "turn", "cards": [c]} for c in ("9C", "QC", "JH", "8H")]
+    assert data["moves"][4] == {"action": "move", "card": "8H", "from": "waste", "to": "cell"}
 
 
 def test_json_text_is_plain_json(won14):
@@ -253,7 +253,7 @@ def test_str_shows_numbered_moves_with_suit_symbols(won14):
         assert int(number) == i
         assert rest == str(move)
     assert numbered[0].strip() == "1. turn 9♣"
-    assert numbered[1].strip() == "2. 9♣ waste → cell"
+    assert numbered[4].strip() == "5. 8♥ waste → cell"
     assert any("→ corner" in ln for ln in numbered)
     assert any("→ tomb" in ln for ln in numbered)
     assert SUIT_SYMBOLS & set(text)
@@ -528,7 +528,7 @@ def test_position_after_names_the_first_bad_move(won14, bad_at):
 
 def test_position_after_wrong_turn(won14):
     moves = list(won14.moves[:2]) + [won14.moves[0]] + [Move.redeal()]
-    with pytest.raises(IllegalMoveError, match=r"^move 3 \(turn 9♣\): the next stock card is Q♣"):
+    with pytest.raises(IllegalMoveError, match=r"^move 3 \(turn 9♣\): the next stock card is J♥"):
         position_after(14, "napoleons-tomb", moves)
 
 

@@ -62,11 +62,11 @@ def test_following_the_hints_from_the_start_wins(variant, deal):
 
 def test_hint_after_a_detour_wins_from_where_the_player_is():
     """Hints start from the player's position, not from the solver's own line:
-    after three turns that bury the cards the solver's line parks, the hint's
-    line wins from there."""
+    after five turns that bury the card the solver's line parks (its fifth
+    move), the hint's line wins from there."""
     line = solve(14).moves
-    turns = [m for m in line if m.action == "turn"][:3]
-    assert list(line[:3]) != turns
+    turns = [m for m in line if m.action == "turn"][:5]
+    assert list(line[:5]) != turns
     pos = position_after(14, "napoleons-tomb", [m.to_json() for m in turns])
     h = hint(pos)
     assert h.status == "wins"
@@ -169,8 +169,8 @@ def test_the_text_of_a_turn_does_not_show_the_stock():
     h = hint_after(14, "napoleons-tomb", [])
     assert str(h) == "Turn the stock: this line wins."
     assert "9" not in str(h)
-    h = hint_after(14, "napoleons-tomb", [{"action": "turn", "cards": ["9C"]}])
-    assert str(h) == "Play 9♣ waste → cell: this line wins."
+    h = hint_after(14, "napoleons-tomb", [{"action": "turn", "cards": [c]} for c in ("9C", "QC", "JH", "8H")])
+    assert str(h) == "Play 8♥ waste → cell: this line wins."
 
 
 def test_default_limit_is_a_short_one():
@@ -224,14 +224,14 @@ def test_cli_hint_text_from_stdin():
 
 
 def test_cli_hint_json_from_a_file(tmp_path):
-    moves = [{"action": "turn", "cards": ["9C"]}]
+    moves = [{"action": "turn", "cards": [c]} for c in ("9C", "QC", "JH", "8H")]
     f = tmp_path / "game.json"
     f.write_text(json.dumps(moves))
     proc = run("hint", "--variant", "napoleons-tomb", "--deal", "14", "--moves", str(f), "--json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("\n") == 1
     data = json.loads(proc.stdout)
-    assert data == {"move": {"action": "move", "card": "9C", "from": "waste", "to": "cell"},
+    assert data == {"move": {"action": "move", "card": "8H", "from": "waste", "to": "cell"},
                     "status": "wins", "score": 52, "reason": None}
 
 
