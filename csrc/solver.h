@@ -49,7 +49,8 @@ typedef struct {
 #define SOLVER_FORCE_WASTE_HOME   16u /* the last waste card of its rank still to come goes home at once */
 #define SOLVER_FORCE_SIXES_RESERVE 32u /* a 6 on the waste or in a cell goes to the reserve at once */
 #define SOLVER_RESTARTS           64u /* randomised restarts look for a win first (not a pruning) */
-#define SOLVER_ALL_SHORTCUTS      127u
+#define SOLVER_FORCE_SEVEN_HOME   128u /* a 7 on the waste goes to an empty corner at once (one pass) */
+#define SOLVER_ALL_SHORTCUTS      255u
 
 /* Status of a run. */
 enum {

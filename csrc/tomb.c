@@ -170,6 +170,14 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
             }
         }
     }
+    /* A 7 on the waste goes to an empty corner at once (one pass): while a
+     * 7 is out, a corner is empty, and a corner started early only takes
+     * more (docs/search.md). */
+    if ((g->flags & SOLVER_FORCE_SEVEN_HOME) && s->nwaste && r->passes == 1
+        && RANK(s->waste[s->nwaste - 1]) == 7) {
+        moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CORNER, 0);
+        return 1;
+    }
     /* The waste card home, where it is the last card of its rank still to
      * come: none in the stock or the cells (one pass; cells send only home). */
     if ((g->flags & SOLVER_FORCE_WASTE_HOME) && s->nwaste && r->passes == 1 && !r->sixes_reserve

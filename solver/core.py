@@ -29,6 +29,7 @@ SHORTCUTS = {
     "waste-home": lib.SOLVER_FORCE_WASTE_HOME,
     "sixes-reserve": lib.SOLVER_FORCE_SIXES_RESERVE,
     "restarts": lib.SOLVER_RESTARTS,
+    "seven-home": lib.SOLVER_FORCE_SEVEN_HOME,
 }
 
 STATUS = {
