@@ -205,13 +205,12 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
     uint64_t n = exits->big.v ? exits->big.n : (uint64_t)exits->n;
     if (m->arena_n + n + 1 >= (1ull << 56)) return NULL;
     /* Growth past the memory limit is refused (the caller reports the limit). */
-    uint64_t grow = 0;
-    if ((m->count + 1) * 4 > m->cap * 3)
-        grow += m->cap * sizeof(entry);
+    int grow_entries = (m->count + 1) * 4 > m->cap * 3;
+    uint64_t grow = grow_entries ? m->cap * sizeof(entry) : 0;
     for (uint64_t c = m->arena_cap; m->arena_n + n + 1 > c; c *= 2)
         grow += c * sizeof(uint64_t);
     if (grow && m->max_bytes && m->bytes + m->extra_bytes + grow > m->max_bytes) return NULL;
-    if ((m->count + 1) * 4 > m->cap * 3) {
+    if (grow_entries) {
         uint64_t cap = m->cap * 2;
         entry *t = calloc(cap, sizeof(entry));
         if (!t) return NULL;

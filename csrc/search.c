@@ -17,12 +17,15 @@
 #include "tomb.h"
 #include "memo.h"
 
-/* Positions the plain search gets before the summaries take over. */
+/* Positions the first plain search gets before the restarts. */
 #define DFS_FIRST 20000
 /* Then the randomised restarts (docs/search.md: tuned on classic deals 1-300):
- * RESTARTS_PER_CARD for each card in the root's stock and waste. */
+ * RESTARTS_PER_CARD for each card in the root's stock and waste, each with a
+ * table of RESTART_SLOTS that holds its budget without growing. */
 #define RESTARTS_PER_CARD 60
 #define RESTART_BUDGET 300
+#define RESTART_SLOTS 1024u
+_Static_assert((RESTART_BUDGET + 1) * 4 <= RESTART_SLOTS * 3, "a restart's table must not grow");
 /* Chance in percent that a restart parks the waste card in a cell rather than
  * turning over it, by how many cards must go home before it fits (0..4, 5 or
  * more), and what a card under it that fits now adds. */
@@ -57,7 +60,7 @@ struct solver {
     int memo_ready;
     uint64_t seed;          /* non-zero: a restart, which draws its choices at random */
     int phase, round_started;     /* see staged_run */
-    uint64_t earlier_positions;   /* positions of the randomised restarts before this one */
+    uint64_t earlier_positions;   /* positions of the earlier rounds (first search, restarts) */
 };
 
 static double now(void)
@@ -141,12 +144,14 @@ static uint64_t next_rand(solver *s)
  * sooner the card fits. Only the order changes: both moves stay. */
 static void order_moves(solver *s, const tomb_state *st, frame *f)
 {
+    if (!(s->game.flags & SOLVER_RESTARTS))
+        return;
     int ic = -1, it = -1;
     for (int i = 0; i < f->n; i++) {
         if (TM_ACTION(f->moves[i]) == SOLVER_TURN) it = i;
         else if (TM_SRC(f->moves[i]) == SOLVER_PLACE_WASTE && TM_DST(f->moves[i]) == SOLVER_PLACE_CELL) ic = i;
     }
-    if (ic < 0 || it < 0 || !(s->game.flags & SOLVER_RESTARTS))
+    if (ic < 0 || it < 0)
         return;
     int d = tomb_wait(st, RANK(st->waste[st->nwaste - 1]));
     int below_fits = st->nwaste > 1 && tomb_wait(st, RANK(st->waste[st->nwaste - 2])) == 0;
@@ -365,6 +370,26 @@ static int memo_run(solver *s, double start, double spent)
     return best == 52 ? SOLVER_WON : SOLVER_LOST;
 }
 
+/* Starts a new search from the root (a restart, or the full search after
+ * them): the positions so far are counted, and the table is emptied, kept if
+ * it already has `slots` slots, else made anew. -1 if memory runs out. */
+static int new_round(solver *s, uint64_t slots, uint64_t seed)
+{
+    s->earlier_positions += s->table.count;
+    if (s->table.capacity == slots)
+        table_clear(&s->table);
+    else {
+        table_free(&s->table);
+        if (table_init(&s->table, s->game.key_words, slots) < 0)
+            return -1;
+    }
+    s->depth = 0;
+    s->started = 0;
+    s->seed = seed;
+    s->round_started = 1;
+    return 0;
+}
+
 /* Phases of a search: the first plain search (0), the randomised restarts
  * (1..restarts), then the summaries (one pass) or the full plain search from
  * the start. Without restarts or summaries, the first search is the full one.
@@ -388,25 +413,8 @@ static int staged_run(solver *s)
      * many wins the first order missed. Each is a complete depth-first search
      * of its own, so one that ends without a limit decides the deal too. */
     while (s->phase <= restarts) {
-        if (!s->round_started) {
-            s->earlier_positions += s->table.count;
-            /* A table just big enough for the budget, cleared between restarts. */
-            uint64_t slots = 1024;
-            while (slots * 3 < RESTART_BUDGET * 4 + 8)
-                slots *= 2;
-            if (s->table.capacity == slots) {
-                memset(s->table.slots, 0, table_bytes(&s->table));
-                s->table.count = 0;
-            } else {
-                table_free(&s->table);
-                if (table_init(&s->table, s->game.key_words, slots) < 0)
-                    return finish(s, SOLVER_LIMIT_MEMORY);
-            }
-            s->depth = 0;
-            s->started = 0;
-            s->seed = 0x9e3779b97f4a7c15ull * (uint64_t)s->phase;
-            s->round_started = 1;
-        }
+        if (!s->round_started && new_round(s, RESTART_SLOTS, 0x9e3779b97f4a7c15ull * (uint64_t)s->phase) < 0)
+            return finish(s, SOLVER_LIMIT_MEMORY);
         uint64_t budget = RESTART_BUDGET;
         if (s->max_positions) {
             uint64_t used = s->earlier_positions + s->table.count;
@@ -425,16 +433,8 @@ static int staged_run(solver *s)
     if (!use_memo(s)) {
         /* Several passes (or the summaries switched off): the full plain
          * search from the start, with a fresh table. */
-        if (!s->round_started) {
-            s->earlier_positions += s->table.count;
-            table_free(&s->table);
-            if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0)
-                return finish(s, SOLVER_LIMIT_MEMORY);
-            s->depth = 0;
-            s->started = 0;
-            s->seed = 0;
-            s->round_started = 1;
-        }
+        if (!s->round_started && new_round(s, INITIAL_SLOTS, 0) < 0)
+            return finish(s, SOLVER_LIMIT_MEMORY);
         uint64_t cap = 0;
         if (s->max_positions) {
             if (s->earlier_positions >= s->max_positions)

@@ -35,6 +35,12 @@ void table_free(table *t)
     t->capacity = t->count = 0;
 }
 
+void table_clear(table *t)
+{
+    memset(t->slots, 0, table_bytes(t));
+    t->count = 0;
+}
+
 uint64_t table_bytes(const table *t)
 {
     return t->capacity * (uint64_t)t->words * sizeof(uint64_t);

@@ -23,6 +23,8 @@ typedef struct {
 
 int table_init(table *t, int words, uint64_t capacity);
 void table_free(table *t);
+/* Empties the table, keeping its slots. */
+void table_clear(table *t);
 uint64_t table_bytes(const table *t);
 /* Bytes the table would hold after its next growth. */
 uint64_t table_grown_bytes(const table *t);
