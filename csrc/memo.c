@@ -27,11 +27,9 @@ uint64_t memo_pack(const tomb_game *g, const tomb_state *s)
     unsigned c[SOLVER_MAX_CELLS], k[4];
     for (int i = 0; i < SOLVER_MAX_CELLS; i++)
         c[i] = (i < g->rules.cells && s->cells[i] != SOLVER_NO_CARD) ? (unsigned)RANK(s->cells[i]) : 0u;
-    for (int i = 1; i < SOLVER_MAX_CELLS; i++)
-        for (int j = i; j > 0 && c[j - 1] > c[j]; j--) { unsigned t = c[j]; c[j] = c[j - 1]; c[j - 1] = t; }
+    sort4(c);
     for (int i = 0; i < 4; i++) k[i] = s->corners[i];
-    for (int i = 1; i < 4; i++)
-        for (int j = i; j > 0 && k[j - 1] > k[j]; j--) { unsigned t = k[j]; k[j] = k[j - 1]; k[j - 1] = t; }
+    sort4(k);
     uint64_t q = s->nstock;
     for (int i = 0; i < SOLVER_MAX_CELLS; i++) q = (q << 4) | c[i];
     q = (q << 3) | s->nreserve;
@@ -203,11 +201,14 @@ entry *memo_lookup(memo *m, uint64_t key)
 static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
 {
     uint64_t n = exits->big.v ? exits->big.n : (uint64_t)exits->n;
-    if (m->arena_n + n + 1 >= (1ull << 56)) return NULL;
+    if (n <= 1) {
+        /* Kept in the entry: no arena words. */
+    } else if (m->arena_n + n + 1 >= (1ull << 55)) return NULL;
     /* Growth past the memory limit is refused (the caller reports the limit). */
     int grow_entries = (m->count + 1) * 4 > m->cap * 3;
     uint64_t grow = grow_entries ? m->cap * sizeof(entry) : 0;
-    for (uint64_t c = m->arena_cap; m->arena_n + n + 1 > c; c *= 2)
+    uint64_t words = n <= 1 ? 0 : n + 1;
+    for (uint64_t c = m->arena_cap; m->arena_n + words > c; c *= 2)
         grow += c * sizeof(uint64_t);
     if (grow && m->max_bytes && m->bytes + m->extra_bytes + grow > m->max_bytes) return NULL;
     if (grow_entries) {
@@ -225,7 +226,7 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
         m->entries = t;
         m->cap = cap;
     }
-    while (m->arena_n + n + 1 > m->arena_cap) {
+    while (m->arena_n + words > m->arena_cap) {
         uint64_t *a = realloc(m->arena, 2 * m->arena_cap * sizeof(uint64_t));
         if (!a) return NULL;
         m->bytes += m->arena_cap * sizeof(uint64_t);
@@ -236,9 +237,15 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
     while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
     entry *e = &ENTRIES(m)[j];
     e->key = key + 1;
-    e->val = (m->arena_n << 8) | (uint64_t)best;
-    m->arena[m->arena_n++] = n;
-    SMALL_EACH(exits, x, m->arena[m->arena_n++] = x);
+    if (n <= 1) {
+        uint64_t one = 0;
+        SMALL_EACH(exits, x, one = x + 1);
+        e->val = (one << 9) | E_INLINE | (uint64_t)best;
+    } else {
+        e->val = (m->arena_n << 9) | (uint64_t)best;
+        m->arena[m->arena_n++] = n;
+        SMALL_EACH(exits, x, m->arena[m->arena_n++] = x);
+    }
     m->count++;
     return e;
 }
@@ -300,9 +307,11 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
                 if (st >= 0) status = st;
                 else {
                     if (E_BEST(e) > *best) *best = E_BEST(e);
-                    uint64_t off = E_OFF(e), n = E_N(m, e);
+                    uint64_t one;
+                    const uint64_t *ex;
+                    uint64_t n = memo_exits(m, e, &one, &ex);
                     for (uint64_t y = 0; y < n && status < 0; y++)
-                        if (small_add(&next, m->arena[off + y], bytes) < 0) status = SOLVER_LIMIT_MEMORY;
+                        if (small_add(&next, ex[y], bytes) < 0) status = SOLVER_LIMIT_MEMORY;
                 }
             }
         });
@@ -393,9 +402,11 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                         m->chain_n--;
                     if (status >= 0) goto done;
                     if (E_BEST(f) > best) best = E_BEST(f);
-                    uint64_t off = E_OFF(f), nf = E_N(m, f);
+                    uint64_t one;
+                    const uint64_t *ex;
+                    uint64_t nf = memo_exits(m, f, &one, &ex);
                     for (uint64_t y = 0; y < nf; y++)
-                        ADD_SEEN(m->arena[off + y]);
+                        ADD_SEEN(ex[y]);
                 } else {
                     smallset got;
                     small_init(&got);

@@ -6,12 +6,13 @@
 #include "tomb.h"
 
 /* A summary in the table: the key + 1 (the control state and the rank), and
- * where its exits start in the arena (56 bits: the count, then the exits)
- * with the best score (8 bits). */
+ * its value: the best score (bits 0-7), then either (bit 8 set) its one exit
+ * + 1, 0 for none - two summaries in three have at most one exit, and keep
+ * it here, with no trip to the arena - or (bit 8 clear) where its exits start
+ * in the arena (the count, then the exits). Control states take 42 bits. */
 typedef struct { uint64_t key; uint64_t val; } entry;
-#define E_OFF(e) (((e)->val >> 8) + 1)
-#define E_N(m, e) ((m)->arena[(e)->val >> 8])
 #define E_BEST(e) ((int)((e)->val & 0xff))
+#define E_INLINE 256u
 
 /* A summary being computed: its control state, its top rank, and the state
  * of its closure being expanded. */
@@ -33,6 +34,21 @@ typedef struct {
     trail_frame trail[64], found[64];   /* the summaries being computed; those when a win was seen */
     int trail_n, found_n;
 } memo;
+
+/* The exits of a summary: sets *v to them (into the arena, or to *one) and
+ * returns how many. *v stays valid until the next summary is stored. */
+static inline uint64_t memo_exits(const memo *m, const entry *e, uint64_t *one, const uint64_t **v)
+{
+    if (e->val & E_INLINE) {
+        uint64_t x = e->val >> 9;
+        *one = x - 1;
+        *v = one;
+        return x != 0;
+    }
+    uint64_t off = e->val >> 9;
+    *v = &m->arena[off + 1];
+    return m->arena[off];
+}
 
 /* Internal status: the target score was reached (memo_best then returns it). */
 #define MEMO_FOUND 100

@@ -153,9 +153,11 @@ static int level_path(memo *m, uint64_t q, int top, int to_exit, uint64_t goal, 
                 uint64_t nq = memo_pack(g, &ch);
                 entry *e = memo_lookup(m, (nq << 4) | (uint64_t)rank);
                 if (!e) continue;
-                uint64_t off = E_OFF(e), ne = E_N(m, e);
+                uint64_t one;
+                const uint64_t *ex;
+                uint64_t ne = memo_exits(m, e, &one, &ex);
                 for (uint64_t x = 0; x < ne; x++) {
-                    node nd = {m->arena[off + x], head, TM_MAKE(SOLVER_TURN, 0, 0, 0), 1, nq, rank};
+                    node nd = {ex[x], head, TM_MAKE(SOLVER_TURN, 0, 0, 0), 1, nq, rank};
                     int at = graph_add(&gr, nd);
                     if (at == -2) goto out;
                     if (at >= 0 && !to_exit && nd.state == goal) {

@@ -122,6 +122,9 @@ int tomb_init(tomb_game *g, const solver_rules *r, unsigned flags,
         s->reserve[i] = p->reserve[i];
     }
     s->nstock = (uint8_t)p->nstock;
+    memset(g->stock_first, 255, sizeof g->stock_first);
+    for (int i = s->nstock - 1; i >= 0; i--)
+        g->stock_first[RANK(s->stock[i])] = (uint8_t)i;
     s->nwaste = (uint8_t)p->nwaste;
     s->nreserve = (uint8_t)p->nreserve;
     int on_foundations = 0;
@@ -183,10 +186,9 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
     if ((g->flags & SOLVER_FORCE_WASTE_HOME) && s->nwaste && r->passes == 1 && !r->sixes_reserve
         && !r->cell_to_reserve && !r->cell_to_waste) {
         int rank = RANK(s->waste[s->nwaste - 1]);
-        int home = home_for(s, rank), others = 0;
-        for (int i = 0; home && i < s->nstock; i++)
-            others += RANK(s->stock[i]) == rank;
-        for (int i = 0; home && i < r->cells; i++)
+        int home = home_for(s, rank);
+        int others = g->stock_first[rank] < s->nstock;
+        for (int i = 0; home && !others && i < r->cells; i++)
             others += s->cells[i] != SOLVER_NO_CARD && RANK(s->cells[i]) == rank;
         if (home && !others) {
             moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
@@ -302,14 +304,6 @@ int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out)
     return card;
 }
 
-static void sort_small(unsigned *v, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
-            unsigned t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
-        }
-}
-
 /* Appends `bits` bits of value v to the key at bit position *pos. */
 static void put_bits(uint64_t *key, int *pos, uint64_t v, int bits)
 {
@@ -332,10 +326,31 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
     int bits = sym ? 4 : 6;
     int pos = 0;
     memset(key, 0, sizeof(uint64_t) * (size_t)g->key_words);
-    for (int i = 0; i < s->nwaste; i++)
-        put_bits(key, &pos, sym ? (unsigned)RANK(s->waste[i]) : s->waste[i] + 1u, bits);
-    for (int i = s->nstock - 1; i >= 0; i--)
-        put_bits(key, &pos, sym ? (unsigned)RANK(s->stock[i]) : s->stock[i] + 1u, bits);
+    if (sym) {
+        /* Ranks are nibbles, 16 to a word: none straddles two words. The
+         * same bits put_bits would write, gathered in bytes first, and
+         * with the rank read from a table: this runs for every child. */
+        static const uint8_t rank_of[52] = {
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+        uint8_t t[64] = {0};
+        int n = 0;
+        for (int i = 0; i < s->nwaste; i++)
+            t[n++] = rank_of[s->waste[i]];
+        for (int i = s->nstock - 1; i >= 0; i--)
+            t[n++] = rank_of[s->stock[i]];
+        for (int w = 0; w < 4; w++) {
+            uint64_t v = 0;
+            for (int k = 15; k >= 0; k--)
+                v = (v << 4) | t[16 * w + k];
+            key[w] = v;
+        }
+    } else {
+        for (int i = 0; i < s->nwaste; i++)
+            put_bits(key, &pos, s->waste[i] + 1u, bits);
+        for (int i = s->nstock - 1; i >= 0; i--)
+            put_bits(key, &pos, s->stock[i] + 1u, bits);
+    }
     pos = 52 * bits;    /* a value 0 ends a shorter talon */
     put_bits(key, &pos, s->nwaste, 6);
     put_bits(key, &pos, s->redeals, 3);
@@ -344,7 +359,7 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
         int c = i < g->rules.cells ? s->cells[i] : SOLVER_NO_CARD;
         v[i] = c == SOLVER_NO_CARD ? 0u : sym ? (unsigned)RANK(c) : (unsigned)c + 1u;
     }
-    sort_small(v, SOLVER_MAX_CELLS);
+    sort4(v);
     for (int i = 0; i < SOLVER_MAX_CELLS; i++)
         put_bits(key, &pos, v[i], bits);
     if (sym) {
@@ -356,7 +371,7 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
         put_bits(key, &pos, mask, 4);
     }
     unsigned c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
-    sort_small(c, 4);
+    sort4(c);
     for (int i = 0; i < 4; i++)
         put_bits(key, &pos, c[i], 3);
     put_bits(key, &pos, s->tomb, 5);

@@ -41,7 +41,23 @@ typedef struct {
     solver_rules rules;
     unsigned flags;
     int key_words;          /* 4 with the suit symmetry, 6 without */
+    /* The lowest place in the root's stock (stock[0] is turned last) that
+     * holds each rank, 255 if none: with one pass the stock is always a
+     * bottom part of the root's, so a rank is still to come exactly when
+     * stock_first[rank] < nstock. */
+    uint8_t stock_first[14];
 } tomb_game;
+
+/* Sorts four values (a sorting network: no data-dependent branches, which
+ * the keys of every child pay for). */
+static inline void sort4(unsigned *v)
+{
+#define SORT4_CX(a, b) do { unsigned x_ = v[a], y_ = v[b]; \
+        v[a] = x_ < y_ ? x_ : y_; v[b] = x_ < y_ ? y_ : x_; } while (0)
+    SORT4_CX(0, 1); SORT4_CX(2, 3); SORT4_CX(0, 2); SORT4_CX(1, 3); SORT4_CX(1, 2);
+#undef SORT4_CX
+}
+_Static_assert(SOLVER_MAX_CELLS == 4, "sort4 sorts the cells");
 
 /* Checks the rules and position; writes a message and returns -1 if impossible. */
 int tomb_init(tomb_game *g, const solver_rules *rules, unsigned flags,
