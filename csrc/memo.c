@@ -176,6 +176,24 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
     m->arena = malloc(m->arena_cap * sizeof(uint64_t));
     if (!m->entries || !m->arena) return -1;
     m->bytes = m->cap * sizeof(entry) + m->arena_cap * sizeof(uint64_t);
+    const solver_rules *r = &g->rules;
+    m->by_places = r->turn == 1 && r->passes == 1 && !r->sixes_reserve && !r->cell_to_reserve
+        && !r->cell_to_waste && r->cell_to_foundation && (g->flags & SOLVER_FORCE_CELL_HOME);
+    if (m->by_places) {
+        m->ncells = r->cells;
+        m->ntalon = root->nwaste + root->nstock;
+        for (int i = 0; i < root->nwaste; i++)
+            m->talon[i] = (uint8_t)RANK(root->waste[i]);
+        for (int i = 0; i < root->nstock; i++)
+            m->talon[root->nwaste + i] = (uint8_t)RANK(root->stock[root->nstock - 1 - i]);
+        memset(m->pre, 0, sizeof m->pre);
+        memset(m->last, -1, sizeof m->last);
+        for (int j = 0; j < m->ntalon; j++) {
+            memcpy(m->pre[j + 1], m->pre[j], sizeof m->pre[j]);
+            m->pre[j + 1][m->talon[j]]++;
+            m->last[m->talon[j]] = (int8_t)j;
+        }
+    }
     return 0;
 }
 
@@ -198,6 +216,25 @@ entry *memo_lookup(memo *m, uint64_t key)
     return NULL;
 }
 
+/* Doubles the table of summaries; -1 if out of memory. */
+static int entries_grow(memo *m)
+{
+    uint64_t cap = m->cap * 2;
+    entry *t = calloc(cap, sizeof(entry));
+    if (!t) return -1;
+    for (uint64_t i = 0; i < m->cap; i++)
+        if (ENTRIES(m)[i].key) {
+            uint64_t j = memo_mix(ENTRIES(m)[i].key) & (cap - 1);
+            while (t[j].key) j = (j + 1) & (cap - 1);
+            t[j] = ENTRIES(m)[i];
+        }
+    free(m->entries);
+    m->bytes += (cap - m->cap) * sizeof(entry);
+    m->entries = t;
+    m->cap = cap;
+    return 0;
+}
+
 static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
 {
     uint64_t n = exits->big.v ? exits->big.n : (uint64_t)exits->n;
@@ -211,21 +248,7 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
     for (uint64_t c = m->arena_cap; m->arena_n + words > c; c *= 2)
         grow += c * sizeof(uint64_t);
     if (grow && m->max_bytes && m->bytes + m->extra_bytes + grow > m->max_bytes) return NULL;
-    if (grow_entries) {
-        uint64_t cap = m->cap * 2;
-        entry *t = calloc(cap, sizeof(entry));
-        if (!t) return NULL;
-        for (uint64_t i = 0; i < m->cap; i++)
-            if (ENTRIES(m)[i].key) {
-                uint64_t j = memo_mix(ENTRIES(m)[i].key) & (cap - 1);
-                while (t[j].key) j = (j + 1) & (cap - 1);
-                t[j] = ENTRIES(m)[i];
-            }
-        free(m->entries);
-        m->bytes += (cap - m->cap) * sizeof(entry);
-        m->entries = t;
-        m->cap = cap;
-    }
+    if (grow_entries && entries_grow(m) < 0) return NULL;
     while (m->arena_n + words > m->arena_cap) {
         uint64_t *a = realloc(m->arena, 2 * m->arena_cap * sizeof(uint64_t));
         if (!a) return NULL;
@@ -448,8 +471,12 @@ done:
 
 /* Best score reachable from a full state: compose the summaries of its waste,
  * top down, then the empty waste's. Returns -1 and sets *best, or a status. */
+static int places_best(memo *m, const tomb_state *s, int *best);
+
 int memo_best(memo *m, const tomb_state *s, int *best)
 {
+    if (m->by_places)
+        return places_best(m, s, best);
     uint64_t bytes = 0;
     tomb_state c = *s;
     c.nwaste = 0;
@@ -474,6 +501,199 @@ int memo_best(memo *m, const tomb_state *s, int *best)
         }
     });
     small_free(&after);
+    if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {
+        *best = m->target;
+        return -1;
+    }
+    return st;
+}
+
+/* ---- summaries by places: the classic rules ----
+ *
+ * With one card turned at a time, one pass, cells that send only home, no
+ * reserve, and cell-home on, the cards out of the talon (in the cells or
+ * home) are all the cards turned but those still in the waste, and cell-home
+ * leaves them in one arrangement only: the foundations hold the most of them
+ * they can take, the cells the rest (docs/search.md, "by places"). So the
+ * position in which a card of rank y is on top of the waste is fixed by the
+ * place j (how many talon cards were turned) and the ranks under y, and the
+ * summary of (j, ranks under, y) is a set of places: those where y can leave
+ * the waste. It is found in one sweep of the places from j on, since a turn
+ * only leads to later places, and kept in the entry itself: the exits as a
+ * 53-bit mask, the best score above them.
+ */
+
+#define PLACES_MASK ((1ull << 53) - 1)
+#define PLACES_BEST(v) ((int)((v) >> 53))
+
+/* The foundations' closure of the cards out, by rank counts c[1..13]. */
+typedef struct { int score, ncells, tomb, n[14]; } closure;
+
+static void close_out(const int *c, closure *o)
+{
+    int prev = 4, score = 0, cells = 0;
+    for (int r = 7; r <= 13; r++) {   /* n[r]: corners holding rank r */
+        int k = c[r] < prev ? c[r] : prev;
+        o->n[r] = k;
+        score += k;
+        cells += c[r] - k;
+        prev = k;
+    }
+    int rounds = 4, k = 0;            /* the tomb: whole rounds 6..A, then a part */
+    for (int r = 1; r <= 6; r++)
+        if (c[r] < rounds) rounds = c[r];
+    if (rounds < 4)
+        while (k < 6 && c[6 - k] > rounds) k++;
+    for (int r = 1; r <= 6; r++)
+        cells += c[r] - rounds - (r > 6 - k);
+    o->tomb = 6 * rounds + k;
+    o->score = score + o->tomb;
+    o->ncells = cells;
+}
+
+static int closure_fits(const closure *o, int y)
+{
+    if (y <= 6) return o->tomb < 24 && y == 6 - o->tomb % 6;
+    if (y == 7) return o->n[7] < 4;
+    return o->n[y - 1] > o->n[y];
+}
+
+/* The forced endgame (stock empty) from the cards out c, with y on the real
+ * waste m->chain: whether it brings every card home. */
+static int places_endgame(const memo *m, const int *c0, int y)
+{
+    int c[14];
+    memcpy(c, c0, sizeof c);
+    for (int k = m->chain_n;;) {
+        closure o;
+        close_out(c, &o);
+        if (!closure_fits(&o, y) && o.ncells >= m->ncells)
+            return 0;
+        c[y]++;
+        if (k == 0)
+            return 1;
+        y = m->chain[--k];
+    }
+}
+
+/* The summary of a card of rank y (0: the empty waste) on top at place e,
+ * over the ranks b (3-bit counts) under it. Returns -1 and sets *val, or a
+ * status. */
+static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t *val)
+{
+    uint64_t key = ((uint64_t)e << 43) | ((uint64_t)y << 39) | b;
+    entry *en = memo_lookup(m, key);
+    if (en) { *val = en->val; return -1; }
+    const unsigned flags = m->game->flags;
+    const int n = m->ntalon;
+    int c[14];
+    for (int r = 1; r <= 13; r++)
+        c[r] = 4 - m->pre[n][r] + m->pre[e][r] - (int)((b >> (3 * (r - 1))) & 7) - (r == y);
+    uint64_t reach = 1ull << e, exits = 0;
+    uint64_t above = y ? b + (1ull << (3 * (y - 1))) : b;
+    int best = 0;
+    for (int j = e; j <= n; j++) {
+        if (j > e)
+            c[m->talon[j - 1]]++;
+        if (!((reach >> j) & 1))
+            continue;
+        m->positions++;
+        int status = check(m);
+        if (status >= 0) return status;
+        closure o;
+        close_out(c, &o);
+        if (o.score > best) best = o.score;
+        int forced = 0;
+        if (y) {
+            int fit = closure_fits(&o, y);
+            if (fit || o.ncells < m->ncells) {
+                exits |= 1ull << j;
+                closure x;
+                c[y]++;
+                close_out(c, &x);
+                c[y]--;
+                if (x.score > best) best = x.score;
+            }
+            /* seven-home, waste-home: y goes home and nothing else. */
+            forced = ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
+                || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->last[y] < j);
+        }
+        if (m->target && best >= m->target) return MEMO_FOUND;
+        if (j == n) {
+            if (m->target == 52 && y && places_endgame(m, c, y)) return MEMO_FOUND;
+            continue;
+        }
+        if (forced)
+            continue;
+        uint64_t v;
+        if (y) m->chain[m->chain_n++] = y;
+        status = places_summary(m, j + 1, above, m->talon[j], &v);
+        if (y) m->chain_n--;
+        if (status >= 0) return status;
+        /* The places newly reached will look up their turn's summary: fetch
+         * its slot now (the table is far larger than the caches). */
+        for (uint64_t x = v & PLACES_MASK & ~reach; x; x &= x - 1) {
+            int k = __builtin_ctzll(x);
+            if (k < n)
+                __builtin_prefetch(&ENTRIES(m)[memo_mix((((uint64_t)(k + 1) << 43)
+                    | ((uint64_t)m->talon[k] << 39) | above) + 1) & (m->cap - 1)]);
+        }
+        reach |= v & PLACES_MASK;
+        if (PLACES_BEST(v) > best) best = PLACES_BEST(v);
+    }
+    if ((m->count + 1) * 4 > m->cap * 3) {
+        if (m->max_bytes && m->bytes + m->cap * sizeof(entry) > m->max_bytes) return SOLVER_LIMIT_MEMORY;
+        if (entries_grow(m) < 0) return SOLVER_LIMIT_MEMORY;
+    }
+    uint64_t j = memo_mix(key + 1) & (m->cap - 1);
+    while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
+    ENTRIES(m)[j].key = key + 1;
+    ENTRIES(m)[j].val = *val = exits | ((uint64_t)best << 53);
+    m->count++;
+    return -1;
+}
+
+/* memo_best by places: compose the summaries of the waste top down, then the
+ * empty waste's. */
+static int places_best(memo *m, const tomb_state *s, int *best)
+{
+    int n = m->ntalon, j = n - s->nstock, w = s->nwaste;
+    int c[14];
+    uint64_t b = 0;
+    for (int r = 1; r <= 13; r++)
+        c[r] = 4 - m->pre[n][r] + m->pre[j][r];
+    for (int i = 0; i < w; i++) {
+        m->chain[i] = RANK(s->waste[i]);
+        c[m->chain[i]]--;
+        if (i < w - 1) b += 1ull << (3 * (m->chain[i] - 1));
+    }
+    closure o;
+    close_out(c, &o);
+    *best = o.score > tomb_score(s) ? o.score : tomb_score(s);
+    m->trail_n = 0;
+    m->found_n = 0;
+    int st = -1;
+    uint64_t cur = 1ull << j;
+    for (int k = w - 1; k >= 0 && st < 0 && !(m->target && *best >= m->target); k--) {
+        uint64_t next = 0;
+        for (uint64_t x = cur; x && st < 0; x &= x - 1) {
+            uint64_t v;
+            m->chain_n = k;
+            st = places_summary(m, __builtin_ctzll(x), b, m->chain[k], &v);
+            if (st < 0) {
+                next |= v & PLACES_MASK;
+                if (PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
+            }
+        }
+        cur = next;
+        if (k > 0) b -= 1ull << (3 * (m->chain[k - 1] - 1));
+    }
+    for (uint64_t x = cur; x && st < 0 && !(m->target && *best >= m->target); x &= x - 1) {
+        uint64_t v;
+        m->chain_n = 0;
+        st = places_summary(m, __builtin_ctzll(x), 0, 0, &v);
+        if (st < 0 && PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
+    }
     if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {
         *best = m->target;
         return -1;

@@ -33,6 +33,14 @@ typedef struct {
     int chain[64], chain_n; /* ranks of the waste cards under the current top */
     trail_frame trail[64], found[64];   /* the summaries being computed; those when a win was seen */
     int trail_n, found_n;
+    /* The classic rules (one card, one pass, cells that send only home, no
+     * reserve) with cell-home: summaries over the talon's places (memo.c,
+     * "by places"). talon: the root's waste (bottom to top) then its stock in
+     * turning order, as ranks; pre[j][r]: cards of rank r among the first j;
+     * last[r]: the last place of rank r (-1: none). */
+    int by_places, ntalon, ncells;
+    uint8_t talon[52], pre[53][14];
+    int8_t last[14];
 } memo;
 
 /* The exits of a summary: sets *v to them (into the arena, or to *one) and
