@@ -576,19 +576,77 @@ static int places_endgame(const memo *m, const int *c0, int y)
     }
 }
 
-/* The summary of a card of rank y (0: the empty waste) on top at place e,
- * over the ranks b (3-bit counts) under it. Returns -1 and sets *val, or a
- * status. */
-static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t *val)
+/* The key of the summary of y on top at place e with the cards out c: the
+ * place, y, and the cards out with the cell cards that are stuck for the
+ * whole summary left out and only counted. A cell card is stuck when a rank
+ * its foundation needs before it has no copy that can still come home while
+ * y is on top: none in the stock from e on, and none in the cells that is
+ * not stuck itself (docs/search.md, "stuck cell cards"). Two positions that
+ * differ only in which stuck cards fill those cells have the same summary. */
+static uint64_t places_key(const memo *m, int e, int y, const int *c)
 {
-    uint64_t key = ((uint64_t)e << 43) | ((uint64_t)y << 39) | b;
+    closure o;
+    close_out(c, &o);
+    int cells[14], acc[14], out[14];
+    int rounds = o.tomb / 6, part = o.tomb % 6, stuck = 0;
+    for (int r = 1; r <= 13; r++) {
+        cells[r] = r >= 7 ? c[r] - o.n[r] : c[r] - rounds - (r > 6 - part);
+        acc[r] = m->pre[m->ntalon][r] - m->pre[e][r] + cells[r];
+        out[r] = c[r];
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int r = 1; r <= 13; r++) {
+            if (!cells[r] || out[r] < c[r])
+                continue;
+            int blocked = 0;
+            if (r >= 8)
+                blocked = acc[r - 1] == 0;
+            else if (r <= 6)
+                for (int q = 6 - part; q != r && !blocked; q = q == 1 ? 6 : q - 1)
+                    blocked = acc[q] == 0;
+            if (blocked) {
+                out[r] -= cells[r];
+                acc[r] -= cells[r];
+                stuck += cells[r];
+                changed = 1;
+            }
+        }
+    }
+    uint64_t key = ((uint64_t)e << 46) | ((uint64_t)y << 42) | ((uint64_t)stuck << 39);
+    for (int r = 1; r <= 13; r++)
+        key |= (uint64_t)out[r] << (3 * (r - 1));
+    return key;
+}
+
+/* The cards out when y is on top at place e over the ranks b. */
+static void places_out(const memo *m, int e, uint64_t b, int y, int *c)
+{
+    for (int r = 1; r <= 13; r++)
+        c[r] = 4 - m->pre[m->ntalon][r] + m->pre[e][r] - (int)((b >> (3 * (r - 1))) & 7) - (r == y);
+}
+
+static uint64_t summary_key(const memo *m, int e, uint64_t b, int y)
+{
+    int c[14];
+    places_out(m, e, b, y, c);
+    return places_key(m, e, y, c);
+}
+
+/* The summary of a card of rank y (0: the empty waste) on top at place e,
+ * over the ranks b (3-bit counts) under it; key is summary_key(m, e, b, y).
+ * Returns -1 and sets *val, or a status. */
+static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t key, uint64_t *val)
+{
     entry *en = memo_lookup(m, key);
     if (en) { *val = en->val; return -1; }
     const unsigned flags = m->game->flags;
     const int n = m->ntalon;
     int c[14];
-    for (int r = 1; r <= 13; r++)
-        c[r] = 4 - m->pre[n][r] + m->pre[e][r] - (int)((b >> (3 * (r - 1))) & 7) - (r == y);
+    places_out(m, e, b, y, c);
+    uint64_t keys[53];      /* keys[j]: the summary the turn at place j opens */
+    if (e < n)
+        keys[e] = summary_key(m, e + 1, y ? b + (1ull << (3 * (y - 1))) : b, m->talon[e]);
     uint64_t reach = 1ull << e, exits = 0;
     uint64_t above = y ? b + (1ull << (3 * (y - 1))) : b;
     int best = 0;
@@ -606,14 +664,11 @@ static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t *val)
         int forced = 0;
         if (y) {
             int fit = closure_fits(&o, y);
-            if (fit || o.ncells < m->ncells) {
+            /* The score after y leaves is not this summary's: it may bring
+             * stuck cards home, which the key leaves out. The summary or the
+             * composition that goes on from the exit counts it. */
+            if (fit || o.ncells < m->ncells)
                 exits |= 1ull << j;
-                closure x;
-                c[y]++;
-                close_out(c, &x);
-                c[y]--;
-                if (x.score > best) best = x.score;
-            }
             /* seven-home, waste-home: y goes home and nothing else. */
             forced = ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
                 || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->last[y] < j);
@@ -627,16 +682,17 @@ static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t *val)
             continue;
         uint64_t v;
         if (y) m->chain[m->chain_n++] = y;
-        status = places_summary(m, j + 1, above, m->talon[j], &v);
+        status = places_summary(m, j + 1, above, m->talon[j], keys[j], &v);
         if (y) m->chain_n--;
         if (status >= 0) return status;
         /* The places newly reached will look up their turn's summary: fetch
          * its slot now (the table is far larger than the caches). */
         for (uint64_t x = v & PLACES_MASK & ~reach; x; x &= x - 1) {
             int k = __builtin_ctzll(x);
-            if (k < n)
-                __builtin_prefetch(&ENTRIES(m)[memo_mix((((uint64_t)(k + 1) << 43)
-                    | ((uint64_t)m->talon[k] << 39) | above) + 1) & (m->cap - 1)]);
+            if (k < n) {
+                keys[k] = summary_key(m, k + 1, above, m->talon[k]);
+                __builtin_prefetch(&ENTRIES(m)[memo_mix(keys[k] + 1) & (m->cap - 1)]);
+            }
         }
         reach |= v & PLACES_MASK;
         if (PLACES_BEST(v) > best) best = PLACES_BEST(v);
@@ -679,7 +735,8 @@ static int places_best(memo *m, const tomb_state *s, int *best)
         for (uint64_t x = cur; x && st < 0; x &= x - 1) {
             uint64_t v;
             m->chain_n = k;
-            st = places_summary(m, __builtin_ctzll(x), b, m->chain[k], &v);
+            int e = __builtin_ctzll(x);
+            st = places_summary(m, e, b, m->chain[k], summary_key(m, e, b, m->chain[k]), &v);
             if (st < 0) {
                 next |= v & PLACES_MASK;
                 if (PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
@@ -691,7 +748,8 @@ static int places_best(memo *m, const tomb_state *s, int *best)
     for (uint64_t x = cur; x && st < 0 && !(m->target && *best >= m->target); x &= x - 1) {
         uint64_t v;
         m->chain_n = 0;
-        st = places_summary(m, __builtin_ctzll(x), 0, 0, &v);
+        int e = __builtin_ctzll(x);
+        st = places_summary(m, e, 0, 0, summary_key(m, e, 0, 0), &v);
         if (st < 0 && PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
     }
     if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {
