@@ -165,6 +165,14 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int memo_by_places(const tomb_game *g)
+{
+    const solver_rules *r = &g->rules;
+    return (g->flags & SOLVER_BY_PLACES) && (g->flags & SOLVER_FORCE_CELL_HOME)
+        && r->turn == 1 && r->passes == 1 && !r->sixes_reserve && !r->cell_to_reserve
+        && !r->cell_to_waste && r->cell_to_foundation;
+}
+
 int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
 {
     memset(m, 0, sizeof *m);
@@ -176,10 +184,9 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
     m->arena = malloc(m->arena_cap * sizeof(uint64_t));
     if (!m->entries || !m->arena) return -1;
     m->bytes = m->cap * sizeof(entry) + m->arena_cap * sizeof(uint64_t);
-    const solver_rules *r = &g->rules;
-    m->by_places = r->turn == 1 && r->passes == 1 && !r->sixes_reserve && !r->cell_to_reserve
-        && !r->cell_to_waste && r->cell_to_foundation && (g->flags & SOLVER_FORCE_CELL_HOME);
+    m->by_places = memo_by_places(g);
     if (m->by_places) {
+        const solver_rules *r = &g->rules;
         m->ncells = r->cells;
         m->ntalon = root->nwaste + root->nstock;
         for (int i = 0; i < root->nwaste; i++)
@@ -594,7 +601,7 @@ static uint64_t places_key(const memo *m, int e, int y, const int *c)
         acc[r] = m->pre[m->ntalon][r] - m->pre[e][r] + cells[r];
         out[r] = c[r];
     }
-    for (int changed = 1; changed;) {
+    for (int changed = (m->game->flags & SOLVER_STUCK_CELLS) != 0; changed;) {
         changed = 0;
         for (int r = 1; r <= 13; r++) {
             if (!cells[r] || out[r] < c[r])

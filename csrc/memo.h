@@ -61,6 +61,8 @@ static inline uint64_t memo_exits(const memo *m, const entry *e, uint64_t *one, 
 /* Internal status: the target score was reached (memo_best then returns it). */
 #define MEMO_FOUND 100
 
+/* Whether the summaries go by places (the classic rules with cell-home). */
+int memo_by_places(const tomb_game *g);
 /* Applies where the waste is a stack under one pass: passes == 1. */
 int memo_init(memo *m, const tomb_game *g, const tomb_state *root);
 void memo_free(memo *m);

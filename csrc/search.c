@@ -19,10 +19,13 @@
 
 /* Positions the first plain search gets before the restarts. */
 #define DFS_FIRST 20000
-/* Then the randomised restarts (docs/search.md: tuned on classic deals 1-300):
- * RESTARTS_PER_CARD for each card in the root's stock and waste, each with a
- * table of RESTART_SLOTS that holds its budget without growing. */
+/* Then the randomised restarts (docs/search.md: tuned on classic deals 1-300,
+ * then 1-3,000 once the summaries went by places): RESTARTS_PER_CARD for
+ * each card in the root's stock and waste, or RESTARTS_PER_CARD_BY_PLACES
+ * where the complete search is the summaries by places, each with a table of
+ * RESTART_SLOTS that holds its budget without growing. */
 #define RESTARTS_PER_CARD 60
+#define RESTARTS_PER_CARD_BY_PLACES 20
 #define RESTART_BUDGET 300
 #define RESTART_SLOTS 1024u
 _Static_assert((RESTART_BUDGET + 1) * 4 <= RESTART_SLOTS * 3, "a restart's table must not grow");
@@ -396,7 +399,8 @@ static int new_round(solver *s, uint64_t slots, uint64_t seed)
  * A run stopped by a limit goes on in the same phase next time. */
 static int staged_run(solver *s)
 {
-    int restarts = (s->game.flags & SOLVER_RESTARTS) ? RESTARTS_PER_CARD * (s->root.nstock + s->root.nwaste) : 0;
+    int per_card = use_memo(s) && memo_by_places(&s->game) ? RESTARTS_PER_CARD_BY_PLACES : RESTARTS_PER_CARD;
+    int restarts = (s->game.flags & SOLVER_RESTARTS) ? per_card * (s->root.nstock + s->root.nwaste) : 0;
     if (!restarts && !use_memo(s))
         return dfs_run(s, s->max_positions);
     if (s->phase == 0) {

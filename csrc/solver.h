@@ -50,7 +50,9 @@ typedef struct {
 #define SOLVER_FORCE_SIXES_RESERVE 32u /* a 6 on the waste or in a cell goes to the reserve at once */
 #define SOLVER_RESTARTS           64u /* randomised restarts look for a win first (not a pruning) */
 #define SOLVER_FORCE_SEVEN_HOME   128u /* a 7 on the waste goes to an empty corner at once (one pass) */
-#define SOLVER_ALL_SHORTCUTS      255u
+#define SOLVER_BY_PLACES          256u /* the summaries of the classic rules go by places in the talon */
+#define SOLVER_STUCK_CELLS        512u /* summaries by places leave stuck cell cards out of their keys */
+#define SOLVER_ALL_SHORTCUTS      1023u
 
 /* Status of a run. */
 enum {

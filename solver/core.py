@@ -30,6 +30,8 @@ SHORTCUTS = {
     "sixes-reserve": lib.SOLVER_FORCE_SIXES_RESERVE,
     "restarts": lib.SOLVER_RESTARTS,
     "seven-home": lib.SOLVER_FORCE_SEVEN_HOME,
+    "by-places": lib.SOLVER_BY_PLACES,
+    "stuck-cells": lib.SOLVER_STUCK_CELLS,
 }
 
 STATUS = {
