@@ -590,40 +590,41 @@ static int places_endgame(const memo *m, const int *c0, int y)
  * y is on top: none in the stock from e on, and none in the cells that is
  * not stuck itself (docs/search.md, "stuck cell cards"). Two positions that
  * differ only in which stuck cards fill those cells have the same summary. */
-static uint64_t places_key(const memo *m, int e, int y, const int *c)
+static uint64_t places_key(const memo *m, int e, int y, const int *c, const closure *o)
 {
-    closure o;
-    close_out(c, &o);
-    int cells[14], acc[14], out[14];
-    int rounds = o.tomb / 6, part = o.tomb % 6, stuck = 0;
-    for (int r = 1; r <= 13; r++) {
-        cells[r] = r >= 7 ? c[r] - o.n[r] : c[r] - rounds - (r > 6 - part);
-        acc[r] = m->pre[m->ntalon][r] - m->pre[e][r] + cells[r];
-        out[r] = c[r];
-    }
-    for (int changed = (m->game->flags & SOLVER_STUCK_CELLS) != 0; changed;) {
-        changed = 0;
-        for (int r = 1; r <= 13; r++) {
-            if (!cells[r] || out[r] < c[r])
-                continue;
-            int blocked = 0;
-            if (r >= 8)
-                blocked = acc[r - 1] == 0;
-            else if (r <= 6)
-                for (int q = 6 - part; q != r && !blocked; q = q == 1 ? 6 : q - 1)
-                    blocked = acc[q] == 0;
-            if (blocked) {
-                out[r] -= cells[r];
-                acc[r] -= cells[r];
-                stuck += cells[r];
-                changed = 1;
-            }
+    const int drop = (m->game->flags & SOLVER_STUCK_CELLS) != 0;
+    const uint8_t *all = m->pre[m->ntalon], *before = m->pre[e];
+    uint64_t key = 0;
+    int stuck = 0;
+    /* Corners: a card of rank r waits for an r - 1 (7s never wait), so going
+     * up the ranks once finds every stuck one. acc: the copies that can
+     * still come home above y (the stock from e on, the cells not stuck). */
+    int acc_below = all[7] - before[7];
+    key |= (uint64_t)c[7] << 18;
+    for (int r = 8; r <= 13; r++) {
+        int cells = c[r] - o->n[r], acc = all[r] - before[r] + cells, out = c[r];
+        if (drop && cells && !acc_below) {
+            out -= cells;
+            acc -= cells;
+            stuck += cells;
         }
+        key |= (uint64_t)out << (3 * (r - 1));
+        acc_below = acc;
     }
-    uint64_t key = ((uint64_t)e << 46) | ((uint64_t)y << 42) | ((uint64_t)stuck << 39);
-    for (int r = 1; r <= 13; r++)
-        key |= (uint64_t)out[r] << (3 * (r - 1));
-    return key;
+    /* The tomb: a card waits for every rank from the one the tomb wants down
+     * to its own, so going round from that rank once finds every stuck one. */
+    int rounds = o->tomb / 6, part = o->tomb % 6, blocked = 0;
+    for (int i = 0, q = 6 - part; i < 6; i++, q = q == 1 ? 6 : q - 1) {
+        int cells = c[q] - rounds - (q > 6 - part), acc = all[q] - before[q] + cells, out = c[q];
+        if (drop && cells && blocked) {
+            out -= cells;
+            acc -= cells;
+            stuck += cells;
+        }
+        key |= (uint64_t)out << (3 * (q - 1));
+        blocked |= !acc;
+    }
+    return key | ((uint64_t)e << 46) | ((uint64_t)y << 42) | ((uint64_t)stuck << 39);
 }
 
 /* The cards out when y is on top at place e over the ranks b. */
@@ -633,27 +634,19 @@ static void places_out(const memo *m, int e, uint64_t b, int y, int *c)
         c[r] = 4 - m->pre[m->ntalon][r] + m->pre[e][r] - (int)((b >> (3 * (r - 1))) & 7) - (r == y);
 }
 
-static uint64_t summary_key(const memo *m, int e, uint64_t b, int y)
-{
-    int c[14];
-    places_out(m, e, b, y, c);
-    return places_key(m, e, y, c);
-}
-
 /* The summary of a card of rank y (0: the empty waste) on top at place e,
- * over the ranks b (3-bit counts) under it; key is summary_key(m, e, b, y).
- * Returns -1 and sets *val, or a status. */
-static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t key, uint64_t *val)
+ * over the ranks b (3-bit counts) under it; key is summary_key(m, e, b, y),
+ * c0 and o0 the cards out at e and their closure. Returns -1 and sets *val,
+ * or a status. */
+static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t key,
+                          const int *c0, const closure *o0, uint64_t *val)
 {
     entry *en = memo_lookup(m, key);
     if (en) { *val = en->val; return -1; }
     const unsigned flags = m->game->flags;
     const int n = m->ntalon;
     int c[14];
-    places_out(m, e, b, y, c);
-    uint64_t keys[53];      /* keys[j]: the summary the turn at place j opens */
-    if (e < n)
-        keys[e] = summary_key(m, e + 1, y ? b + (1ull << (3 * (y - 1))) : b, m->talon[e]);
+    memcpy(c, c0, sizeof c);
     uint64_t reach = 1ull << e, exits = 0;
     uint64_t above = y ? b + (1ull << (3 * (y - 1))) : b;
     int best = 0;
@@ -666,7 +659,8 @@ static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t key, uint6
         int status = check(m);
         if (status >= 0) return status;
         closure o;
-        close_out(c, &o);
+        if (j == e) o = *o0;
+        else close_out(c, &o);
         if (o.score > best) best = o.score;
         int forced = 0;
         if (y) {
@@ -689,18 +683,9 @@ static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t key, uint6
             continue;
         uint64_t v;
         if (y) m->chain[m->chain_n++] = y;
-        status = places_summary(m, j + 1, above, m->talon[j], keys[j], &v);
+        status = places_summary(m, j + 1, above, m->talon[j], places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
         if (y) m->chain_n--;
         if (status >= 0) return status;
-        /* The places newly reached will look up their turn's summary: fetch
-         * its slot now (the table is far larger than the caches). */
-        for (uint64_t x = v & PLACES_MASK & ~reach; x; x &= x - 1) {
-            int k = __builtin_ctzll(x);
-            if (k < n) {
-                keys[k] = summary_key(m, k + 1, above, m->talon[k]);
-                __builtin_prefetch(&ENTRIES(m)[memo_mix(keys[k] + 1) & (m->cap - 1)]);
-            }
-        }
         reach |= v & PLACES_MASK;
         if (PLACES_BEST(v) > best) best = PLACES_BEST(v);
     }
@@ -742,8 +727,11 @@ static int places_best(memo *m, const tomb_state *s, int *best)
         for (uint64_t x = cur; x && st < 0; x &= x - 1) {
             uint64_t v;
             m->chain_n = k;
-            int e = __builtin_ctzll(x);
-            st = places_summary(m, e, b, m->chain[k], summary_key(m, e, b, m->chain[k]), &v);
+            int e = __builtin_ctzll(x), c0[14];
+            closure o0;
+            places_out(m, e, b, m->chain[k], c0);
+            close_out(c0, &o0);
+            st = places_summary(m, e, b, m->chain[k], places_key(m, e, m->chain[k], c0, &o0), c0, &o0, &v);
             if (st < 0) {
                 next |= v & PLACES_MASK;
                 if (PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
@@ -755,8 +743,11 @@ static int places_best(memo *m, const tomb_state *s, int *best)
     for (uint64_t x = cur; x && st < 0 && !(m->target && *best >= m->target); x &= x - 1) {
         uint64_t v;
         m->chain_n = 0;
-        int e = __builtin_ctzll(x);
-        st = places_summary(m, e, 0, 0, summary_key(m, e, 0, 0), &v);
+        int e = __builtin_ctzll(x), c0[14];
+        closure o0;
+        places_out(m, e, 0, 0, c0);
+        close_out(c0, &o0);
+        st = places_summary(m, e, 0, 0, places_key(m, e, 0, c0, &o0), c0, &o0, &v);
         if (st < 0 && PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
     }
     if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {
