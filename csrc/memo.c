@@ -635,10 +635,12 @@ static void places_out(const memo *m, int e, uint64_t b, int y, int *c)
 }
 
 /* The summary of a card of rank y (0: the empty waste) on top at place e,
- * over the ranks b (3-bit counts) under it; key is summary_key(m, e, b, y),
- * c0 and o0 the cards out at e and their closure. Returns -1 and sets *val,
- * or a status. */
-static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t key,
+ * over the ranks b (3-bit counts) under it, with depth cards in the waste (y
+ * included); key is places_key(m, e, y, c0, o0), c0 and o0 the cards out at
+ * e and their closure. Returns -1 and sets *val, or a status. With a waste
+ * cap, the depth is a function of the key (the cards turned less the cards
+ * out), so the summaries of one memo stay consistent. */
+static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t key,
                           const int *c0, const closure *o0, uint64_t *val)
 {
     entry *en = memo_lookup(m, key);
@@ -679,11 +681,11 @@ static int places_summary(memo *m, int e, uint64_t b, int y, uint64_t key,
             if (m->target == 52 && y && places_endgame(m, c, y)) return MEMO_FOUND;
             continue;
         }
-        if (forced)
+        if (forced || (m->waste_cap && depth >= m->waste_cap))
             continue;
         uint64_t v;
         if (y) m->chain[m->chain_n++] = y;
-        status = places_summary(m, j + 1, above, m->talon[j], places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
+        status = places_summary(m, j + 1, above, m->talon[j], depth + 1, places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
         if (y) m->chain_n--;
         if (status >= 0) return status;
         reach |= v & PLACES_MASK;
@@ -731,7 +733,7 @@ static int places_best(memo *m, const tomb_state *s, int *best)
             closure o0;
             places_out(m, e, b, m->chain[k], c0);
             close_out(c0, &o0);
-            st = places_summary(m, e, b, m->chain[k], places_key(m, e, m->chain[k], c0, &o0), c0, &o0, &v);
+            st = places_summary(m, e, b, m->chain[k], k + 1, places_key(m, e, m->chain[k], c0, &o0), c0, &o0, &v);
             if (st < 0) {
                 next |= v & PLACES_MASK;
                 if (PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
@@ -747,7 +749,7 @@ static int places_best(memo *m, const tomb_state *s, int *best)
         closure o0;
         places_out(m, e, 0, 0, c0);
         close_out(c0, &o0);
-        st = places_summary(m, e, 0, 0, places_key(m, e, 0, c0, &o0), c0, &o0, &v);
+        st = places_summary(m, e, 0, 0, 0, places_key(m, e, 0, c0, &o0), c0, &o0, &v);
         if (st < 0 && PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
     }
     if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {

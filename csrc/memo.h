@@ -39,6 +39,7 @@ typedef struct {
      * turning order, as ranks; pre[j][r]: cards of rank r among the first j;
      * last[r]: the last place of rank r (-1: none). */
     int by_places, ntalon, ncells;
+    int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
     uint8_t talon[52], pre[53][14];
     int8_t last[14];
 } memo;

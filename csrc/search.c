@@ -38,6 +38,11 @@ _Static_assert((RESTART_BUDGET + 1) * 4 <= RESTART_SLOTS * 3, "a restart's table
 static const int PARK_PCT[6] = {90, 75, 55, 35, 35, 15};
 #define PARK_OVER_PLAYABLE 25
 
+/* Where the summaries go by places, after the restarts: the summaries with
+ * at most WASTE_CAP cards in the waste, which look for a win only. */
+#define WASTE_CAP 20
+#define CAPPED_NO_WIN (-2)
+
 #define INITIAL_SLOTS (1u << 16)
 
 typedef struct {
@@ -336,12 +341,15 @@ static int walk(solver *s, int target, tomb_move **line, int *len)
     return -1;
 }
 
-static int memo_run(solver *s, double start, double spent)
+/* The summaries from the root; with a waste cap, they only look for a win
+ * and return CAPPED_NO_WIN when there is none within the cap. */
+static int memo_run(solver *s, double start, double spent, int cap)
 {
     memo *m = &s->memo;
     if (!s->memo_ready) {
         if (memo_init(m, &s->game, &s->root) < 0)
             return SOLVER_LIMIT_MEMORY;
+        m->waste_cap = cap;
         s->memo_ready = 1;
     }
     m->stop = &s->stop;
@@ -354,6 +362,10 @@ static int memo_run(solver *s, double start, double spent)
     m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
     m->target = 52;
     int best, st = memo_best(m, &s->root, &best);
+    if (st < 0 && cap && best < 52) {
+        s->stats.positions = s->earlier_positions + s->table.count + m->positions;
+        return CAPPED_NO_WIN;
+    }
     /* Done: either won (best 52), or the call went through every summary
      * reachable and best is the exact best score. */
     if (st < 0) {
@@ -453,7 +465,24 @@ static int staged_run(solver *s)
         return dfs_run(s, cap);
     }
     double start = now(), spent = s->stats.seconds;
-    int status = memo_run(s, start, spent);
+    int status;
+    if (by_places && restarts && s->phase == restarts + 1) {
+        /* A search with the waste capped: small, and it finds most of the
+         * wins the restarts missed. Without one, it decides nothing: its
+         * summaries (some cut by the cap) are dropped. */
+        status = memo_run(s, start, spent, WASTE_CAP);
+        if (s->memo_ready && s->memo.bytes + table_bytes(&s->table) > s->stats.peak_bytes)
+            s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
+        if (status != CAPPED_NO_WIN) {
+            s->stats.seconds = now() - start + spent;
+            return finish(s, status);
+        }
+        s->earlier_positions += s->memo.positions;
+        memo_free(&s->memo);
+        s->memo_ready = 0;
+        s->phase++;
+    }
+    status = memo_run(s, start, spent, 0);
     s->stats.seconds = now() - start + spent;
     if (s->memo_ready && s->memo.bytes + table_bytes(&s->table) > s->stats.peak_bytes)
         s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
