@@ -23,12 +23,13 @@
 #define DFS_FIRST 20000
 #define DFS_FIRST_BY_PLACES 2000
 /* Then the randomised restarts (docs/search.md: tuned on classic deals 1-300,
- * then 1-3,000 once the summaries went by places): RESTARTS_PER_CARD for
+ * then 1-6,000 once the summaries went by places and the capped search came
+ * after the restarts): RESTARTS_PER_CARD for
  * each card in the root's stock and waste, or RESTARTS_PER_CARD_BY_PLACES
  * where the complete search is the summaries by places, each with a table of
  * RESTART_SLOTS that holds its budget without growing. */
 #define RESTARTS_PER_CARD 60
-#define RESTARTS_PER_CARD_BY_PLACES 20
+#define RESTARTS_PER_CARD_BY_PLACES 5
 #define RESTART_BUDGET 300
 #define RESTART_SLOTS 1024u
 _Static_assert((RESTART_BUDGET + 1) * 4 <= RESTART_SLOTS * 3, "a restart's table must not grow");
@@ -466,7 +467,7 @@ static int staged_run(solver *s)
     }
     double start = now(), spent = s->stats.seconds;
     int status;
-    if (by_places && restarts && s->phase == restarts + 1) {
+    if (by_places && (s->game.flags & SOLVER_RESTARTS) && s->phase == restarts + 1) {
         /* A search with the waste capped: small, and it finds most of the
          * wins the restarts missed. Without one, it decides nothing: its
          * summaries (some cut by the cap) are dropped. */
