@@ -596,20 +596,22 @@ static uint64_t places_key(const memo *m, int e, int y, const int *c, const clos
     const uint8_t *all = m->pre[m->ntalon], *before = m->pre[e];
     uint64_t key = 0;
     int stuck = 0;
-    /* Corners: a card of rank r waits for an r - 1 (7s never wait), so going
-     * up the ranks once finds every stuck one. acc: the copies that can
-     * still come home above y (the stock from e on, the cells not stuck). */
-    int acc_below = all[7] - before[7];
+    /* Corners: a card of rank r in a cell fits only once more corners hold
+     * an r - 1, so going up the ranks once finds every stuck one. grows: the
+     * corners holding rank r can become more while y is on top - a copy can
+     * still come home (from the stock from e on, or a cell, not stuck) and a
+     * corner wants it now or may later (7s: an empty corner). */
+    int grows = all[7] - before[7] > 0;
     key |= (uint64_t)c[7] << 18;
     for (int r = 8; r <= 13; r++) {
         int cells = c[r] - o->n[r], acc = all[r] - before[r] + cells, out = c[r];
-        if (drop && cells && !acc_below) {
+        if (drop && cells && !grows) {
             out -= cells;
             acc -= cells;
             stuck += cells;
         }
         key |= (uint64_t)out << (3 * (r - 1));
-        acc_below = acc;
+        grows = acc > 0 && (o->n[r - 1] > o->n[r] || grows);
     }
     /* The tomb: a card waits for every rank from the one the tomb wants down
      * to its own, so going round from that rank once finds every stuck one. */
