@@ -16,6 +16,8 @@ CASES = [
     ("napoleons-tomb-3", 7, Limit(positions=None, seconds=None)),
     ("napoleonin-hauta", 9, Limit(positions=None, seconds=None)),
     ("napoleons-tomb", 1, Limit(positions=2_000_000, seconds=None)),
+    # The classic's hardest lost deal of 1-100,000 (the most positions), decided.
+    ("napoleons-tomb", 50261, Limit(positions=None, seconds=None)),
     ("napoleonin-hauta", 1, Limit(positions=2_000_000, seconds=None)),
     # The two-deck games: a quick win each, and a fixed slice of a hard search.
     ("paciencia-napoleao", 2, Limit(positions=None, seconds=None)),
@@ -40,6 +42,18 @@ def test_first_100_classic(benchmark):
 
     def run():
         return [solve(n, "napoleons-tomb").verdict for n in range(1, 101)]
+
+    verdicts = benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info["won"] = verdicts.count("won")
+    benchmark.extra_info["lost"] = verdicts.count("lost")
+    benchmark.extra_info["unknown"] = verdicts.count("unknown")
+
+
+def test_first_1000_classic(benchmark):
+    """Throughput on the classic: deals 1-1,000 (949 won, 51 lost), one process."""
+
+    def run():
+        return [solve(n, "napoleons-tomb").verdict for n in range(1, 1001)]
 
     verdicts = benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info["won"] = verdicts.count("won")
