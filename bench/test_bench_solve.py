@@ -37,23 +37,13 @@ def test_solve(benchmark, variant, deal, limit):
     assert result.verdict in ("won", "lost", "unknown")
 
 
-def test_first_100_classic(benchmark):
-    """Throughput on the classic: deals 1-100 (94 won, 6 lost), one process."""
+@pytest.mark.parametrize("last", [100, 1000])
+def test_first_classic_deals(benchmark, last):
+    """Throughput on the classic, one process: deals 1-100 (94 won, 6 lost)
+    and 1-1,000 (949 won, 51 lost)."""
 
     def run():
-        return [solve(n, "napoleons-tomb").verdict for n in range(1, 101)]
-
-    verdicts = benchmark.pedantic(run, rounds=1, iterations=1)
-    benchmark.extra_info["won"] = verdicts.count("won")
-    benchmark.extra_info["lost"] = verdicts.count("lost")
-    benchmark.extra_info["unknown"] = verdicts.count("unknown")
-
-
-def test_first_1000_classic(benchmark):
-    """Throughput on the classic: deals 1-1,000 (949 won, 51 lost), one process."""
-
-    def run():
-        return [solve(n, "napoleons-tomb").verdict for n in range(1, 1001)]
+        return [solve(n, "napoleons-tomb").verdict for n in range(1, last + 1)]
 
     verdicts = benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info["won"] = verdicts.count("won")
