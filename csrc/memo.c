@@ -585,11 +585,11 @@ static int places_endgame(const memo *m, const int *c0, int y)
 
 /* The key of the summary of y on top at place e with the cards out c: the
  * place, y, and the cards out with the cell cards that are stuck for the
- * whole summary left out and only counted. A cell card is stuck when a rank
- * its foundation needs before it has no copy that can still come home while
- * y is on top: none in the stock from e on, and none in the cells that is
- * not stuck itself (docs/search.md, "stuck cell cards"). Two positions that
- * differ only in which stuck cards fill those cells have the same summary. */
+ * whole summary left out and only counted. A cell card is stuck when the
+ * foundation it waits for cannot get there while y is on top, since only the
+ * stock from e on and the cells (not stuck) can still bring cards home
+ * (docs/search.md, `stuck-cells`). Two positions that differ only in which
+ * stuck cards fill those cells have the same summary. */
 static uint64_t places_key(const memo *m, int e, int y, const int *c, const closure *o)
 {
     const int drop = (m->game->flags & SOLVER_STUCK_CELLS) != 0;
