@@ -194,11 +194,9 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
         for (int i = 0; i < root->nstock; i++)
             m->talon[root->nwaste + i] = (uint8_t)RANK(root->stock[root->nstock - 1 - i]);
         memset(m->pre, 0, sizeof m->pre);
-        memset(m->last, -1, sizeof m->last);
         for (int j = 0; j < m->ntalon; j++) {
             memcpy(m->pre[j + 1], m->pre[j], sizeof m->pre[j]);
             m->pre[j + 1][m->talon[j]]++;
-            m->last[m->talon[j]] = (int8_t)j;
         }
     }
     return 0;
@@ -676,7 +674,7 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
                 exits |= 1ull << j;
             /* seven-home, waste-home: y goes home and nothing else. */
             forced = ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
-                || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->last[y] < j);
+                || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->game->stock_first[y] >= n - j);
         }
         if (m->target && best >= m->target) return MEMO_FOUND;
         if (j == n) {
@@ -705,6 +703,17 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
     return -1;
 }
 
+/* The summary of y on top at place e over the ranks b, depth cards in the
+ * waste, entered from a composition (the cards out computed here). */
+static int places_enter(memo *m, int e, uint64_t b, int y, int depth, uint64_t *val)
+{
+    int c[14];
+    closure o;
+    places_out(m, e, b, y, c);
+    close_out(c, &o);
+    return places_summary(m, e, b, y, depth, places_key(m, e, y, c, &o), c, &o, val);
+}
+
 /* memo_best by places: compose the summaries of the waste top down, then the
  * empty waste's. */
 static int places_best(memo *m, const tomb_state *s, int *best)
@@ -731,11 +740,7 @@ static int places_best(memo *m, const tomb_state *s, int *best)
         for (uint64_t x = cur; x && st < 0; x &= x - 1) {
             uint64_t v;
             m->chain_n = k;
-            int e = __builtin_ctzll(x), c0[14];
-            closure o0;
-            places_out(m, e, b, m->chain[k], c0);
-            close_out(c0, &o0);
-            st = places_summary(m, e, b, m->chain[k], k + 1, places_key(m, e, m->chain[k], c0, &o0), c0, &o0, &v);
+            st = places_enter(m, __builtin_ctzll(x), b, m->chain[k], k + 1, &v);
             if (st < 0) {
                 next |= v & PLACES_MASK;
                 if (PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
@@ -747,11 +752,7 @@ static int places_best(memo *m, const tomb_state *s, int *best)
     for (uint64_t x = cur; x && st < 0 && !(m->target && *best >= m->target); x &= x - 1) {
         uint64_t v;
         m->chain_n = 0;
-        int e = __builtin_ctzll(x), c0[14];
-        closure o0;
-        places_out(m, e, 0, 0, c0);
-        close_out(c0, &o0);
-        st = places_summary(m, e, 0, 0, 0, places_key(m, e, 0, c0, &o0), c0, &o0, &v);
+        st = places_enter(m, __builtin_ctzll(x), 0, 0, 0, &v);
         if (st < 0 && PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
     }
     if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {

@@ -36,12 +36,10 @@ typedef struct {
     /* The classic rules (one card, one pass, cells that send only home, no
      * reserve) with cell-home: summaries over the talon's places (memo.c,
      * "by places"). talon: the root's waste (bottom to top) then its stock in
-     * turning order, as ranks; pre[j][r]: cards of rank r among the first j;
-     * last[r]: the last place of rank r (-1: none). */
+     * turning order, as ranks; pre[j][r]: cards of rank r among the first j. */
     int by_places, ntalon, ncells;
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
     uint8_t talon[52], pre[53][14];
-    int8_t last[14];
 } memo;
 
 /* The exits of a summary: sets *v to them (into the arena, or to *one) and

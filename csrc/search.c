@@ -342,6 +342,13 @@ static int walk(solver *s, int target, tomb_move **line, int *len)
     return -1;
 }
 
+/* The peak memory counts the summaries' table with the search's. */
+static void note_memo_peak(solver *s)
+{
+    if (s->memo_ready && s->memo.bytes + table_bytes(&s->table) > s->stats.peak_bytes)
+        s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
+}
+
 /* The summaries from the root; with a waste cap, they only look for a win
  * and return CAPPED_NO_WIN when there is none within the cap. */
 static int memo_run(solver *s, double start, double spent, int cap)
@@ -472,8 +479,7 @@ static int staged_run(solver *s)
          * wins the restarts missed. Without one, it decides nothing: its
          * summaries (some cut by the cap) are dropped. */
         status = memo_run(s, start, spent, WASTE_CAP);
-        if (s->memo_ready && s->memo.bytes + table_bytes(&s->table) > s->stats.peak_bytes)
-            s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
+        note_memo_peak(s);
         if (status != CAPPED_NO_WIN) {
             s->stats.seconds = now() - start + spent;
             return finish(s, status);
@@ -485,8 +491,7 @@ static int staged_run(solver *s)
     }
     status = memo_run(s, start, spent, 0);
     s->stats.seconds = now() - start + spent;
-    if (s->memo_ready && s->memo.bytes + table_bytes(&s->table) > s->stats.peak_bytes)
-        s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
+    note_memo_peak(s);
     return finish(s, status);
 }
 
