@@ -587,10 +587,17 @@ static int places_endgame(const memo *m, const int *c0, int y)
  * foundation it waits for cannot get there while y is on top, since only the
  * stock from e on and the cells (not stuck) can still bring cards home
  * (docs/search.md, `stuck-cells`). Two positions that differ only in which
- * stuck cards fill those cells have the same summary. */
+ * stuck cards fill those cells have the same summary. With
+ * frozen-foundations, the tomb, or the corners, that cannot change while y
+ * is on top are left out too: a flag says so (docs/search.md). */
 static uint64_t places_key(const memo *m, int e, int y, const int *c, const closure *o)
 {
-    const int drop = (m->game->flags & SOLVER_STUCK_CELLS) != 0;
+    const unsigned flags = m->game->flags;
+    const int drop = (flags & SOLVER_STUCK_CELLS) != 0;
+    /* Not in a capped search: there the depth (the cards turned less the
+     * cards out) must follow from the key, and a foundation left out would
+     * hide cards out. */
+    const int freeze = drop && (flags & SOLVER_FROZEN_FOUNDATIONS) && !m->waste_cap;
     const uint8_t *all = m->pre[m->ntalon], *before = m->pre[e];
     uint64_t key = 0;
     int stuck = 0;
@@ -599,7 +606,7 @@ static uint64_t places_key(const memo *m, int e, int y, const int *c, const clos
      * corners holding rank r can become more while y is on top - a copy can
      * still come home (from the stock from e on, or a cell, not stuck) and a
      * corner wants it now or may later (7s: an empty corner). */
-    int grows = all[7] - before[7] > 0;
+    int grows = all[7] - before[7] > 0, corners_move = grows;
     key |= (uint64_t)c[7] << 18;
     for (int r = 8; r <= 13; r++) {
         int cells = c[r] - o->n[r], acc = all[r] - before[r] + cells, out = c[r];
@@ -610,10 +617,13 @@ static uint64_t places_key(const memo *m, int e, int y, const int *c, const clos
         }
         key |= (uint64_t)out << (3 * (r - 1));
         grows = acc > 0 && (o->n[r - 1] > o->n[r] || grows);
+        corners_move |= grows;
     }
     /* The tomb: a card waits for every rank from the one the tomb wants down
-     * to its own, so going round from that rank once finds every stuck one. */
-    int rounds = o->tomb / 6, part = o->tomb % 6, blocked = 0;
+     * to its own, so going round from that rank once finds every stuck one.
+     * The tomb cannot change when no copy of the rank it wants (the first
+     * one here) can come home and y is not one. */
+    int rounds = o->tomb / 6, part = o->tomb % 6, blocked = 0, tomb_moves = 1;
     for (int i = 0, q = 6 - part; i < 6; i++, q = q == 1 ? 6 : q - 1) {
         int cells = c[q] - rounds - (q > 6 - part), acc = all[q] - before[q] + cells, out = c[q];
         if (drop && cells && blocked) {
@@ -622,8 +632,18 @@ static uint64_t places_key(const memo *m, int e, int y, const int *c, const clos
             stuck += cells;
         }
         key |= (uint64_t)out << (3 * (q - 1));
+        if (i == 0)
+            tomb_moves = acc > 0 || y == q;
         blocked |= !acc;
     }
+    /* frozen-foundations: the ranks 1-6 (bits 0-17) or 7-13 (bits 18-38)
+     * out are then the tomb's or the corners' cards alone (the cell cards
+     * are stuck, left out above); flags in bits 52 and 53, and whether y fits
+     * the still corners in bit 54. */
+    if (freeze && !tomb_moves)
+        key = (key & ~((1ull << 18) - 1)) | (1ull << 52);
+    if (freeze && !corners_move)
+        key = (key & ~(((1ull << 21) - 1) << 18)) | (1ull << 53) | ((uint64_t)(y >= 7 && closure_fits(o, y)) << 54);
     return key | ((uint64_t)e << 46) | ((uint64_t)y << 42) | ((uint64_t)stuck << 39);
 }
 
@@ -644,7 +664,12 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
                           const int *c0, const closure *o0, uint64_t *val)
 {
     entry *en = memo_lookup(m, key);
-    if (en) { *val = en->val; return -1; }
+    if (en) {
+        /* Stored: the best counted from the entry's score, which the
+         * foundations left out of the key change (frozen-foundations). */
+        *val = en->val + ((uint64_t)o0->score << 53);
+        return -1;
+    }
     const unsigned flags = m->game->flags;
     const int n = m->ntalon;
     int c[14];
@@ -698,7 +723,8 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
     uint64_t j = memo_mix(key + 1) & (m->cap - 1);
     while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
     ENTRIES(m)[j].key = key + 1;
-    ENTRIES(m)[j].val = *val = exits | ((uint64_t)best << 53);
+    ENTRIES(m)[j].val = exits | ((uint64_t)(best - o0->score) << 53);
+    *val = exits | ((uint64_t)best << 53);
     m->count++;
     return -1;
 }

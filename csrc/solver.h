@@ -52,7 +52,8 @@ typedef struct {
 #define SOLVER_FORCE_SEVEN_HOME   128u /* a 7 on the waste goes to an empty corner at once (one pass) */
 #define SOLVER_BY_PLACES          256u /* the summaries of the classic rules go by places in the talon */
 #define SOLVER_STUCK_CELLS        512u /* summaries by places leave stuck cell cards out of their keys */
-#define SOLVER_ALL_SHORTCUTS      1023u
+#define SOLVER_FROZEN_FOUNDATIONS 1024u /* with stuck-cells: foundations that cannot change are left out of summary keys */
+#define SOLVER_ALL_SHORTCUTS      2047u
 
 /* Status of a run. */
 enum {

@@ -32,6 +32,7 @@ SHORTCUTS = {
     "seven-home": lib.SOLVER_FORCE_SEVEN_HOME,
     "by-places": lib.SOLVER_BY_PLACES,
     "stuck-cells": lib.SOLVER_STUCK_CELLS,
+    "frozen-foundations": lib.SOLVER_FROZEN_FOUNDATIONS,
 }
 
 STATUS = {
