@@ -697,8 +697,9 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
              * composition that goes on from the exit counts it. */
             if (fit || o.ncells < m->ncells)
                 exits |= 1ull << j;
-            /* seven-home, waste-home: y goes home and nothing else. */
-            forced = ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
+            /* seven-home, waste-home (or any card that fits, in a greedy
+             * win phase): y goes home and nothing else. */
+            forced = (m->greedy && fit) || ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
                 || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->game->stock_first[y] >= n - j);
         }
         if (m->target && best >= m->target) return MEMO_FOUND;

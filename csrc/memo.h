@@ -39,6 +39,7 @@ typedef struct {
      * turning order, as ranks; pre[j][r]: cards of rank r among the first j. */
     int by_places, ntalon, ncells;
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
+    int greedy;             /* by places: a waste card that fits goes home at once (a win phase) */
     uint8_t talon[52], pre[53][14];
 } memo;
 
