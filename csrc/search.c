@@ -28,12 +28,11 @@
  * each card in the root's stock and waste, or RESTARTS_PER_CARD_BY_PLACES
  * where the complete search is the summaries by places, each with a table of
  * RESTART_SLOTS that holds its budget without growing. The budget is
- * RESTART_BUDGET positions, or RESTART_BUDGET_BY_PLACES (more and smaller
- * restarts: 2.7% fewer positions on classic 1-1,000 and 3,001-4,000; a
- * winning line alone takes over 100 positions, and budgets of 120 or less
- * find few wins). */
+ * RESTART_BUDGET positions, or RESTART_BUDGET_BY_PLACES (smaller restarts:
+ * fewer positions on classic 1-1,000 and 3,001-4,000; a winning line alone
+ * takes over 100 positions, and budgets of 120 or less find few wins). */
 #define RESTARTS_PER_CARD 60
-#define RESTARTS_PER_CARD_BY_PLACES 7
+#define RESTARTS_PER_CARD_BY_PLACES 5
 #define RESTART_BUDGET 300
 #define RESTART_BUDGET_BY_PLACES 200
 #define RESTART_SLOTS 1024u
