@@ -594,9 +594,9 @@ static uint64_t places_key(const memo *m, int e, int y, const int *c, const clos
 {
     const unsigned flags = m->game->flags;
     const int drop = (flags & SOLVER_STUCK_CELLS) != 0;
-    /* Not in a capped search: there the depth (the cards turned less the
-     * cards out) must follow from the key, and a foundation left out would
-     * hide cards out. */
+    /* Not where the waste is capped (the win phases): there the depth (the
+     * cards turned less the cards out) must follow from the key, and a
+     * foundation left out would hide cards out. */
     const int freeze = drop && (flags & SOLVER_FROZEN_FOUNDATIONS) && !m->waste_cap;
     const uint8_t *all = m->pre[m->ntalon], *before = m->pre[e];
     uint64_t key = 0;

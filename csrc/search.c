@@ -23,8 +23,8 @@
 #define DFS_FIRST 20000
 #define DFS_FIRST_BY_PLACES 2000
 /* Then the randomised restarts (docs/search.md: tuned on classic deals 1-300,
- * then 1-6,000 once the summaries went by places and the capped search came
- * after the restarts): RESTARTS_PER_CARD for
+ * then 1-6,000 once the summaries went by places, then 1-1,000 and
+ * 3,001-4,000 once the win phases came after the restarts): RESTARTS_PER_CARD for
  * each card in the root's stock and waste, or RESTARTS_PER_CARD_BY_PLACES
  * where the complete search is the summaries by places, each with a table of
  * RESTART_SLOTS that holds its budget without growing. The budget is
@@ -367,11 +367,10 @@ static void note_memo_peak(solver *s)
 static int memo_run(solver *s, double start, double spent, const win_phase *ph)
 {
     memo *m = &s->memo;
-    int cap = ph ? ph->cap : 0;
     if (!s->memo_ready) {
         if (memo_init(m, &s->game, &s->root) < 0)
             return SOLVER_LIMIT_MEMORY;
-        m->waste_cap = cap;
+        m->waste_cap = ph ? ph->cap : 0;
         m->greedy = ph ? ph->greedy : 0;
         s->memo_ready = 1;
     }
@@ -385,7 +384,7 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
     m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
     m->target = 52;
     int best, st = memo_best(m, &s->root, &best);
-    if (st < 0 && cap && best < 52) {
+    if (st < 0 && ph && best < 52) {
         s->stats.positions = s->earlier_positions + s->table.count + m->positions;
         return CAPPED_NO_WIN;
     }
