@@ -408,10 +408,18 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
             tomb_state ch = st;
             int action = TM_ACTION(mv[i]);
             if (action == SOLVER_REDEAL) continue;   /* not used: one pass only */
-            if (action == SOLVER_TURN || (TM_SRC(mv[i]) == SOLVER_PLACE_CELL && TM_DST(mv[i]) == SOLVER_PLACE_WASTE)) {
-                /* Cards pushed onto the top card: a turn, or a cell card back onto the waste. */
+            if (action == SOLVER_TURN || action == TM_BURY
+                || (TM_SRC(mv[i]) == SOLVER_PLACE_CELL && TM_DST(mv[i]) == SOLVER_PLACE_WASTE)) {
+                /* Cards pushed onto the top card: a turn, a cell card back
+                 * onto the waste, or a bury (that, with the turned card in
+                 * its cell). */
                 int ranks[52], k;
-                if (action == SOLVER_TURN) {
+                if (action == TM_BURY) {
+                    k = 1;
+                    ranks[0] = RANK(st.cells[TM_IDX(mv[i])]);
+                    ch.cells[TM_IDX(mv[i])] = st.stock[st.nstock - 1];
+                    ch.nstock--;
+                } else if (action == SOLVER_TURN) {
                     k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;
                     for (int j = 0; j < k; j++) ranks[j] = RANK(st.stock[st.nstock - 1 - j]);
                     ch.nstock = (uint8_t)(st.nstock - k);

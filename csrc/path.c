@@ -144,7 +144,7 @@ static int level_path(memo *m, uint64_t q, int top, int to_exit, uint64_t goal, 
         for (int i = 0; i < n; i++) {
             int action = TM_ACTION(mv[i]), src = TM_SRC(mv[i]), dst = TM_DST(mv[i]);
             tomb_state ch = st;
-            if (action == SOLVER_REDEAL || (action == SOLVER_MOVE && src == SOLVER_PLACE_CELL && dst == SOLVER_PLACE_WASTE))
+            if (action == SOLVER_REDEAL || action == TM_BURY || (action == SOLVER_MOVE && src == SOLVER_PLACE_CELL && dst == SOLVER_PLACE_WASTE))
                 continue;   /* not in the rules this is used for */
             if (action == SOLVER_TURN) {
                 int rank = RANK(st.stock[st.nstock - 1]);

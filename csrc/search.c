@@ -33,6 +33,8 @@
  * takes over 100 positions, and budgets of 120 or less find few wins). */
 #define RESTARTS_PER_CARD 60
 #define RESTARTS_PER_CARD_BY_PLACES 5
+/* With full-cells, restarts with it after those without (per card). */
+#define RESTARTS_PER_CARD_FULL_CELLS 60
 #define RESTART_BUDGET 300
 #define RESTART_BUDGET_BY_PLACES 200
 #define RESTART_SLOTS 1024u
@@ -43,6 +45,9 @@ _Static_assert(RESTART_BUDGET_BY_PLACES <= RESTART_BUDGET, "a restart's table mu
  * more), and what a card under it that fits now adds. */
 static const int PARK_PCT[6] = {90, 75, 55, 35, 35, 15};
 #define PARK_OVER_PLAYABLE 25
+/* Random amount a restart adds to a card's wait, in eighths of a card, when
+ * it orders the buries (full-cells). */
+#define BURY_NOISE 48
 
 /* Where the summaries go by places, after the restarts: two searches in a
  * smaller game that look for a win only (docs/search.md, `restarts`). First
@@ -86,6 +91,7 @@ struct solver {
     uint64_t seed;          /* non-zero: a restart, which draws its choices at random */
     int phase, round_started;     /* see staged_run */
     uint64_t earlier_positions;   /* positions of the earlier rounds (first search, restarts) */
+    unsigned full_cells;    /* SOLVER_FULL_CELLS if asked for: see staged_run */
 };
 
 static double now(void)
@@ -108,6 +114,9 @@ solver *solver_new(const solver_rules *rules, const solver_position *pos,
         free(s);
         return NULL;
     }
+    /* full-cells is switched on by staged_run, after the restarts that go without it. */
+    s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
+    s->game.flags &= ~SOLVER_FULL_CELLS;
     if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0) {
         strncpy(err, "out of memory", (size_t)errlen - 1);
         free(s);
@@ -167,10 +176,16 @@ static uint64_t next_rand(solver *s)
  * search parks a card that fits soon (one card away) or one over a card that
  * fits now and is at most four away; a restart parks at random, likelier the
  * sooner the card fits. Only the order changes: both moves stay. */
+static void order_buries(solver *s, const tomb_state *st, frame *f);
+
 static void order_moves(solver *s, const tomb_state *st, frame *f)
 {
     if (!(s->game.flags & SOLVER_RESTARTS))
         return;
+    if (f->n && TM_ACTION(f->moves[f->n - 1]) == TM_BURY) {
+        order_buries(s, st, f);
+        return;
+    }
     int ic = -1, it = -1;
     for (int i = 0; i < f->n; i++) {
         if (TM_ACTION(f->moves[i]) == SOLVER_TURN) it = i;
@@ -190,6 +205,30 @@ static void order_moves(solver *s, const tomb_state *st, frame *f)
     if (park != (ic < it)) {
         tomb_move t = f->moves[ic]; f->moves[ic] = f->moves[it]; f->moves[it] = t;
     }
+}
+
+/* With full-cells, the choice of the card to bury under the next one turned:
+ * the turn buries the turned card, a bury a cell card. The first search
+ * buries first the card that fits latest (most cards to go home before it);
+ * a restart adds a random amount to each card's wait. Only the order
+ * changes. The buries and the turn come last among the moves. */
+static void order_buries(solver *s, const tomb_state *st, frame *f)
+{
+    int first = f->n;
+    while (first > 0 && (TM_ACTION(f->moves[first - 1]) == TM_BURY || TM_ACTION(f->moves[first - 1]) == SOLVER_TURN))
+        first--;
+    int key[MAX_MOVES];
+    for (int i = first; i < f->n; i++) {
+        tomb_move m = f->moves[i];
+        int card = TM_ACTION(m) == SOLVER_TURN ? st->stock[st->nstock - 1] : st->cells[TM_IDX(m)];
+        int w = tomb_wait(st, RANK(card));
+        key[i] = (w > 20 ? 20 : w) * 8 + (s->seed ? (int)(next_rand(s) % BURY_NOISE) : 0);
+    }
+    for (int i = first + 1; i < f->n; i++)   /* insertion sort, most waiting first */
+        for (int j = i; j > first && key[j] > key[j - 1]; j--) {
+            int k = key[j]; key[j] = key[j - 1]; key[j - 1] = k;
+            tomb_move t = f->moves[j]; f->moves[j] = f->moves[j - 1]; f->moves[j - 1] = t;
+        }
 }
 
 /* Pushes a frame for state st; -1 if memory runs out. */
@@ -438,7 +477,18 @@ static int staged_run(solver *s)
 {
     int by_places = use_memo(s) && memo_by_places(&s->game);
     int per_card = by_places ? RESTARTS_PER_CARD_BY_PLACES : RESTARTS_PER_CARD;
-    int restarts = (s->game.flags & SOLVER_RESTARTS) ? per_card * (s->root.nstock + s->root.nwaste) : 0;
+    int cards = s->root.nstock + s->root.nwaste;
+    int restarts = (s->game.flags & SOLVER_RESTARTS) ? per_card * cards : 0;
+    /* With full-cells (the Finnish rules), the first search and the restarts
+     * above go without it, as tuned before it came; then more restarts with
+     * it (a different game to search: they find other wins), then the
+     * summaries or the full plain search with it. */
+    int plain_restarts = restarts;
+    if (s->full_cells && restarts)
+        restarts += RESTARTS_PER_CARD_FULL_CELLS * cards;
+    if (s->full_cells)
+        s->game.flags = (s->game.flags & ~SOLVER_FULL_CELLS)
+                        | ((!restarts && !use_memo(s)) || s->phase > plain_restarts ? SOLVER_FULL_CELLS : 0);
     if (!restarts && !use_memo(s))
         return dfs_run(s, s->max_positions);
     if (s->phase == 0) {
@@ -473,7 +523,10 @@ static int staged_run(solver *s)
         s->phase++;
         s->round_started = 0;
         s->seed = 0;
+        if (s->phase == plain_restarts + 1)
+            s->game.flags |= s->full_cells;
     }
+    s->game.flags |= s->full_cells;
     if (!use_memo(s)) {
         /* Several passes (or the summaries switched off): the full plain
          * search from the start, with a fresh table. */
@@ -531,28 +584,45 @@ void solver_get_stats(const solver *s, solver_stats *out)
     out->table_bytes = table_bytes(&s->table) + (s->memo_ready ? s->memo.bytes : 0);
 }
 
-int solver_line_length(const solver *s, int which)
+/* The line of the search (a bury counts once) and its length. */
+static int search_line(const solver *s, int which, const tomb_move **line)
 {
+    *line = (which == 0 || s->status == SOLVER_WON) ? s->win_line : s->best_line;
     if (which == 0)
         return s->status == SOLVER_WON ? s->win_len : -1;
     /* A won deal's best line is its win line. */
-    if (s->status == SOLVER_WON)
-        return s->win_len;
-    return s->best_len;
+    return s->status == SOLVER_WON ? s->win_len : s->best_len;
+}
+
+/* The length of a line in moves of the rules: a bury is three. */
+int solver_line_length(const solver *s, int which)
+{
+    const tomb_move *line;
+    int len = search_line(s, which, &line), out = len;
+    for (int i = 0; i < len; i++)
+        out += TM_ACTION(line[i]) == TM_BURY ? 2 : 0;
+    return out;
 }
 
 static solver_move *make_line(solver *s, int which)
 {
-    const tomb_move *line = (which == 0 || s->status == SOLVER_WON) ? s->win_line : s->best_line;
-    int len = solver_line_length(s, which);
+    const tomb_move *line;
+    int len = search_line(s, which, &line);
     if (len < 0)
         return NULL;
-    solver_move *out = calloc((size_t)len + 1, sizeof *out);
+    solver_move *out = calloc((size_t)solver_line_length(s, which) + 1, sizeof *out);
     if (!out)
         return NULL;
     tomb_state st = s->root;
-    for (int i = 0; i < len; i++)
-        tomb_apply(&s->game, &st, line[i], &out[i]);
+    for (int i = 0, k = 0; i < len; i++) {
+        if (TM_ACTION(line[i]) == TM_BURY) {
+            tomb_apply(&s->game, &st, TM_MAKE(SOLVER_MOVE, SOLVER_PLACE_CELL, SOLVER_PLACE_WASTE, TM_IDX(line[i])), &out[k++]);
+            tomb_apply(&s->game, &st, TM_MAKE(SOLVER_TURN, 0, 0, 0), &out[k++]);
+            tomb_apply(&s->game, &st, TM_MAKE(SOLVER_MOVE, SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL, 0), &out[k++]);
+        } else {
+            tomb_apply(&s->game, &st, line[i], &out[k++]);
+        }
+    }
     return out;
 }
 

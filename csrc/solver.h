@@ -53,7 +53,8 @@ typedef struct {
 #define SOLVER_BY_PLACES          256u /* the summaries of the classic rules go by places in the talon */
 #define SOLVER_STUCK_CELLS        512u /* summaries by places leave stuck cell cards out of their keys */
 #define SOLVER_FROZEN_FOUNDATIONS 1024u /* with stuck-cells: foundations that cannot change are left out of summary keys */
-#define SOLVER_ALL_SHORTCUTS      2047u
+#define SOLVER_FULL_CELLS         2048u /* cells that send back onto the waste are kept full while the waste has cards */
+#define SOLVER_ALL_SHORTCUTS      4095u
 
 /* Status of a run. */
 enum {

@@ -226,6 +226,17 @@ int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves)
         return n;
     int top = s->nwaste ? RANK(s->waste[s->nwaste - 1]) : 0;
     int free_cell = empty_cell(g, s);
+    /* full-cells (docs/search.md): where cell cards may go back onto the
+     * waste, a waste card and a free cell swap places both ways, so a
+     * position is as good as the one with its cells filled from the waste:
+     * with a free cell and a card on the waste, filling the cell is the only
+     * move. A cell card goes back onto the waste only to be buried under
+     * the next card turned (a bury), and only from full cells. */
+    int full_cells = tomb_full_cells(g);
+    if (full_cells && free_cell >= 0 && top) {
+        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CELL, 0);
+        return n;
+    }
 
     /* Cards home first: the search finds wins faster. */
     if (top && home_for(s, top))
@@ -247,8 +258,10 @@ int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves)
             continue;
         if (r->cell_to_reserve && RANK(s->cells[i]) == 6)
             moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, P_RESERVE, i);
-        if (r->cell_to_waste)
+        if (r->cell_to_waste && !full_cells)
             moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, P_WASTE, i);
+        else if (full_cells && free_cell < 0 && s->nstock)
+            moves[n++] = TM_MAKE(TM_BURY, 0, 0, i);
         /* A cell card to another empty cell leaves the same position up to
          * the order of the cells, which the rules never read: not a move. */
     }
@@ -272,6 +285,13 @@ int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out)
             if (out)
                 out->cards[out->ncards++] = c;
         }
+        return -1;
+    }
+    if (action == TM_BURY) {
+        /* Three moves of the rules: cell to waste, a turn, waste to the same cell. */
+        int i = TM_IDX(m);
+        s->waste[s->nwaste++] = s->cells[i];
+        s->cells[i] = s->stock[--s->nstock];
         return -1;
     }
     if (action == SOLVER_REDEAL) {

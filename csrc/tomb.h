@@ -32,6 +32,9 @@ typedef struct {
 typedef uint16_t tomb_move;
 #define TM_MAKE(action, src, dst, idx) \
     ((tomb_move)((action) | ((src) << 2) | ((dst) << 5) | ((idx) << 8)))
+/* A bury (full-cells, docs/search.md): cell idx back onto the waste, a turn,
+ * and the turned card into that cell; three moves of the rules in one. */
+#define TM_BURY 3
 #define TM_ACTION(m) ((m) & 3)
 #define TM_SRC(m) (((m) >> 2) & 7)
 #define TM_DST(m) (((m) >> 5) & 7)
@@ -58,6 +61,13 @@ static inline void sort4(unsigned *v)
 #undef SORT4_CX
 }
 _Static_assert(SOLVER_MAX_CELLS == 4, "sort4 sorts the cells");
+
+/* Whether full-cells can apply to these rules (docs/search.md): cell cards
+ * may go back onto the waste, one card turns, one pass. */
+static inline int tomb_full_cells(const tomb_game *g)
+{
+    return (g->flags & SOLVER_FULL_CELLS) && g->rules.cell_to_waste && g->rules.passes == 1 && g->rules.turn == 1;
+}
 
 /* Checks the rules and position; writes a message and returns -1 if impossible. */
 int tomb_init(tomb_game *g, const solver_rules *rules, unsigned flags,

@@ -33,6 +33,7 @@ SHORTCUTS = {
     "by-places": lib.SOLVER_BY_PLACES,
     "stuck-cells": lib.SOLVER_STUCK_CELLS,
     "frozen-foundations": lib.SOLVER_FROZEN_FOUNDATIONS,
+    "full-cells": lib.SOLVER_FULL_CELLS,
 }
 
 STATUS = {

@@ -91,6 +91,9 @@ APPLIES = {
     "by-places": (),
     "stuck-cells": (),
     "frozen-foundations": (),
+    # Cells that send back onto the waste: the Finnish rules. See also
+    # test_full_cells_keeps_verdicts.
+    "full-cells": (FINNISH,),
 }
 
 
@@ -231,7 +234,13 @@ def start(variant: str, deal: int) -> Position:
     return start_position(Deal.from_number(deal), variant)
 
 
+def full_cells_position(variant: str, deal: int) -> Position:
+    """Finnish positions with 28 cards in play, for test_full_cells_keeps_verdicts."""
+    return thinned(variant, deal, 16, 28)
+
+
 POSITIONS = {
+    "fc": full_cells_position,
     "sound": soundness_position,
     "ref": reference_position,
     "summ": summaries_position,
@@ -534,6 +543,41 @@ def test_the_finnish_summaries_case_is_lost_44():
               shortcuts=frozenset(SHORTCUTS) - {"summaries"})
     assert (r.verdict, r.score) == ("lost", 44)
     assert line_problem(r, pos) is None
+
+
+#: Finnish positions where the summaries decide (the restarts off), with and
+#: without full-cells: the lost case above, and positions of deals with 28
+#: cards in play (fc 1 won, the others lost; without full-cells they take
+#: 0.2 to 0.6 s, with it 0.04 to 0.06 s).
+FULL_CELLS_CASES = [("case", 0)] + [("fc", d) for d in (1, 2, 6, 9, 12)]
+
+
+def run_full_cells(kind: str, deal: int, shortcuts) -> dict:
+    limit = (20_000_000, 30.0, None)
+    if kind == "case":
+        r = run_finnish_case(shortcuts, limit)
+        return {**r, "positions": None}
+    return run_solve(kind, FINNISH, deal, shortcuts, limit)
+
+
+def test_full_cells_keeps_verdicts(pool):
+    """full-cells keeps a free cell filled from the waste and puts a cell card
+    back onto the waste only to bury it (docs/search.md): the same verdicts and
+    best scores as without it, where the summaries decide."""
+    base = frozenset(SHORTCUTS) - {"restarts"}
+    # The lost case is decided without full-cells by the plain search only.
+    calls = [(kind, d, s) for kind, d in FULL_CELLS_CASES
+             for s in (base, base - {"full-cells"} - ({"summaries"} if kind == "case" else set()))]
+    got = pool.map(run_full_cells, calls, budget=90)
+    for i, case in enumerate(FULL_CELLS_CASES):
+        with_, without = got[2 * i], got[2 * i + 1]
+        assert with_["line"] is None and without["line"] is None, (case, with_["line"], without["line"])
+        assert "unknown" not in (with_["verdict"], without["verdict"]), (case, with_, without)
+        assert (with_["verdict"], with_["score"]) == (without["verdict"], without["score"]), (case, with_, without)
+    assert {got[2 * i]["verdict"] for i in range(len(FULL_CELLS_CASES))} == {"won", "lost"}
+    # On the lost positions of deals it stores fewer positions.
+    for i, case in enumerate(FULL_CELLS_CASES[2:], 2):
+        assert got[2 * i]["positions"] * 2 < got[2 * i + 1]["positions"], (case, got[2 * i], got[2 * i + 1])
 
 
 def test_summaries_honour_the_seconds_limit():
