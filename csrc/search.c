@@ -81,6 +81,7 @@ struct solver {
     uint64_t max_positions, max_bytes;
     double max_seconds;
     int stop;               /* set by solver_stop from any thread */
+    int *stopp;             /* the stop this search obeys: its own, or its parent's */
 
     solver_stats stats;
     tomb_move *win_line, *best_line;
@@ -92,6 +93,9 @@ struct solver {
     int phase, round_started;     /* see staged_run */
     uint64_t earlier_positions;   /* positions of the earlier rounds (first search, restarts) */
     unsigned full_cells;    /* SOLVER_FULL_CELLS if asked for: see staged_run */
+    unsigned flags;         /* the shortcuts asked for */
+    solver_position pos;    /* the root as given */
+    solver *sub;            /* the classic phase's search (staged_run) */
 };
 
 static double now(void)
@@ -114,6 +118,9 @@ solver *solver_new(const solver_rules *rules, const solver_position *pos,
         free(s);
         return NULL;
     }
+    s->stopp = &s->stop;
+    s->flags = flags;
+    s->pos = *pos;
     /* full-cells is switched on by staged_run, after the restarts that go without it. */
     s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
     s->game.flags &= ~SOLVER_FULL_CELLS;
@@ -291,8 +298,8 @@ static int dfs_run(solver *s, uint64_t cap)
     while (s->depth > 0) {
         /* Limits are checked here, between positions, so a stopped run can go on. */
         if ((++ticks & 1023) == 0) {
-            if (__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
-                __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
+            if (__atomic_load_n(s->stopp, __ATOMIC_RELAXED)) {
+                __atomic_store_n(s->stopp, 0, __ATOMIC_RELAXED);
                 status = SOLVER_INTERRUPTED;
                 break;
             }
@@ -413,7 +420,7 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
         m->greedy = ph ? ph->greedy : 0;
         s->memo_ready = 1;
     }
-    m->stop = &s->stop;
+    m->stop = s->stopp;
     /* m->positions counts over all runs, like every limit of the handle. */
     uint64_t used = s->earlier_positions + s->table.count;
     if (s->max_positions && used + m->positions >= s->max_positions)
@@ -469,6 +476,69 @@ static int new_round(solver *s, uint64_t slots, uint64_t seed)
     return 0;
 }
 
+/* The classic phase. Where the rules allow every move of the classic's and
+ * more (cells that send back onto the waste, a sixes reserve; one card, one
+ * pass), a win line of the classic rules from the same position is a win
+ * line: the classic's complete search (by places, under a second) runs
+ * first. Its loss decides nothing. Returns SOLVER_WON (with the line), a
+ * limit's status (the next run goes on with it), or CAPPED_NO_WIN. */
+static int classic_phase(solver *s, double start, double spent)
+{
+    const solver_rules *r = &s->game.rules;
+    if (r->turn != 1 || r->passes != 1 || !r->cell_to_foundation || s->pos.nreserve
+        || !(r->cell_to_waste || r->sixes_reserve || r->cell_to_reserve))
+        return CAPPED_NO_WIN;
+    if (!s->sub) {
+        solver_rules classic = *r;
+        classic.cell_from_cell = classic.cell_to_reserve = classic.cell_to_waste = classic.sixes_reserve = 0;
+        char err[200];
+        s->sub = solver_new(&classic, &s->pos, s->flags & ~SOLVER_FULL_CELLS, err, (int)sizeof err);
+        if (!s->sub)
+            return CAPPED_NO_WIN;   /* a position the classic rules refuse: nothing to learn */
+        s->sub->stopp = s->stopp;
+    }
+    uint64_t used = s->earlier_positions + s->table.count;
+    uint64_t positions = 0;
+    if (s->max_positions) {
+        if (used >= s->max_positions)
+            return SOLVER_LIMIT_POSITIONS;
+        positions = s->max_positions - used;
+    }
+    double seconds = 0;
+    if (s->max_seconds > 0) {
+        seconds = s->max_seconds - spent - (now() - start);
+        if (seconds <= 0)
+            return SOLVER_LIMIT_SECONDS;
+    }
+    /* The classic search counts its own positions and seconds over its runs. */
+    solver_stats st;
+    solver_get_stats(s->sub, &st);
+    solver_set_limits(s->sub, positions ? positions + st.positions : 0,
+                      seconds > 0 ? seconds + st.seconds : 0, s->max_bytes);
+    int status = solver_run(s->sub);
+    solver_get_stats(s->sub, &st);
+    s->stats.positions = used + st.positions;
+    if (st.peak_bytes > s->stats.peak_bytes)
+        s->stats.peak_bytes = st.peak_bytes;
+    if (status == SOLVER_WON) {
+        tomb_move *line = malloc(sizeof(tomb_move) * (size_t)(s->sub->win_len + 1));
+        if (!line)
+            return SOLVER_LIMIT_MEMORY;
+        memcpy(line, s->sub->win_line, sizeof(tomb_move) * (size_t)s->sub->win_len);
+        free(s->win_line);
+        s->win_line = line;
+        s->win_len = s->sub->win_len;
+        s->stats.best_score = 52;
+        return SOLVER_WON;
+    }
+    if (status != SOLVER_LOST)
+        return status;
+    s->earlier_positions += st.positions;
+    solver_free(s->sub);
+    s->sub = NULL;
+    return CAPPED_NO_WIN;
+}
+
 /* Phases of a search: the first plain search (0), the randomised restarts
  * (1..restarts), then the summaries (one pass) or the full plain search from
  * the start. Without restarts or summaries, the first search is the full one.
@@ -486,9 +556,15 @@ static int staged_run(solver *s)
     int plain_restarts = restarts;
     if (s->full_cells && restarts)
         restarts += RESTARTS_PER_CARD_FULL_CELLS * cards;
-    if (s->full_cells)
-        s->game.flags = (s->game.flags & ~SOLVER_FULL_CELLS)
-                        | ((!restarts && !use_memo(s)) || s->phase > plain_restarts ? SOLVER_FULL_CELLS : 0);
+    /* Then, with the restarts and the summaries (not by places), a greedy
+     * phase: the summaries with every card that fits sent home at once - not
+     * safe, so it looks for a win only, like the classic's win phases. */
+    int greedy = s->full_cells && restarts && use_memo(s) && !by_places;
+    s->game.flags &= ~(SOLVER_FULL_CELLS | TOMB_GREEDY);
+    if (s->full_cells && ((!restarts && !use_memo(s)) || s->phase > plain_restarts))
+        s->game.flags |= SOLVER_FULL_CELLS;
+    if (greedy && s->phase == restarts + 1)
+        s->game.flags |= TOMB_GREEDY;
     if (!restarts && !use_memo(s))
         return dfs_run(s, s->max_positions);
     if (s->phase == 0) {
@@ -557,6 +633,29 @@ static int staged_run(solver *s)
         s->memo_ready = 0;
         s->phase++;
     }
+    if (greedy && s->phase == restarts + 1) {
+        static const win_phase GREEDY = {0, 1};
+        s->game.flags |= TOMB_GREEDY;
+        status = memo_run(s, start, spent, &GREEDY);
+        note_memo_peak(s);
+        if (status != CAPPED_NO_WIN) {
+            s->stats.seconds = now() - start + spent;
+            return finish(s, status);
+        }
+        s->earlier_positions += s->memo.positions;
+        memo_free(&s->memo);
+        s->memo_ready = 0;
+        s->phase++;
+        s->game.flags &= ~TOMB_GREEDY;
+    }
+    if (greedy && s->phase == restarts + 2) {
+        status = classic_phase(s, start, spent);
+        if (status != CAPPED_NO_WIN) {
+            s->stats.seconds = now() - start + spent;
+            return finish(s, status);
+        }
+        s->phase++;
+    }
     status = memo_run(s, start, spent, NULL);
     s->stats.seconds = now() - start + spent;
     note_memo_peak(s);
@@ -574,7 +673,7 @@ int solver_run(solver *s)
     }
     int status = staged_run(s);
     if (status == SOLVER_INTERRUPTED)   /* the stop is used up */
-        __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(s->stopp, 0, __ATOMIC_RELAXED);
     return status;
 }
 
@@ -582,6 +681,11 @@ void solver_get_stats(const solver *s, solver_stats *out)
 {
     *out = s->stats;
     out->table_bytes = table_bytes(&s->table) + (s->memo_ready ? s->memo.bytes : 0);
+    if (s->sub) {   /* the classic phase's search, while it lasts */
+        solver_stats sub;
+        solver_get_stats(s->sub, &sub);
+        out->table_bytes += sub.table_bytes;
+    }
 }
 
 /* The line of the search (a bury counts once) and its length. */
@@ -649,5 +753,6 @@ void solver_free(solver *s)
     free(s->lines_out[1]);
     if (s->memo_ready)
         memo_free(&s->memo);
+    solver_free(s->sub);
     free(s);
 }

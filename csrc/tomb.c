@@ -161,6 +161,19 @@ int tomb_init(tomb_game *g, const solver_rules *r, unsigned flags,
 static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves)
 {
     const solver_rules *r = &g->rules;
+    if (g->flags & TOMB_GREEDY) {
+        /* Not a shortcut: a phase that looks for a win only (search.c). */
+        int home = s->nwaste ? home_for(s, RANK(s->waste[s->nwaste - 1])) : 0;
+        if (home) {
+            moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
+            return 1;
+        }
+        for (int i = 0; r->cell_to_foundation && i < r->cells; i++)
+            if (s->cells[i] != SOLVER_NO_CARD && (home = home_for(s, RANK(s->cells[i])))) {
+                moves[0] = TM_MAKE(SOLVER_MOVE, P_CELL, home, i);
+                return 1;
+            }
+    }
     /* Cell to foundation, where a cell card has nowhere else to go. */
     if ((g->flags & SOLVER_FORCE_CELL_HOME) && r->cell_to_foundation && !r->cell_to_reserve && !r->cell_to_waste) {
         for (int i = 0; i < r->cells; i++) {

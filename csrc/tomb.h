@@ -62,6 +62,10 @@ static inline void sort4(unsigned *v)
 }
 _Static_assert(SOLVER_MAX_CELLS == 4, "sort4 sorts the cells");
 
+/* Internal, not a shortcut: every card that fits goes home at once (unsafe:
+ * the search then looks for a win only; search.c's greedy phase). */
+#define TOMB_GREEDY (1u << 24)
+
 /* Whether full-cells can apply to these rules (docs/search.md): cell cards
  * may go back onto the waste, one card turns, one pass. */
 static inline int tomb_full_cells(const tomb_game *g)

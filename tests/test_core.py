@@ -657,6 +657,44 @@ def test_late_win_lines_replay(pool):
         assert r["line"] is None, f"{v} deal {d}: {r['line']}"
 
 
+#: Finnish deals the restarts do not win: 18, 32 and 49 are won by the greedy
+#: phase (the complete summaries take 27 s, over 60 s and 41 s), 825 by the
+#: classic phase (a classic win line is a Finnish one; the classic rules win
+#: it, the Finnish summaries not in 60 s). docs/search.md, `restarts`.
+FINNISH_PHASE_WINS = (18, 32, 49, 825)
+
+
+def test_finnish_win_phases(pool):
+    got = pool.map(run_solve, [("start", FINNISH, d, True, (20_000_000, 30.0, None)) for d in FINNISH_PHASE_WINS],
+                   budget=60)
+    for d, r in zip(FINNISH_PHASE_WINS, got):
+        assert r["verdict"] == "won", (d, r)
+        assert r["line"] is None, f"Finnish deal {d}: {r['line']}"
+        assert r["positions"] < 8_000_000, (d, r)
+
+
+def test_the_classic_phase_goes_on_after_a_limit():
+    """Finnish deal 825, stopped by positions limits every 300,000 positions
+    (in the first searches and in the classic phase): each run goes on where
+    the last stopped, and the last one wins with a line that replays."""
+    pos = start(FINNISH, 825)
+    s = Search(pos, lib.SOLVER_ALL_SHORTCUTS)
+    limit, runs = 0, []
+    while True:
+        limit += 300_000
+        s.set_limits(limit, None, None)
+        status = s.run()
+        out = s.outcome(status)
+        runs.append(out.positions)
+        if status != lib.SOLVER_LIMIT_POSITIONS:
+            break
+        assert out.positions <= limit
+        assert len(runs) < 40, runs
+    assert out.verdict == "won"
+    assert runs == sorted(runs) and len(runs) > 3, runs
+    assert rules.replay(pos, out.moves).won
+
+
 #: Deals the core does not decide quickly: still unknown after 2 s. The
 #: restarts win every 3-card deal among 1-2,400 in a few milliseconds, and
 #: Finnish deal 1 in some seconds, so those are searched without them. The
