@@ -184,6 +184,11 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
     m->arena = malloc(m->arena_cap * sizeof(uint64_t));
     if (!m->entries || !m->arena) return -1;
     m->bytes = m->cap * sizeof(entry) + m->arena_cap * sizeof(uint64_t);
+    memset(m->below, 0, sizeof m->below);
+    for (int j = 0; j < root->nstock; j++) {
+        memcpy(m->below[j + 1], m->below[j], sizeof m->below[j]);
+        m->below[j + 1][RANK(root->stock[j])]++;
+    }
     m->by_places = memo_by_places(g);
     if (m->by_places) {
         const solver_rules *r = &g->rules;
@@ -290,7 +295,143 @@ static int check(memo *m)
     return -1;
 }
 
-static int summary(memo *m, uint64_t q, int top, entry **out);
+/* ---- stuck-cells and frozen-foundations by control states (full-cells) ----
+ *
+ * docs/search.md: in the summary of a top card X, a cell card that cannot fit
+ * a foundation while X is on top is in the cells at every state of the
+ * summary, and its rank changes nothing there; a foundation that cannot
+ * change while X is on top keeps its value. The key then has a token (15)
+ * for each stuck cell card and 31 for a frozen tomb, 7s for frozen corners;
+ * the exits are stored the same way and filled back from the entry, and the
+ * best score is stored counted from the entry's score. */
+typedef struct {
+    int on;                 /* the key is reduced */
+    int nstuck, stuck[SOLVER_MAX_CELLS];  /* ranks of the entry's stuck cell cards */
+    int tomb_frozen, corners_frozen;
+    uint64_t q;             /* the entry */
+    int base;               /* the entry's score */
+} reduction;
+
+/* Control state fields (memo_pack): tomb bits 0-4, corners 5-16, reserve
+ * 17-19, cells 20-35 (the smallest rank highest), stock 36-41. */
+#define Q_CELLS(q, i) ((unsigned)((q) >> (20 + 4 * (3 - (i)))) & 15u)
+#define Q_CORNER(q, i) ((unsigned)((q) >> (5 + 3 * (3 - (i)))) & 7u)
+#define Q_CELLS_MASK (0xffffull << 20)
+#define Q_CORNERS_MASK (0xfffull << 5)
+
+static uint64_t q_set_cells(uint64_t q, unsigned *c)
+{
+    sort4(c);
+    q &= ~Q_CELLS_MASK;
+    for (int i = 0; i < 4; i++)
+        q |= (uint64_t)c[i] << (20 + 4 * (3 - i));
+    return q;
+}
+
+static int q_score(uint64_t q)
+{
+    int sc = (int)(q & 31);
+    for (int i = 0; i < 4; i++) sc += (int)Q_CORNER(q, i);
+    return sc;
+}
+
+/* The key of the summary of (q, top), and how it was reduced. */
+static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
+{
+    rd->on = rd->nstuck = rd->tomb_frozen = rd->corners_frozen = 0;
+    rd->q = q;
+    rd->base = q_score(q);
+    unsigned fl = m->game->flags;
+    if (m->by_places || !tomb_full_cells(m->game) || !(fl & (SOLVER_STUCK_CELLS | SOLVER_FROZEN_FOUNDATIONS)))
+        return (q << 4) | (uint64_t)top;
+    /* Copies that can come home while X is on top: the stock, the reserve's
+     * 6s, and the cell cards not stuck themselves (not X, not under it). */
+    int nstock = (int)(q >> 36), avail[15], hand[15] = {0}, stuck[15] = {0};
+    for (int r = 0; r < 14; r++) avail[r] = m->below[nstock][r];
+    avail[6] += (int)((q >> 17) & 7);
+    unsigned c[4], k[4];
+    for (int i = 0; i < 4; i++) {
+        c[i] = Q_CELLS(q, i);
+        k[i] = Q_CORNER(q, i);
+        hand[c[i]]++;
+    }
+    /* Corners: can_show[r], some corner can show rank r (6: an empty corner). */
+    int can_show[14] = {0};
+    for (int i = 0; i < 4; i++) can_show[6 + k[i]] = 1;
+    avail[7] += hand[7];
+    for (int r = 8; r <= 13; r++) {
+        can_show[r - 1] = can_show[r - 1] || (avail[r - 1] > 0 && can_show[r - 2]);
+        if (can_show[r - 1]) avail[r] += hand[r];
+        else stuck[r] = 1;
+    }
+    /* The tomb: once round from the rank it wants; a 6 is never stuck (it
+     * can always go to the reserve). */
+    int tomb = (int)(q & 31), broken = tomb >= 24, w = broken ? 6 : 6 - tomb % 6;
+    for (int step = 0, r = w; step < 6; step++, r = r == 1 ? 6 : r - 1) {
+        if (r == 6 || !broken) avail[r] += hand[r];
+        else stuck[r] = 1;
+        if (avail[r] == 0) broken = 1;
+    }
+    if (fl & SOLVER_STUCK_CELLS)
+        for (int i = 0; i < 4; i++)
+            if (c[i] && stuck[c[i]]) {
+                rd->stuck[rd->nstuck++] = (int)c[i];
+                c[i] = 15;
+            }
+    if (fl & SOLVER_FROZEN_FOUNDATIONS) {
+        rd->tomb_frozen = tomb >= 24 || (avail[w] == 0 && top != w);
+        rd->corners_frozen = 1;
+        for (int i = 0; i < 4; i++)
+            if (k[i] < 7 && (avail[7 + k[i]] > 0 || top == (int)(7 + k[i])))
+                rd->corners_frozen = 0;
+    }
+    rd->on = rd->nstuck || rd->tomb_frozen || rd->corners_frozen;
+    uint64_t r = q_set_cells(q, c);
+    if (rd->tomb_frozen)
+        r |= 31;
+    if (rd->corners_frozen)
+        r |= Q_CORNERS_MASK;
+    return (r << 4) | (uint64_t)top;
+}
+
+/* An exit of the summary, as stored: the entry's stuck cards as tokens (they
+ * are all in the cells), the frozen foundations as in the key. */
+static uint64_t exit_stored(const reduction *rd, uint64_t x)
+{
+    if (!rd->on)
+        return x;
+    unsigned c[4];
+    for (int i = 0; i < 4; i++) c[i] = Q_CELLS(x, i);
+    for (int j = 0; j < rd->nstuck; j++)
+        for (int i = 0; i < 4; i++)
+            if ((int)c[i] == rd->stuck[j]) { c[i] = 15; break; }
+    x = q_set_cells(x, c);
+    if (rd->tomb_frozen)
+        x |= 31;
+    if (rd->corners_frozen)
+        x |= Q_CORNERS_MASK;
+    return x;
+}
+
+/* A stored exit filled back from the entry rd. */
+static uint64_t exit_real(const reduction *rd, uint64_t x)
+{
+    if (!rd->on)
+        return x;
+    unsigned c[4];
+    for (int i = 0, j = 0; i < 4; i++) {
+        c[i] = Q_CELLS(x, i);
+        if (c[i] == 15) c[i] = (unsigned)rd->stuck[j++];
+    }
+    x = q_set_cells(x, c);
+    if (rd->tomb_frozen)
+        x = (x & ~31ull) | (rd->q & 31);
+    if (rd->corners_frozen)
+        x = (x & ~Q_CORNERS_MASK) | (rd->q & Q_CORNERS_MASK);
+    return x;
+}
+
+static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd);
 
 /* With the stock empty, plays the forced rest of the game (tomb_endgame_step)
  * on the real waste - the chain of cards under the top, then the top - and
@@ -331,15 +472,16 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
                 status = check(m);   /* composing stored summaries can be long too */
             if (status < 0) {
                 entry *e;
-                int st = summary(m, x, ranks[i], &e);
+                reduction rd;
+                int st = summary(m, x, ranks[i], &e, &rd);
                 if (st >= 0) status = st;
                 else {
-                    if (E_BEST(e) > *best) *best = E_BEST(e);
+                    if (E_BEST(e) + rd.base > *best) *best = E_BEST(e) + rd.base;
                     uint64_t one;
                     const uint64_t *ex;
                     uint64_t n = memo_exits(m, e, &one, &ex);
                     for (uint64_t y = 0; y < n && status < 0; y++)
-                        if (small_add(&next, ex[y], bytes) < 0) status = SOLVER_LIMIT_MEMORY;
+                        if (small_add(&next, exit_real(&rd, ex[y]), bytes) < 0) status = SOLVER_LIMIT_MEMORY;
                 }
             }
         });
@@ -356,9 +498,9 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
 
 /* The summary of (q, top); top = 0 is the empty waste. Returns -1 and sets
  * *out, or a SOLVER_* status if a limit stopped it. */
-static int summary(memo *m, uint64_t q, int top, entry **out)
+static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd)
 {
-    uint64_t key = (q << 4) | (uint64_t)top;
+    uint64_t key = reduce(m, q, top, rd);
     entry *e = memo_lookup(m, key);
     if (e) { *out = e; return -1; }
     const tomb_game *g = m->game;
@@ -431,18 +573,19 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
                 ch.nwaste = 0;
                 if (k == 1) {
                     entry *f;
+                    reduction frd;
                     if (top)
                         m->chain[m->chain_n++] = top;
-                    status = summary(m, memo_pack(g, &ch), ranks[0], &f);
+                    status = summary(m, memo_pack(g, &ch), ranks[0], &f, &frd);
                     if (top)
                         m->chain_n--;
                     if (status >= 0) goto done;
-                    if (E_BEST(f) > best) best = E_BEST(f);
+                    if (E_BEST(f) + frd.base > best) best = E_BEST(f) + frd.base;
                     uint64_t one;
                     const uint64_t *ex;
                     uint64_t nf = memo_exits(m, f, &one, &ex);
                     for (uint64_t y = 0; y < nf; y++)
-                        ADD_SEEN(ex[y]);
+                        ADD_SEEN(exit_real(&frd, ex[y]));
                 } else {
                     smallset got;
                     small_init(&got);
@@ -463,14 +606,14 @@ static int summary(memo *m, uint64_t q, int top, entry **out)
             if (TM_SRC(mv[i]) == SOLVER_PLACE_WASTE) {
                 /* The top card left: an exit. */
                 ch.nwaste = 0;
-                if (small_add(&exits, memo_pack(g, &ch), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                if (small_add(&exits, exit_stored(rd, memo_pack(g, &ch)), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
             } else {
                 ADD_SEEN(memo_pack(g, &ch));
             }
         }
     }
     if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
-    *out = store(m, key, &exits, best);
+    *out = store(m, key, &exits, best - rd->base);
     status = *out ? -1 : SOLVER_LIMIT_MEMORY;
 done:
     m->trail_n--;
@@ -509,8 +652,9 @@ int memo_best(memo *m, const tomb_state *s, int *best)
             st = check(m);
         if (st < 0) {
             entry *e;
-            st = summary(m, x, 0, &e);
-            if (st < 0 && E_BEST(e) > *best) *best = E_BEST(e);
+            reduction rd;
+            st = summary(m, x, 0, &e, &rd);
+            if (st < 0 && E_BEST(e) + rd.base > *best) *best = E_BEST(e) + rd.base;
         }
     });
     small_free(&after);

@@ -41,6 +41,7 @@ typedef struct {
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
     int greedy;             /* by places: a waste card that fits goes home at once (a win phase) */
     uint8_t talon[52], pre[53][14];
+    uint8_t below[53][14];  /* cards of each rank among the bottom j of the root's stock */
 } memo;
 
 /* The exits of a summary: sets *v to them (into the arena, or to *one) and
