@@ -307,7 +307,8 @@ static int check(memo *m)
 typedef struct {
     int on;                 /* the key is reduced */
     int nstuck, stuck[SOLVER_MAX_CELLS];  /* ranks of the entry's stuck cell cards */
-    int tomb_frozen, corners_frozen;
+    int tomb_frozen;
+    int nfrozen, frozen[4]; /* the entry's frozen corners (not complete), as 7s in the key */
     uint64_t q;             /* the entry */
     int base;               /* the entry's score */
 } reduction;
@@ -328,6 +329,15 @@ static uint64_t q_set_cells(uint64_t q, unsigned *c)
     return q;
 }
 
+static uint64_t q_set_corners(uint64_t q, unsigned *k)
+{
+    sort4(k);
+    q &= ~Q_CORNERS_MASK;
+    for (int i = 0; i < 4; i++)
+        q |= (uint64_t)k[i] << (5 + 3 * (3 - i));
+    return q;
+}
+
 static int q_score(uint64_t q)
 {
     int sc = (int)(q & 31);
@@ -338,7 +348,7 @@ static int q_score(uint64_t q)
 /* The key of the summary of (q, top), and how it was reduced. */
 static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
 {
-    rd->on = rd->nstuck = rd->tomb_frozen = rd->corners_frozen = 0;
+    rd->on = rd->nstuck = rd->tomb_frozen = rd->nfrozen = 0;
     rd->q = q;
     rd->base = q_score(q);
     unsigned fl = m->game->flags;
@@ -380,17 +390,20 @@ static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
             }
     if (fl & SOLVER_FROZEN_FOUNDATIONS) {
         rd->tomb_frozen = tomb >= 24 || (avail[w] == 0 && top != w);
-        rd->corners_frozen = 1;
+        /* A corner whose next rank is not available, and X is not: it
+         * takes nothing, like a complete corner. */
         for (int i = 0; i < 4; i++)
-            if (k[i] < 7 && (avail[7 + k[i]] > 0 || top == (int)(7 + k[i])))
-                rd->corners_frozen = 0;
+            if (k[i] < 7 && avail[7 + k[i]] == 0 && top != (int)(7 + k[i])) {
+                rd->frozen[rd->nfrozen++] = (int)k[i];
+                k[i] = 7;
+            }
     }
-    rd->on = rd->nstuck || rd->tomb_frozen || rd->corners_frozen;
+    rd->on = rd->nstuck || rd->tomb_frozen || rd->nfrozen;
     uint64_t r = q_set_cells(q, c);
     if (rd->tomb_frozen)
         r |= 31;
-    if (rd->corners_frozen)
-        r |= Q_CORNERS_MASK;
+    if (rd->nfrozen)
+        r = q_set_corners(r, k);
     return (r << 4) | (uint64_t)top;
 }
 
@@ -408,8 +421,14 @@ static uint64_t exit_stored(const reduction *rd, uint64_t x)
     x = q_set_cells(x, c);
     if (rd->tomb_frozen)
         x |= 31;
-    if (rd->corners_frozen)
-        x |= Q_CORNERS_MASK;
+    if (rd->nfrozen) {
+        unsigned k[4];
+        for (int i = 0; i < 4; i++) k[i] = Q_CORNER(x, i);
+        for (int j = 0; j < rd->nfrozen; j++)
+            for (int i = 0; i < 4; i++)
+                if ((int)k[i] == rd->frozen[j]) { k[i] = 7; break; }
+        x = q_set_corners(x, k);
+    }
     return x;
 }
 
@@ -426,8 +445,15 @@ static uint64_t exit_real(const reduction *rd, uint64_t x)
     x = q_set_cells(x, c);
     if (rd->tomb_frozen)
         x = (x & ~31ull) | (rd->q & 31);
-    if (rd->corners_frozen)
-        x = (x & ~Q_CORNERS_MASK) | (rd->q & Q_CORNERS_MASK);
+    if (rd->nfrozen) {
+        /* Any of the 7s: complete corners and frozen ones are alike. */
+        unsigned k[4];
+        for (int i = 0, j = 0; i < 4; i++) {
+            k[i] = Q_CORNER(x, i);
+            if (k[i] == 7 && j < rd->nfrozen) k[i] = (unsigned)rd->frozen[j++];
+        }
+        x = q_set_corners(x, k);
+    }
     return x;
 }
 
