@@ -19,6 +19,8 @@ CASES = [
     # The classic's hardest lost deal of 1-100,000 (the most positions), decided.
     ("napoleons-tomb", 50261, Limit(positions=None, seconds=None)),
     ("napoleonin-hauta", 1, Limit(positions=2_000_000, seconds=None)),
+    # A lost Finnish deal (best 25), decided: the summaries with full-cells.
+    ("napoleonin-hauta", 535, Limit(positions=None, seconds=None)),
     # The two-deck games: a quick win each, and a fixed slice of a hard search.
     ("paciencia-napoleao", 2, Limit(positions=None, seconds=None)),
     ("paciencia-napoleao", 5, Limit(positions=2_000_000, seconds=None)),
@@ -60,4 +62,16 @@ def test_first_100_three_card(benchmark):
 
     verdicts = benchmark.pedantic(run, rounds=1, iterations=1)
     benchmark.extra_info["won"] = verdicts.count("won")
+    benchmark.extra_info["unknown"] = verdicts.count("unknown")
+
+
+def test_first_100_finnish(benchmark):
+    """Throughput on the Finnish rules at the default limits: deals 1-100."""
+
+    def run():
+        return [solve(n, "napoleonin-hauta").verdict for n in range(1, 101)]
+
+    verdicts = benchmark.pedantic(run, rounds=1, iterations=1)
+    benchmark.extra_info["won"] = verdicts.count("won")
+    benchmark.extra_info["lost"] = verdicts.count("lost")
     benchmark.extra_info["unknown"] = verdicts.count("unknown")
