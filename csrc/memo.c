@@ -413,12 +413,14 @@ static uint64_t exit_stored(const reduction *rd, uint64_t x)
 {
     if (!rd->on)
         return x;
-    unsigned c[4];
-    for (int i = 0; i < 4; i++) c[i] = Q_CELLS(x, i);
-    for (int j = 0; j < rd->nstuck; j++)
-        for (int i = 0; i < 4; i++)
-            if ((int)c[i] == rd->stuck[j]) { c[i] = 15; break; }
-    x = q_set_cells(x, c);
+    if (rd->nstuck) {
+        unsigned c[4];
+        for (int i = 0; i < 4; i++) c[i] = Q_CELLS(x, i);
+        for (int j = 0; j < rd->nstuck; j++)
+            for (int i = 0; i < 4; i++)
+                if ((int)c[i] == rd->stuck[j]) { c[i] = 15; break; }
+        x = q_set_cells(x, c);
+    }
     if (rd->tomb_frozen)
         x |= 31;
     if (rd->nfrozen) {
@@ -437,12 +439,14 @@ static uint64_t exit_real(const reduction *rd, uint64_t x)
 {
     if (!rd->on)
         return x;
-    unsigned c[4];
-    for (int i = 0, j = 0; i < 4; i++) {
-        c[i] = Q_CELLS(x, i);
-        if (c[i] == 15) c[i] = (unsigned)rd->stuck[j++];
+    if (rd->nstuck) {
+        unsigned c[4];
+        for (int i = 0, j = 0; i < 4; i++) {
+            c[i] = Q_CELLS(x, i);
+            if (c[i] == 15) c[i] = (unsigned)rd->stuck[j++];
+        }
+        x = q_set_cells(x, c);
     }
-    x = q_set_cells(x, c);
     if (rd->tomb_frozen)
         x = (x & ~31ull) | (rd->q & 31);
     if (rd->nfrozen) {
