@@ -306,7 +306,8 @@ static int check(memo *m)
  * best score is stored counted from the entry's score. */
 typedef struct {
     int on;                 /* the key is reduced */
-    int nstuck, stuck[SOLVER_MAX_CELLS];  /* ranks of the entry's stuck cell cards */
+    int nstuck, stuck[SOLVER_MAX_CELLS + 1];  /* ranks of the entry's stuck cell cards, then a stuck top's */
+    int ntokens;            /* tokens in an exit: the stuck cards, and a stuck top */
     int tomb_frozen;
     int nfrozen, frozen[4]; /* the entry's frozen corners (not complete), as 7s in the key */
     uint64_t q;             /* the entry */
@@ -348,7 +349,7 @@ static int q_score(uint64_t q)
 /* The key of the summary of (q, top), and how it was reduced. */
 static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
 {
-    rd->on = rd->nstuck = rd->tomb_frozen = rd->nfrozen = 0;
+    rd->on = rd->nstuck = rd->ntokens = rd->tomb_frozen = rd->nfrozen = 0;
     rd->q = q;
     rd->base = q_score(q);
     unsigned fl = m->game->flags;
@@ -382,12 +383,21 @@ static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
         else stuck[r] = 1;
         if (avail[r] == 0) broken = 1;
     }
-    if (fl & SOLVER_STUCK_CELLS)
+    int top_token = 0;
+    if (fl & SOLVER_STUCK_CELLS) {
         for (int i = 0; i < 4; i++)
             if (c[i] && stuck[c[i]]) {
                 rd->stuck[rd->nstuck++] = (int)c[i];
                 c[i] = 15;
             }
+        /* A top card that cannot fit either leaves only for a cell: it is
+         * in the cells at every exit, a token there too. */
+        rd->ntokens = rd->nstuck;
+        if (top && stuck[top]) {
+            rd->stuck[rd->ntokens++] = top;
+            top_token = 1;
+        }
+    }
     if (fl & SOLVER_FROZEN_FOUNDATIONS) {
         rd->tomb_frozen = tomb >= 24 || (avail[w] == 0 && top != w);
         /* A corner whose next rank is not available, and X is not: it
@@ -398,13 +408,13 @@ static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
                 k[i] = 7;
             }
     }
-    rd->on = rd->nstuck || rd->tomb_frozen || rd->nfrozen;
+    rd->on = rd->ntokens || rd->tomb_frozen || rd->nfrozen;
     uint64_t r = q_set_cells(q, c);
     if (rd->tomb_frozen)
         r |= 31;
     if (rd->nfrozen)
         r = q_set_corners(r, k);
-    return (r << 4) | (uint64_t)top;
+    return (r << 4) | (uint64_t)(top_token ? 14 : top);
 }
 
 /* An exit of the summary, as stored: the entry's stuck cards as tokens (they
@@ -413,10 +423,10 @@ static uint64_t exit_stored(const reduction *rd, uint64_t x)
 {
     if (!rd->on)
         return x;
-    if (rd->nstuck) {
+    if (rd->ntokens) {
         unsigned c[4];
         for (int i = 0; i < 4; i++) c[i] = Q_CELLS(x, i);
-        for (int j = 0; j < rd->nstuck; j++)
+        for (int j = 0; j < rd->ntokens; j++)
             for (int i = 0; i < 4; i++)
                 if ((int)c[i] == rd->stuck[j]) { c[i] = 15; break; }
         x = q_set_cells(x, c);
@@ -439,7 +449,7 @@ static uint64_t exit_real(const reduction *rd, uint64_t x)
 {
     if (!rd->on)
         return x;
-    if (rd->nstuck) {
+    if (rd->ntokens) {
         unsigned c[4];
         for (int i = 0, j = 0; i < 4; i++) {
             c[i] = Q_CELLS(x, i);
