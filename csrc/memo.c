@@ -318,26 +318,19 @@ typedef struct {
  * 17-19, cells 20-35 (the smallest rank highest), stock 36-41. */
 #define Q_CELLS(q, i) ((unsigned)((q) >> (20 + 4 * (3 - (i)))) & 15u)
 #define Q_CORNER(q, i) ((unsigned)((q) >> (5 + 3 * (3 - (i)))) & 7u)
-#define Q_CELLS_MASK (0xffffull << 20)
 #define Q_CORNERS_MASK (0xfffull << 5)
 
-static uint64_t q_set_cells(uint64_t q, unsigned *c)
+/* Writes four sorted values of `bits` bits from bit `shift` up, the smallest highest. */
+static uint64_t q_set4(uint64_t q, unsigned *v, int shift, int bits)
 {
-    sort4(c);
-    q &= ~Q_CELLS_MASK;
+    sort4(v);
+    q &= ~((((uint64_t)1 << (4 * bits)) - 1) << shift);
     for (int i = 0; i < 4; i++)
-        q |= (uint64_t)c[i] << (20 + 4 * (3 - i));
+        q |= (uint64_t)v[i] << (shift + bits * (3 - i));
     return q;
 }
-
-static uint64_t q_set_corners(uint64_t q, unsigned *k)
-{
-    sort4(k);
-    q &= ~Q_CORNERS_MASK;
-    for (int i = 0; i < 4; i++)
-        q |= (uint64_t)k[i] << (5 + 3 * (3 - i));
-    return q;
-}
+#define q_set_cells(q, c) q_set4((q), (c), 20, 4)
+#define q_set_corners(q, k) q_set4((q), (k), 5, 3)
 
 static int q_score(uint64_t q)
 {

@@ -476,6 +476,24 @@ static int new_round(solver *s, uint64_t slots, uint64_t seed)
     return 0;
 }
 
+/* Runs a win phase (the summaries in a smaller or greedier game): its win,
+ * a limit's status, or CAPPED_NO_WIN, and then the phase decides nothing: its
+ * summaries (some cut short) are dropped and the next phase comes. */
+static int win_phase_run(solver *s, double start, double spent, const win_phase *ph)
+{
+    int status = memo_run(s, start, spent, ph);
+    note_memo_peak(s);
+    if (status != CAPPED_NO_WIN) {
+        s->stats.seconds = now() - start + spent;
+        return status;
+    }
+    s->earlier_positions += s->memo.positions;
+    memo_free(&s->memo);
+    s->memo_ready = 0;
+    s->phase++;
+    return CAPPED_NO_WIN;
+}
+
 /* The classic phase. Where the rules allow every move of the classic's and
  * more (cells that send back onto the waste, a sixes reserve; one card, one
  * pass), a win line of the classic rules from the same position is a win
@@ -620,32 +638,17 @@ static int staged_run(solver *s)
     int status;
     while (by_places && (s->game.flags & SOLVER_RESTARTS) && s->phase > restarts && s->phase <= restarts + N_WIN_PHASES) {
         /* The win phases: small, and they find most of the wins the restarts
-         * missed. Without one, they decide nothing: their summaries (some cut
-         * short) are dropped. */
-        status = memo_run(s, start, spent, &WIN_PHASES[s->phase - restarts - 1]);
-        note_memo_peak(s);
-        if (status != CAPPED_NO_WIN) {
-            s->stats.seconds = now() - start + spent;
+         * missed. */
+        status = win_phase_run(s, start, spent, &WIN_PHASES[s->phase - restarts - 1]);
+        if (status != CAPPED_NO_WIN)
             return finish(s, status);
-        }
-        s->earlier_positions += s->memo.positions;
-        memo_free(&s->memo);
-        s->memo_ready = 0;
-        s->phase++;
     }
     if (greedy && s->phase == restarts + 1) {
         static const win_phase GREEDY = {0, 1};
         s->game.flags |= TOMB_GREEDY;
-        status = memo_run(s, start, spent, &GREEDY);
-        note_memo_peak(s);
-        if (status != CAPPED_NO_WIN) {
-            s->stats.seconds = now() - start + spent;
+        status = win_phase_run(s, start, spent, &GREEDY);
+        if (status != CAPPED_NO_WIN)
             return finish(s, status);
-        }
-        s->earlier_positions += s->memo.positions;
-        memo_free(&s->memo);
-        s->memo_ready = 0;
-        s->phase++;
         s->game.flags &= ~TOMB_GREEDY;
     }
     if (greedy && s->phase == restarts + 2) {

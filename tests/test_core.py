@@ -472,17 +472,25 @@ def test_summaries_by_places_keep_verdicts(pool):
     limit = (40_000_000, 30.0, None)
     calls = [(kind, CLASSIC, d, s, limit) for kind, d in PLACES_CASES for s in kinds]
     got = pool.map(run_solve, calls, budget=90)
-    for i, case in enumerate(PLACES_CASES):
-        results = got[k * i: k * i + k]
+    per_case = same_verdicts_each_way(PLACES_CASES, got, k)
+    # On the lost deals, each step stores fewer positions.
+    for (kind, d), results in zip(PLACES_CASES[:3], per_case):
+        positions = [r["positions"] for r in results]
+        assert positions == sorted(set(positions)), (d, positions)
+
+
+def same_verdicts_each_way(cases: list, got: list, k: int) -> list[list[dict]]:
+    """The results of k ways of searching each case, in order: asserts that
+    every way decides it, with a line that replays, and the same verdict and
+    best score as the first way; and that the cases hold both verdicts."""
+    per_case = [got[k * i: k * i + k] for i in range(len(cases))]
+    for case, results in zip(cases, per_case):
         for r in results:
             assert r["line"] is None, (case, r["line"])
             assert r["verdict"] != "unknown", (case, r)
             assert (r["verdict"], r["score"]) == (results[0]["verdict"], results[0]["score"]), (case, results)
-    assert {got[k * i]["verdict"] for i in range(len(PLACES_CASES))} == {"won", "lost"}
-    # On the lost deals, each step stores fewer positions.
-    for i, (kind, d) in enumerate(PLACES_CASES[:3]):
-        positions = [r["positions"] for r in got[k * i: k * i + k]]
-        assert positions == sorted(set(positions)), (d, positions)
+    assert {results[0]["verdict"] for results in per_case} == {"won", "lost"}
+    return per_case
 
 
 #: Full deals with and without seven-home: classic 1 and 31 are lost, classic
@@ -577,17 +585,11 @@ def test_full_cells_keeps_verdicts(pool):
 
     calls = [(kind, d, shortcuts(kind, s)) for kind, d in FULL_CELLS_CASES for s in kinds]
     got = pool.map(run_full_cells, calls, budget=120)
-    for i, case in enumerate(FULL_CELLS_CASES):
-        results = got[k * i: k * i + k]
-        for r in results:
-            assert r["line"] is None, (case, r["line"])
-            assert r["verdict"] != "unknown", (case, r)
-            assert (r["verdict"], r["score"]) == (results[0]["verdict"], results[0]["score"]), (case, results)
-    assert {got[k * i]["verdict"] for i in range(len(FULL_CELLS_CASES))} == {"won", "lost"}
+    per_case = same_verdicts_each_way(FULL_CELLS_CASES, got, k)
     # On the lost positions of deals, each step stores fewer positions, and
     # full-cells alone halves them at least.
-    for i, case in enumerate(FULL_CELLS_CASES[2:], 2):
-        positions = [r["positions"] for r in got[k * i: k * i + k]]
+    for case, results in zip(FULL_CELLS_CASES[2:], per_case[2:]):
+        positions = [r["positions"] for r in results]
         assert positions == sorted(set(positions)), (case, positions)
         assert positions[2] * 2 < positions[3], (case, positions)
 
