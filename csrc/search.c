@@ -34,7 +34,7 @@
 #define RESTARTS_PER_CARD 60
 #define RESTARTS_PER_CARD_BY_PLACES 5
 /* With full-cells, restarts with it after those without (per card). */
-#define RESTARTS_PER_CARD_FULL_CELLS 60
+#define RESTARTS_PER_CARD_FULL_CELLS 20
 #define RESTART_BUDGET 300
 #define RESTART_BUDGET_BY_PLACES 200
 #define RESTART_SLOTS 1024u
