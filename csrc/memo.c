@@ -305,7 +305,6 @@ static int check(memo *m)
  * the exits are stored the same way and filled back from the entry, and the
  * best score is stored counted from the entry's score. */
 typedef struct {
-    int on;                 /* the key is reduced */
     int nstuck, stuck[SOLVER_MAX_CELLS + 1];  /* ranks of the entry's stuck cell cards, then a stuck top's */
     int ntokens;            /* tokens in an exit: the stuck cards, and a stuck top */
     int tomb_frozen;
@@ -318,7 +317,6 @@ typedef struct {
  * 17-19, cells 20-35 (the smallest rank highest), stock 36-41. */
 #define Q_CELLS(q, i) ((unsigned)((q) >> (20 + 4 * (3 - (i)))) & 15u)
 #define Q_CORNER(q, i) ((unsigned)((q) >> (5 + 3 * (3 - (i)))) & 7u)
-#define Q_CORNERS_MASK (0xfffull << 5)
 
 /* Writes four sorted values of `bits` bits from bit `shift` up, the smallest highest. */
 static uint64_t q_set4(uint64_t q, unsigned *v, int shift, int bits)
@@ -342,7 +340,7 @@ static int q_score(uint64_t q)
 /* The key of the summary of (q, top), and how it was reduced. */
 static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
 {
-    rd->on = rd->nstuck = rd->ntokens = rd->tomb_frozen = rd->nfrozen = 0;
+    rd->nstuck = rd->ntokens = rd->tomb_frozen = rd->nfrozen = 0;
     rd->q = q;
     rd->base = q_score(q);
     unsigned fl = m->game->flags;
@@ -401,7 +399,6 @@ static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
                 k[i] = 7;
             }
     }
-    rd->on = rd->ntokens || rd->tomb_frozen || rd->nfrozen;
     uint64_t r = q_set_cells(q, c);
     if (rd->tomb_frozen)
         r |= 31;
@@ -410,57 +407,43 @@ static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
     return (r << 4) | (uint64_t)(top_token ? 14 : top);
 }
 
+/* In four sorted fields of `bits` bits from bit `shift`: for each j < n, one
+ * field holding from[j] holds to[j] instead. */
+static uint64_t q_replace4(uint64_t q, int shift, int bits, int n, const int *from, const int *to)
+{
+    unsigned v[4];
+    for (int i = 0; i < 4; i++)
+        v[i] = (unsigned)(q >> (shift + bits * (3 - i))) & ((1u << bits) - 1);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < 4; i++)
+            if ((int)v[i] == from[j]) { v[i] = (unsigned)to[j]; break; }
+    return q_set4(q, v, shift, bits);
+}
+static const int TOKENS[SOLVER_MAX_CELLS + 1] = {15, 15, 15, 15, 15}, COMPLETE[4] = {7, 7, 7, 7};
+
 /* An exit of the summary, as stored: the entry's stuck cards as tokens (they
  * are all in the cells), the frozen foundations as in the key. */
 static uint64_t exit_stored(const reduction *rd, uint64_t x)
 {
-    if (!rd->on)
-        return x;
-    if (rd->ntokens) {
-        unsigned c[4];
-        for (int i = 0; i < 4; i++) c[i] = Q_CELLS(x, i);
-        for (int j = 0; j < rd->ntokens; j++)
-            for (int i = 0; i < 4; i++)
-                if ((int)c[i] == rd->stuck[j]) { c[i] = 15; break; }
-        x = q_set_cells(x, c);
-    }
+    if (rd->ntokens)
+        x = q_replace4(x, 20, 4, rd->ntokens, rd->stuck, TOKENS);
     if (rd->tomb_frozen)
         x |= 31;
-    if (rd->nfrozen) {
-        unsigned k[4];
-        for (int i = 0; i < 4; i++) k[i] = Q_CORNER(x, i);
-        for (int j = 0; j < rd->nfrozen; j++)
-            for (int i = 0; i < 4; i++)
-                if ((int)k[i] == rd->frozen[j]) { k[i] = 7; break; }
-        x = q_set_corners(x, k);
-    }
+    if (rd->nfrozen)
+        x = q_replace4(x, 5, 3, rd->nfrozen, rd->frozen, COMPLETE);
     return x;
 }
 
-/* A stored exit filled back from the entry rd. */
+/* A stored exit filled back from the entry rd (any of its 7s can take back a
+ * frozen corner's value: complete corners and frozen ones are alike). */
 static uint64_t exit_real(const reduction *rd, uint64_t x)
 {
-    if (!rd->on)
-        return x;
-    if (rd->ntokens) {
-        unsigned c[4];
-        for (int i = 0, j = 0; i < 4; i++) {
-            c[i] = Q_CELLS(x, i);
-            if (c[i] == 15) c[i] = (unsigned)rd->stuck[j++];
-        }
-        x = q_set_cells(x, c);
-    }
+    if (rd->ntokens)
+        x = q_replace4(x, 20, 4, rd->ntokens, TOKENS, rd->stuck);
     if (rd->tomb_frozen)
         x = (x & ~31ull) | (rd->q & 31);
-    if (rd->nfrozen) {
-        /* Any of the 7s: complete corners and frozen ones are alike. */
-        unsigned k[4];
-        for (int i = 0, j = 0; i < 4; i++) {
-            k[i] = Q_CORNER(x, i);
-            if (k[i] == 7 && j < rd->nfrozen) k[i] = (unsigned)rd->frozen[j++];
-        }
-        x = q_set_corners(x, k);
-    }
+    if (rd->nfrozen)
+        x = q_replace4(x, 5, 3, rd->nfrozen, COMPLETE, rd->frozen);
     return x;
 }
 

@@ -39,7 +39,7 @@ typedef struct {
      * turning order, as ranks; pre[j][r]: cards of rank r among the first j. */
     int by_places, ntalon, ncells;
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
-    int greedy;             /* by places: a waste card that fits goes home at once (a win phase) */
+    int greedy;             /* a win phase where every card that fits goes home at once (by control states, through TOMB_GREEDY) */
     uint8_t talon[52], pre[53][14];
     uint8_t below[53][14];  /* cards of each rank among the bottom j of the root's stock */
 } memo;

@@ -93,7 +93,6 @@ struct solver {
     int phase, round_started;     /* see staged_run */
     uint64_t earlier_positions;   /* positions of the earlier rounds (first search, restarts) */
     unsigned full_cells;    /* SOLVER_FULL_CELLS if asked for: see staged_run */
-    unsigned flags;         /* the shortcuts asked for */
     solver_position pos;    /* the root as given */
     solver *sub;            /* the classic phase's search (staged_run) */
 };
@@ -119,7 +118,6 @@ solver *solver_new(const solver_rules *rules, const solver_position *pos,
         return NULL;
     }
     s->stopp = &s->stop;
-    s->flags = flags;
     s->pos = *pos;
     /* full-cells is switched on by staged_run, after the restarts that go without it. */
     s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
@@ -420,6 +418,11 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
         m->greedy = ph ? ph->greedy : 0;
         s->memo_ready = 1;
     }
+    /* A greedy win phase: the summaries by places apply it themselves
+     * (m->greedy); those by control states take their moves from tomb_moves. */
+    s->game.flags &= ~TOMB_GREEDY;
+    if (m->greedy && !m->by_places)
+        s->game.flags |= TOMB_GREEDY;
     m->stop = s->stopp;
     /* m->positions counts over all runs, like every limit of the handle. */
     uint64_t used = s->earlier_positions + s->table.count;
@@ -510,7 +513,8 @@ static int classic_phase(solver *s, double start, double spent)
         solver_rules classic = *r;
         classic.cell_from_cell = classic.cell_to_reserve = classic.cell_to_waste = classic.sixes_reserve = 0;
         char err[200];
-        s->sub = solver_new(&classic, &s->pos, s->flags & ~SOLVER_FULL_CELLS, err, (int)sizeof err);
+        /* The shortcuts asked for: the game's flags but for the two phases switch. */
+        s->sub = solver_new(&classic, &s->pos, s->game.flags & ~(SOLVER_FULL_CELLS | TOMB_GREEDY), err, (int)sizeof err);
         if (!s->sub)
             return CAPPED_NO_WIN;   /* a position the classic rules refuse: nothing to learn */
         s->sub->stopp = s->stopp;
@@ -576,15 +580,14 @@ static int staged_run(solver *s)
         restarts += RESTARTS_PER_CARD_FULL_CELLS * cards;
     /* Then, with the restarts and the summaries (not by places), a greedy
      * phase: the summaries with every card that fits sent home at once - not
-     * safe, so it looks for a win only, like the classic's win phases. */
-    int greedy = s->full_cells && restarts && use_memo(s) && !by_places;
-    s->game.flags &= ~(SOLVER_FULL_CELLS | TOMB_GREEDY);
-    if (s->full_cells && ((!restarts && !use_memo(s)) || s->phase > plain_restarts))
-        s->game.flags |= SOLVER_FULL_CELLS;
-    if (greedy && s->phase == restarts + 1)
-        s->game.flags |= TOMB_GREEDY;
-    if (!restarts && !use_memo(s))
+     * safe, so it looks for a win only, like the classic's win phases - and
+     * the classic phase. */
+    int fc_phases = s->full_cells && restarts && use_memo(s) && !by_places;
+    s->game.flags &= ~SOLVER_FULL_CELLS;    /* set again by the phases that use it */
+    if (!restarts && !use_memo(s)) {
+        s->game.flags |= s->full_cells;
         return dfs_run(s, s->max_positions);
+    }
     if (s->phase == 0) {
         uint64_t first = by_places ? DFS_FIRST_BY_PLACES : DFS_FIRST;
         uint64_t cap = first;
@@ -600,6 +603,7 @@ static int staged_run(solver *s)
      * many wins the first order missed. Each is a complete depth-first search
      * of its own, so one that ends without a limit decides the deal too. */
     while (s->phase <= restarts) {
+        s->game.flags = (s->game.flags & ~SOLVER_FULL_CELLS) | (s->phase > plain_restarts ? s->full_cells : 0);
         if (!s->round_started && new_round(s, RESTART_SLOTS, 0x9e3779b97f4a7c15ull * (uint64_t)s->phase) < 0)
             return finish(s, SOLVER_LIMIT_MEMORY);
         const uint64_t full = by_places ? RESTART_BUDGET_BY_PLACES : RESTART_BUDGET;
@@ -617,8 +621,6 @@ static int staged_run(solver *s)
         s->phase++;
         s->round_started = 0;
         s->seed = 0;
-        if (s->phase == plain_restarts + 1)
-            s->game.flags |= s->full_cells;
     }
     s->game.flags |= s->full_cells;
     if (!use_memo(s)) {
@@ -636,22 +638,17 @@ static int staged_run(solver *s)
     }
     double start = now(), spent = s->stats.seconds;
     int status;
-    while (by_places && (s->game.flags & SOLVER_RESTARTS) && s->phase > restarts && s->phase <= restarts + N_WIN_PHASES) {
-        /* The win phases: small, and they find most of the wins the restarts
-         * missed. */
-        status = win_phase_run(s, start, spent, &WIN_PHASES[s->phase - restarts - 1]);
+    /* The win phases: small, and they find most of the wins the restarts
+     * missed. By places the two of WIN_PHASES; with full-cells the greedy one. */
+    static const win_phase GREEDY[] = {{0, 1}};
+    const win_phase *phases = by_places ? WIN_PHASES : GREEDY;
+    int nphases = !(s->game.flags & SOLVER_RESTARTS) ? 0 : by_places ? N_WIN_PHASES : fc_phases;
+    while (s->phase > restarts && s->phase <= restarts + nphases) {
+        status = win_phase_run(s, start, spent, &phases[s->phase - restarts - 1]);
         if (status != CAPPED_NO_WIN)
             return finish(s, status);
     }
-    if (greedy && s->phase == restarts + 1) {
-        static const win_phase GREEDY = {0, 1};
-        s->game.flags |= TOMB_GREEDY;
-        status = win_phase_run(s, start, spent, &GREEDY);
-        if (status != CAPPED_NO_WIN)
-            return finish(s, status);
-        s->game.flags &= ~TOMB_GREEDY;
-    }
-    if (greedy && s->phase == restarts + 2) {
+    if (fc_phases && s->phase == restarts + nphases + 1) {
         status = classic_phase(s, start, spent);
         if (status != CAPPED_NO_WIN) {
             s->stats.seconds = now() - start + spent;
