@@ -15,11 +15,25 @@
  * A full position is decided by composing summaries from its waste top down
  * to the empty waste (rank 0: the bottom, from which nothing leaves).
  */
+#define _DEFAULT_SOURCE   /* madvise */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "memo.h"
+#include <sys/mman.h>
+
+static void *huge_calloc(size_t bytes)
+{
+    if (bytes < (2u << 20)) return calloc(bytes, 1);
+    void *p = NULL;
+    if (posix_memalign(&p, 2u << 20, bytes)) return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+    memset(p, 0, bytes);
+    return p;
+}
 
 /* Control state packing: nstock 6 | cells 4x4 | nreserve 3 | corners 4x3 | tomb 5 = 42 bits. */
 uint64_t memo_pack(const tomb_game *g, const tomb_state *s)
@@ -230,7 +244,7 @@ entry *memo_lookup(memo *m, uint64_t key)
 static int entries_grow(memo *m)
 {
     uint64_t cap = m->cap * 2;
-    entry *t = calloc(cap, sizeof(entry));
+    entry *t = huge_calloc(cap * sizeof(entry));
     if (!t) return -1;
     for (uint64_t i = 0; i < m->cap; i++)
         if (ENTRIES(m)[i].key) {

@@ -54,7 +54,8 @@ typedef struct {
 #define SOLVER_STUCK_CELLS        512u /* summaries by places leave stuck cell cards out of their keys */
 #define SOLVER_FROZEN_FOUNDATIONS 1024u /* with stuck-cells: foundations that cannot change are left out of summary keys */
 #define SOLVER_FULL_CELLS         2048u /* cells that send back onto the waste are kept full while the waste has cards */
-#define SOLVER_ALL_SHORTCUTS      4095u
+#define SOLVER_HAND_HOME          4096u /* cell cards that send back onto the waste: a waste or cell card goes home when no other card of its rank can take its place */
+#define SOLVER_ALL_SHORTCUTS      8191u
 
 /* Status of a run. */
 enum {

@@ -157,6 +157,24 @@ int tomb_init(tomb_game *g, const solver_rules *r, unsigned flags,
     return 0;
 }
 
+/* hand-home's condition for a card of this rank that fits `home`: every
+ * card of the rank still out has a place (a 7: always; 8 to K: all four
+ * corners show the rank below; the tomb's ranks: it is the last one out), or
+ * no other card of the rank is in the stock and it is not a 6. */
+static int hand_home_safe(const tomb_game *g, const tomb_state *s, int rank, int home)
+{
+    if (home == P_CORNER) {
+        int all = 1;
+        for (int i = 0; i < 4; i++)
+            all &= s->corners[i] >= rank - 7;
+        if (all)
+            return 1;
+    } else if (s->tomb / 6 == 3) {
+        return 1;   /* the tomb wants it in its last round: the last one out */
+    }
+    return rank != 6 && g->stock_first[rank] >= s->nstock;
+}
+
 /* The shortcuts: a move to play at once, or 0 moves if none applies. */
 static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves)
 {
@@ -227,6 +245,23 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
         && (r->cell_to_reserve || !r->cell_to_foundation)) {
         moves[0] = TM_MAKE(SOLVER_MOVE, P_RESERVE, P_TOMB, 0);
         return 1;
+    }
+    /* hand-home: where cell cards may go back onto the waste (one card, one
+     * pass), a card on top of the waste or in a cell that fits goes home
+     * when no other card of its rank can take its place there: every card of
+     * its rank still out has a place, or none is left in the stock (not a 6,
+     * unless it is the last one out). docs/search.md argues it. */
+    if ((g->flags & SOLVER_HAND_HOME) && tomb_hand_rules(g)) {
+        for (int i = -1; i < r->cells; i++) {
+            int card = i < 0 ? (s->nwaste ? s->waste[s->nwaste - 1] : SOLVER_NO_CARD) : s->cells[i];
+            if (card == SOLVER_NO_CARD)
+                continue;
+            int rank = RANK(card), home = home_for(s, rank);
+            if (home && hand_home_safe(g, s, rank, home)) {
+                moves[0] = TM_MAKE(SOLVER_MOVE, i < 0 ? P_WASTE : P_CELL, home, i < 0 ? 0 : i);
+                return 1;
+            }
+        }
     }
     return 0;
 }

@@ -66,11 +66,16 @@ _Static_assert(SOLVER_MAX_CELLS == 4, "sort4 sorts the cells");
  * the search then looks for a win only; search.c's greedy phase). */
 #define TOMB_GREEDY (1u << 24)
 
-/* Whether full-cells can apply to these rules (docs/search.md): cell cards
- * may go back onto the waste, one card turns, one pass. */
+/* Whether full-cells and hand-home can apply to these rules (docs/search.md):
+ * cell cards may go back onto the waste, one card turns, one pass. */
+static inline int tomb_hand_rules(const tomb_game *g)
+{
+    return g->rules.cell_to_waste && g->rules.passes == 1 && g->rules.turn == 1;
+}
+
 static inline int tomb_full_cells(const tomb_game *g)
 {
-    return (g->flags & SOLVER_FULL_CELLS) && g->rules.cell_to_waste && g->rules.passes == 1 && g->rules.turn == 1;
+    return (g->flags & SOLVER_FULL_CELLS) && tomb_hand_rules(g);
 }
 
 /* Checks the rules and position; writes a message and returns -1 if impossible. */

@@ -34,6 +34,7 @@ SHORTCUTS = {
     "stuck-cells": lib.SOLVER_STUCK_CELLS,
     "frozen-foundations": lib.SOLVER_FROZEN_FOUNDATIONS,
     "full-cells": lib.SOLVER_FULL_CELLS,
+    "hand-home": lib.SOLVER_HAND_HOME,
 }
 
 STATUS = {
