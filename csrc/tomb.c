@@ -252,7 +252,7 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
      * its rank still out has a place, or none is left in the stock (not a 6,
      * unless it is the last one out). docs/search.md argues it. */
     if ((g->flags & SOLVER_HAND_HOME) && tomb_hand_rules(g)) {
-        for (int i = -1; i < r->cells; i++) {
+        for (int i = -1; i < (r->cell_to_foundation ? r->cells : 0); i++) {
             int card = i < 0 ? (s->nwaste ? s->waste[s->nwaste - 1] : SOLVER_NO_CARD) : s->cells[i];
             if (card == SOLVER_NO_CARD)
                 continue;
