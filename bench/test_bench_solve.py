@@ -19,8 +19,10 @@ CASES = [
     # The classic's hardest lost deal of 1-100,000 (the most positions), decided.
     ("napoleons-tomb", 50261, Limit(positions=None, seconds=None)),
     ("napoleonin-hauta", 1, Limit(positions=2_000_000, seconds=None)),
-    # A lost Finnish deal (best 25), decided: the summaries with full-cells.
+    # Lost Finnish deals, decided: 535 (best 25; the first Finnish loss
+    # proof) and 78606 (best 40), the hardest of 1-100,000.
     ("napoleonin-hauta", 535, Limit(positions=None, seconds=None)),
+    ("napoleonin-hauta", 78606, Limit(positions=None, seconds=None)),
     # The two-deck games: a quick win each, and a fixed slice of a hard search.
     ("paciencia-napoleao", 2, Limit(positions=None, seconds=None)),
     ("paciencia-napoleao", 5, Limit(positions=2_000_000, seconds=None)),
