@@ -524,10 +524,16 @@ static int classic_phase(solver *s, double start, double spent)
             return CAPPED_NO_WIN;   /* a position the classic rules refuse: nothing to learn */
         s->sub->stopp = s->stopp;
     }
+    /* The classic search counts its own positions and seconds over its
+     * runs. Its positions are counted on top of the earlier phases' (used),
+     * so its limit is what the handle's limit leaves them; its seconds are
+     * in the handle's already, so it gets the seconds left on top of its own. */
+    solver_stats st;
+    solver_get_stats(s->sub, &st);
     uint64_t used = s->earlier_positions + s->table.count;
     uint64_t positions = 0;
     if (s->max_positions) {
-        if (used >= s->max_positions)
+        if (used + st.positions >= s->max_positions)
             return SOLVER_LIMIT_POSITIONS;
         positions = s->max_positions - used;
     }
@@ -537,11 +543,7 @@ static int classic_phase(solver *s, double start, double spent)
         if (seconds <= 0)
             return SOLVER_LIMIT_SECONDS;
     }
-    /* The classic search counts its own positions and seconds over its runs. */
-    solver_stats st;
-    solver_get_stats(s->sub, &st);
-    solver_set_limits(s->sub, positions ? positions + st.positions : 0,
-                      seconds > 0 ? seconds + st.seconds : 0, s->max_bytes);
+    solver_set_limits(s->sub, positions, seconds > 0 ? seconds + st.seconds : 0, s->max_bytes);
     int status = solver_run(s->sub);
     solver_get_stats(s->sub, &st);
     s->stats.positions = used + st.positions;

@@ -504,14 +504,16 @@ def same_verdicts_each_way(cases: list, got: list, k: int) -> list[list[dict]]:
 
 #: Full deals with and without seven-home: classic 1 and 31 are lost, classic
 #: 2 and Finnish 9 and 12 won (the Finnish sample positions of the other
-#: tests come too late for a 7 on the waste).
+#: tests come too late for a 7 on the waste). hand-home, which sends every
+#: 7 home under the Finnish rules, is off in both searches.
 SEVEN_CASES = [(CLASSIC, 1), (CLASSIC, 31), (CLASSIC, 2), (FINNISH, 9), (FINNISH, 12)]
 
 
 def test_seven_home_on_full_deals(pool):
-    others = frozenset(SHORTCUTS) - {"seven-home"}
+    every = frozenset(SHORTCUTS) - {"hand-home"}
+    others = every - {"seven-home"}
     limit = (40_000_000, 30.0, None)
-    calls = [("start", v, d, s, limit) for v, d in SEVEN_CASES for s in (True, others)]
+    calls = [("start", v, d, s, limit) for v, d in SEVEN_CASES for s in (every, others)]
     got = pool.map(run_solve, calls, budget=60)
     acted = set()
     for i, (v, d) in enumerate(SEVEN_CASES):
@@ -721,14 +723,15 @@ def test_finnish_win_phases(pool):
 
 
 def test_the_classic_phase_goes_on_after_a_limit():
-    """Finnish deal 825, stopped by positions limits every 300,000 positions
-    (in the first searches and in the classic phase): each run goes on where
-    the last stopped, and the last one wins with a line that replays."""
+    """Finnish deal 825, stopped by positions limits every 60,000 positions
+    (in the first searches and in the classic phase, which wins after about
+    400,000): each run goes on where the last stopped, and the last one wins
+    with a line that replays."""
     pos = start(FINNISH, 825)
     s = Search(pos, lib.SOLVER_ALL_SHORTCUTS)
     limit, runs = 0, []
     while True:
-        limit += 300_000
+        limit += 60_000
         s.set_limits(limit, None, None)
         status = s.run()
         out = s.outcome(status)
@@ -738,7 +741,7 @@ def test_the_classic_phase_goes_on_after_a_limit():
         assert out.positions <= limit
         assert len(runs) < 40, runs
     assert out.verdict == "won"
-    assert runs == sorted(runs) and len(runs) > 3, runs
+    assert runs == sorted(runs) and len(runs) > 5, runs
     assert rules.replay(pos, out.moves).won
 
 
