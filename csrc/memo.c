@@ -193,7 +193,7 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
     m->game = g;
     memcpy(m->stock, root->stock, root->nstock);
     m->cap = 1u << 14;
-    m->entries = calloc(m->cap, sizeof(entry));
+    m->entries = huge_calloc(m->cap * sizeof(entry));
     m->arena_cap = 1u << 16;
     m->arena = malloc(m->arena_cap * sizeof(uint64_t));
     if (!m->entries || !m->arena) return -1;

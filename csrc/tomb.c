@@ -175,23 +175,32 @@ static int hand_home_safe(const tomb_game *g, const tomb_state *s, int rank, int
     return rank != 6 && g->stock_first[rank] >= s->nstock;
 }
 
+/* The top waste card, else the first cell card (where cells may send home),
+ * that fits a foundation - and, if `safe`, passes hand_home_safe - goes
+ * there: writes that move and returns 1, or 0 if none does. */
+static int card_home(const tomb_game *g, const tomb_state *s, tomb_move *moves, int safe)
+{
+    const solver_rules *r = &g->rules;
+    for (int i = -1; i < (r->cell_to_foundation ? r->cells : 0); i++) {
+        int card = i < 0 ? (s->nwaste ? s->waste[s->nwaste - 1] : SOLVER_NO_CARD) : s->cells[i];
+        if (card == SOLVER_NO_CARD)
+            continue;
+        int rank = RANK(card), home = home_for(s, rank);
+        if (home && (!safe || hand_home_safe(g, s, rank, home))) {
+            moves[0] = TM_MAKE(SOLVER_MOVE, i < 0 ? P_WASTE : P_CELL, home, i < 0 ? 0 : i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The shortcuts: a move to play at once, or 0 moves if none applies. */
 static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves)
 {
     const solver_rules *r = &g->rules;
-    if (g->flags & TOMB_GREEDY) {
-        /* Not a shortcut: a phase that looks for a win only (search.c). */
-        int home = s->nwaste ? home_for(s, RANK(s->waste[s->nwaste - 1])) : 0;
-        if (home) {
-            moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
-            return 1;
-        }
-        for (int i = 0; r->cell_to_foundation && i < r->cells; i++)
-            if (s->cells[i] != SOLVER_NO_CARD && (home = home_for(s, RANK(s->cells[i])))) {
-                moves[0] = TM_MAKE(SOLVER_MOVE, P_CELL, home, i);
-                return 1;
-            }
-    }
+    /* Not a shortcut: a phase that looks for a win only (search.c). */
+    if ((g->flags & TOMB_GREEDY) && card_home(g, s, moves, 0))
+        return 1;
     /* Cell to foundation, where a cell card has nowhere else to go. */
     if ((g->flags & SOLVER_FORCE_CELL_HOME) && r->cell_to_foundation && !r->cell_to_reserve && !r->cell_to_waste) {
         for (int i = 0; i < r->cells; i++) {
@@ -251,18 +260,8 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
      * when no other card of its rank can take its place there: every card of
      * its rank still out has a place, or none is left in the stock (not a 6,
      * unless it is the last one out). docs/search.md argues it. */
-    if ((g->flags & SOLVER_HAND_HOME) && tomb_hand_rules(g)) {
-        for (int i = -1; i < (r->cell_to_foundation ? r->cells : 0); i++) {
-            int card = i < 0 ? (s->nwaste ? s->waste[s->nwaste - 1] : SOLVER_NO_CARD) : s->cells[i];
-            if (card == SOLVER_NO_CARD)
-                continue;
-            int rank = RANK(card), home = home_for(s, rank);
-            if (home && hand_home_safe(g, s, rank, home)) {
-                moves[0] = TM_MAKE(SOLVER_MOVE, i < 0 ? P_WASTE : P_CELL, home, i < 0 ? 0 : i);
-                return 1;
-            }
-        }
-    }
+    if ((g->flags & SOLVER_HAND_HOME) && tomb_hand_rules(g) && card_home(g, s, moves, 1))
+        return 1;
     return 0;
 }
 
