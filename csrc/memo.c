@@ -268,17 +268,20 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
     /* Growth past the memory limit is refused (the caller reports the limit). */
     int grow_entries = (m->count + 1) * 4 > m->cap * 3;
     uint64_t grow = grow_entries ? m->cap * sizeof(entry) : 0;
-    uint64_t words = n <= 1 ? 0 : n + 1;
-    for (uint64_t c = m->arena_cap; m->arena_n + words > c; c *= 2)
-        grow += c * sizeof(uint64_t);
+    uint64_t words = n <= 1 ? 0 : n + 1, arena_cap = m->arena_cap;
+    while (m->arena_n + words > arena_cap)
+        arena_cap += arena_cap / 4;
+    grow += (arena_cap - m->arena_cap) * sizeof(uint64_t);
     if (grow && m->max_bytes && m->bytes + m->extra_bytes + grow > m->max_bytes) return NULL;
     if (grow_entries && entries_grow(m) < 0) return NULL;
-    while (m->arena_n + words > m->arena_cap) {
-        uint64_t *a = realloc(m->arena, 2 * m->arena_cap * sizeof(uint64_t));
+    if (arena_cap > m->arena_cap) {
+        /* A quarter more at a time, not double: the arena is most of a
+         * large memo, and a big block grows in place (mremap). */
+        uint64_t *a = realloc(m->arena, arena_cap * sizeof(uint64_t));
         if (!a) return NULL;
-        m->bytes += m->arena_cap * sizeof(uint64_t);
+        m->bytes += (arena_cap - m->arena_cap) * sizeof(uint64_t);
         m->arena = a;
-        m->arena_cap *= 2;
+        m->arena_cap = arena_cap;
     }
     uint64_t j = memo_mix(key + 1) & (m->cap - 1);
     while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
