@@ -455,12 +455,26 @@ static uint64_t exit_stored(const reduction *rd, uint64_t x)
  * frozen corner's value: complete corners and frozen ones are alike). */
 static uint64_t exit_real(const reduction *rd, uint64_t x)
 {
-    if (rd->ntokens)
-        x = q_replace4(x, 20, 4, rd->ntokens, TOKENS, rd->stuck);
+    /* The tokens (15) are the largest cells, the 7s the largest corners: in
+     * sorted fields, the last ones. */
+    if (rd->ntokens) {
+        unsigned v[4];
+        for (int i = 0; i < 4; i++)
+            v[i] = Q_CELLS(x, i);
+        for (int j = 0; j < rd->ntokens; j++)
+            v[3 - j] = (unsigned)rd->stuck[j];
+        x = q_set_cells(x, v);
+    }
     if (rd->tomb_frozen)
         x = (x & ~31ull) | (rd->q & 31);
-    if (rd->nfrozen)
-        x = q_replace4(x, 5, 3, rd->nfrozen, COMPLETE, rd->frozen);
+    if (rd->nfrozen) {
+        unsigned v[4];
+        for (int i = 0; i < 4; i++)
+            v[i] = Q_CORNER(x, i);
+        for (int j = 0; j < rd->nfrozen; j++)
+            v[3 - j] = (unsigned)rd->frozen[j];
+        x = q_set_corners(x, v);
+    }
     return x;
 }
 
@@ -531,9 +545,43 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
 
 /* The summary of (q, top); top = 0 is the empty waste. Returns -1 and sets
  * *out, or a SOLVER_* status if a limit stopped it. */
+static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, reduction *rd);
+
 static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd)
 {
-    uint64_t key = reduce(m, q, top, rd);
+    return summary_at(m, q, top, reduce(m, q, top, rd), out, rd);
+}
+
+/* The one card pushed by a move (a turn of one card, a cell card back onto
+ * the waste, a bury: with the turned card in its cell): its rank, and the
+ * control state under it in *q; 0 if the move pushes no card or several. */
+static int pushed(const tomb_game *g, const tomb_state *st, uint64_t cq, tomb_move mv, uint64_t *q)
+{
+    int action = TM_ACTION(mv), rank;
+    if (action == SOLVER_TURN && (g->rules.turn == 1 || st->nstock == 1)) {
+        /* One card fewer in the stock, nothing else (memo_pack: the stock
+         * height from bit 36). */
+        *q = cq - (1ull << 36);
+        return RANK(st->stock[st->nstock - 1]);
+    }
+    tomb_state ch = *st;
+    if (action == TM_BURY) {
+        rank = RANK(st->cells[TM_IDX(mv)]);
+        ch.cells[TM_IDX(mv)] = st->stock[st->nstock - 1];
+        ch.nstock--;
+    } else if (action == SOLVER_MOVE && TM_SRC(mv) == SOLVER_PLACE_CELL && TM_DST(mv) == SOLVER_PLACE_WASTE) {
+        rank = RANK(st->cells[TM_IDX(mv)]);
+        ch.cells[TM_IDX(mv)] = SOLVER_NO_CARD;
+    } else
+        return 0;
+    ch.nwaste = 0;
+    *q = memo_pack(g, &ch);
+    return rank;
+}
+
+/* summary() with the key worked out (rd filled by reduce). */
+static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, reduction *rd)
+{
     entry *e = memo_lookup(m, key);
     if (e) { *out = e; return -1; }
     const tomb_game *g = m->game;
@@ -579,6 +627,18 @@ static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd)
         }
         tomb_move mv[MAX_MOVES];
         int n = tomb_moves(g, &st, mv);
+        /* The summaries of the cards pushed: their keys first, and their
+         * slots fetched from memory while the other moves are played. */
+        uint64_t kq[MAX_MOVES], kkey[MAX_MOVES];
+        reduction krd[MAX_MOVES];
+        int krank[MAX_MOVES];
+        for (int i = 0; i < n; i++) {
+            krank[i] = pushed(g, &st, cq, mv[i], &kq[i]);
+            if (krank[i]) {
+                kkey[i] = reduce(m, kq[i], krank[i], &krd[i]);
+                __builtin_prefetch(&ENTRIES(m)[memo_mix(kkey[i] + 1) & (m->cap - 1)]);
+            }
+        }
         for (int i = 0; i < n; i++) {
             tomb_state ch = st;
             int action = TM_ACTION(mv[i]);
@@ -588,28 +648,12 @@ static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd)
                 /* Cards pushed onto the top card: a turn, a cell card back
                  * onto the waste, or a bury (that, with the turned card in
                  * its cell). */
-                int ranks[52], k;
-                if (action == TM_BURY) {
-                    k = 1;
-                    ranks[0] = RANK(st.cells[TM_IDX(mv[i])]);
-                    ch.cells[TM_IDX(mv[i])] = st.stock[st.nstock - 1];
-                    ch.nstock--;
-                } else if (action == SOLVER_TURN) {
-                    k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;
-                    for (int j = 0; j < k; j++) ranks[j] = RANK(st.stock[st.nstock - 1 - j]);
-                    ch.nstock = (uint8_t)(st.nstock - k);
-                } else {
-                    k = 1;
-                    ranks[0] = RANK(st.cells[TM_IDX(mv[i])]);
-                    ch.cells[TM_IDX(mv[i])] = SOLVER_NO_CARD;
-                }
-                ch.nwaste = 0;
-                if (k == 1) {
+                if (krank[i]) {
                     entry *f;
-                    reduction frd;
+                    reduction frd = krd[i];
                     if (top)
                         m->chain[m->chain_n++] = top;
-                    status = summary(m, memo_pack(g, &ch), ranks[0], &f, &frd);
+                    status = summary_at(m, kq[i], krank[i], kkey[i], &f, &frd);
                     if (top)
                         m->chain_n--;
                     if (status >= 0) goto done;
@@ -620,6 +664,11 @@ static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd)
                     for (uint64_t y = 0; y < nf; y++)
                         ADD_SEEN(exit_real(&frd, ex[y]));
                 } else {
+                    /* Several cards turned at once. */
+                    int ranks[52], k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;
+                    for (int j = 0; j < k; j++) ranks[j] = RANK(st.stock[st.nstock - 1 - j]);
+                    ch.nstock = (uint8_t)(st.nstock - k);
+                    ch.nwaste = 0;
                     smallset got;
                     small_init(&got);
                     status = pushes(m, memo_pack(g, &ch), top, ranks, k, &got, &best, &bytes);
