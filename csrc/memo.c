@@ -198,11 +198,9 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
     m->arena = malloc(m->arena_cap * sizeof(uint64_t));
     if (!m->entries || !m->arena) return -1;
     m->bytes = m->cap * sizeof(entry) + m->arena_cap * sizeof(uint64_t);
-    memset(m->below, 0, sizeof m->below);
-    for (int j = 0; j < root->nstock; j++) {
-        memcpy(m->below[j + 1], m->below[j], sizeof m->below[j]);
-        m->below[j + 1][RANK(root->stock[j])]++;
-    }
+    m->below[0] = 0;
+    for (int j = 0; j < root->nstock; j++)
+        m->below[j + 1] = (uint16_t)(m->below[j] | (1u << RANK(root->stock[j])));
     m->by_places = memo_by_places(g);
     if (m->by_places) {
         const solver_rules *r = &g->rules;
@@ -364,54 +362,58 @@ static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
     if (m->by_places || !tomb_full_cells(m->game) || !(fl & (SOLVER_STUCK_CELLS | SOLVER_FROZEN_FOUNDATIONS)))
         return (q << 4) | (uint64_t)top;
     /* Copies that can come home while X is on top: the stock, the reserve's
-     * 6s, and the cell cards not stuck themselves (not X, not under it). */
-    int nstock = (int)(q >> 36), avail[15], hand[15] = {0}, stuck[15] = {0};
-    for (int r = 0; r < 14; r++) avail[r] = m->below[nstock][r];
-    avail[6] += (int)((q >> 17) & 7);
+     * 6s, and the cell cards not stuck themselves (not X, not under it).
+     * Sets of ranks as bit masks (bit r): avail, those of which a copy can
+     * come home; hand, those in the cells; stuck, those stuck there. */
+    int nstock = (int)(q >> 36);
+    unsigned avail = m->below[nstock], hand = 0, stuck = 0;
+    if ((q >> 17) & 7)
+        avail |= 1u << 6;
     unsigned c[4], k[4];
     for (int i = 0; i < 4; i++) {
         c[i] = Q_CELLS(q, i);
         k[i] = Q_CORNER(q, i);
-        hand[c[i]]++;
+        hand |= (1u << c[i]) & ~1u;
     }
-    /* Corners: can_show[r], some corner can show rank r (6: an empty corner). */
-    int can_show[14] = {0};
-    for (int i = 0; i < 4; i++) can_show[6 + k[i]] = 1;
-    avail[7] += hand[7];
+    /* Corners: can_show, the ranks some corner can show (6: an empty corner). */
+    unsigned can_show = 0;
+    for (int i = 0; i < 4; i++) can_show |= 1u << (6 + k[i]);
+    avail |= hand & (1u << 7);
     for (int r = 8; r <= 13; r++) {
-        can_show[r - 1] = can_show[r - 1] || (avail[r - 1] > 0 && can_show[r - 2]);
-        if (can_show[r - 1]) avail[r] += hand[r];
-        else stuck[r] = 1;
+        if ((avail >> (r - 1)) & (can_show >> (r - 2)) & 1)
+            can_show |= 1u << (r - 1);
+        if ((can_show >> (r - 1)) & 1) avail |= hand & (1u << r);
+        else stuck |= 1u << r;
     }
     /* The tomb: once round from the rank it wants; a 6 is never stuck (it
      * can always go to the reserve). */
     int tomb = (int)(q & 31), broken = tomb >= 24, w = broken ? 6 : 6 - tomb % 6;
     for (int step = 0, r = w; step < 6; step++, r = r == 1 ? 6 : r - 1) {
-        if (r == 6 || !broken) avail[r] += hand[r];
-        else stuck[r] = 1;
-        if (avail[r] == 0) broken = 1;
+        if (r == 6 || !broken) avail |= hand & (1u << r);
+        else stuck |= 1u << r;
+        if (!((avail >> r) & 1)) broken = 1;
     }
     int top_token = 0;
     if (fl & SOLVER_STUCK_CELLS) {
         for (int i = 0; i < 4; i++)
-            if (c[i] && stuck[c[i]]) {
+            if (c[i] && ((stuck >> c[i]) & 1)) {
                 rd->stuck[rd->nstuck++] = (int)c[i];
                 c[i] = 15;
             }
         /* A top card that cannot fit either leaves only for a cell: it is
          * in the cells at every exit, a token there too. */
         rd->ntokens = rd->nstuck;
-        if (top && stuck[top]) {
+        if (top && ((stuck >> top) & 1)) {
             rd->stuck[rd->ntokens++] = top;
             top_token = 1;
         }
     }
     if (fl & SOLVER_FROZEN_FOUNDATIONS) {
-        rd->tomb_frozen = tomb >= 24 || (avail[w] == 0 && top != w);
+        rd->tomb_frozen = tomb >= 24 || (!((avail >> w) & 1) && top != w);
         /* A corner whose next rank is not available, and X is not: it
          * takes nothing, like a complete corner. */
         for (int i = 0; i < 4; i++)
-            if (k[i] < 7 && avail[7 + k[i]] == 0 && top != (int)(7 + k[i])) {
+            if (k[i] < 7 && !((avail >> (7 + k[i])) & 1) && top != (int)(7 + k[i])) {
                 rd->frozen[rd->nfrozen++] = (int)k[i];
                 k[i] = 7;
             }

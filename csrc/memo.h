@@ -41,7 +41,7 @@ typedef struct {
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
     int greedy;             /* a win phase where every card that fits goes home at once (by control states, through TOMB_GREEDY) */
     uint8_t talon[52], pre[53][14];
-    uint8_t below[53][14];  /* cards of each rank among the bottom j of the root's stock */
+    uint16_t below[53];     /* the ranks (bit r) among the bottom j cards of the root's stock */
 } memo;
 
 /* The exits of a summary: sets *v to them (into the arena, or to *one) and
