@@ -168,6 +168,87 @@ static int work_push(workstack *w, uint64_t x)
     return 0;
 }
 
+/* ---- the moves cache ----
+ *
+ * Under one top card, the moves of a control state other than the top
+ * card's own, and the control states they lead to (the summaries of the
+ * cards pushed composed in), are the same under any other top card:
+ * nothing in them reads the top card (docs/search.md, "the moves cache").
+ * A state met again under another top - nine times in ten on the hardest
+ * Finnish deals - takes them from here instead of playing its moves and
+ * composing the summaries of its pushes again. Records (the state, the
+ * count and best score, the states) go round a ring of words; an index by
+ * the state's hash points to the latest, which is gone once the ring has
+ * gone past it. A cache: a record lost is worked out again. */
+#define MOVES_RING (1ull << 20)     /* words: 8 MiB */
+#define MOVES_SLOTS (1ull << 18)    /* index: 2 MiB */
+#define MOVES_FROM (1ull << 12)     /* summaries stored before the cache is made */
+
+static int moves_cached(const memo *m, uint64_t q, uint64_t *at, uint64_t *len, int *best)
+{
+    if (!m->ring)
+        return 0;
+    uint64_t p = m->ring_index[memo_mix(q + 1) & (MOVES_SLOTS - 1)];
+    if (!p--)
+        return 0;
+    if (m->ring_pos - p > MOVES_RING || m->ring[p & (MOVES_RING - 1)] != q)
+        return 0;
+    uint64_t h = m->ring[(p + 1) & (MOVES_RING - 1)];
+    *len = h >> 8;
+    *best = (int)(h & 0xff);
+    *at = p + 2;
+    /* The whole record still there (the ring has not gone past its end). */
+    return m->ring_pos - p <= MOVES_RING;
+}
+
+/* Appends a state to the record being worked out; -1 if out of memory. */
+static int succ_push(memo *m, uint64_t x)
+{
+    if (m->succ_n == m->succ_cap) {
+        uint64_t cap = m->succ_cap ? 2 * m->succ_cap : 1024;
+        uint64_t *v = realloc(m->succ, cap * sizeof(uint64_t));
+        if (!v) return -1;
+        m->bytes += (cap - m->succ_cap) * sizeof(uint64_t);
+        m->succ = v;
+        m->succ_cap = cap;
+    }
+    m->succ[m->succ_n++] = x;
+    return 0;
+}
+
+/* Keeps the record of q (the states from succ[from] on) and takes it off
+ * succ. The ring and index are made once the memo is large enough to pay
+ * for them, and if the memory limit leaves room. */
+static void moves_keep(memo *m, uint64_t q, uint64_t from, int best)
+{
+    uint64_t len = m->succ_n - from;
+    m->succ_n = from;
+    if (!m->ring) {
+        const uint64_t bytes = (MOVES_RING + MOVES_SLOTS) * sizeof(uint64_t);
+        if (m->count < MOVES_FROM || m->ring_pos || (m->max_bytes && m->bytes + m->extra_bytes + bytes > m->max_bytes / 2))
+            return;
+        m->ring = huge_calloc(MOVES_RING * sizeof(uint64_t));
+        m->ring_index = huge_calloc(MOVES_SLOTS * sizeof(uint64_t));
+        if (!m->ring || !m->ring_index) {
+            free(m->ring);
+            free(m->ring_index);
+            m->ring = m->ring_index = NULL;
+            m->ring_pos = 1;   /* not again */
+            return;
+        }
+        m->bytes += bytes;
+    }
+    if (len + 2 > MOVES_RING / 16)
+        return;
+    uint64_t p = m->ring_pos;
+    m->ring[p & (MOVES_RING - 1)] = q;
+    m->ring[(p + 1) & (MOVES_RING - 1)] = (len << 8) | (uint64_t)best;
+    for (uint64_t i = 0; i < len; i++)
+        m->ring[(p + 2 + i) & (MOVES_RING - 1)] = m->succ[from + i];
+    m->ring_pos = p + 2 + len;
+    m->ring_index[memo_mix(q + 1) & (MOVES_SLOTS - 1)] = p + 1;
+}
+
 /* ---- the memo: (q, rank) -> exits and best score (memo.h) ---- */
 
 #define ENTRIES(m) ((entry *)(m)->entries)
@@ -221,6 +302,10 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
 
 void memo_free(memo *m)
 {
+    free(m->ring);
+    free(m->ring_index);
+    free(m->succ);
+    m->ring = m->ring_index = m->succ = NULL;
     free(m->entries);
     free(m->arena);
     m->entries = NULL;
@@ -606,6 +691,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         if (r_ < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
         if (r_) PUSH_WORK(x); \
     } while (0)
+    const uint64_t succ_base = m->succ_n;
     PUSH_WORK(q);
     while (work.n) {
         if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
@@ -628,7 +714,43 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             goto done;
         }
         tomb_move mv[MAX_MOVES];
-        int n = tomb_moves(g, &st, mv);
+        int n = tomb_moves(g, &st, mv), others = 0;
+        /* The top card's moves: exits. */
+        for (int i = 0; i < n; i++) {
+            if (TM_ACTION(mv[i]) != SOLVER_MOVE || TM_SRC(mv[i]) != SOLVER_PLACE_WASTE) {
+                others += TM_ACTION(mv[i]) != SOLVER_REDEAL;   /* not used: one pass only */
+                continue;
+            }
+            tomb_state ch = st;
+            tomb_apply(g, &ch, mv[i], NULL);
+            if (tomb_score(&ch) > best) best = tomb_score(&ch);
+            ch.nwaste = 0;
+            if (small_add(&exits, exit_stored(rd, memo_pack(g, &ch)), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+        }
+        if (!others)
+            continue;
+        /* The other moves' control states: the same under any top card, so
+         * kept from an earlier summary (the moves cache), or worked out and
+         * kept. */
+        const int cached = top && g->rules.turn == 1 && (g->flags & SOLVER_MOVES_CACHE);
+        if (cached) {
+            int mbest;
+            const uint64_t *ring = m->ring;
+            uint64_t at, len;
+            if (moves_cached(m, cq, &at, &len, &mbest)) {
+                if (mbest > best) best = mbest;
+                for (uint64_t y = 0; y < len; y++)
+                    ADD_SEEN(ring[(at + y) & (MOVES_RING - 1)]);
+                continue;
+            }
+        }
+        const uint64_t succ_from = m->succ_n;
+        int sbest = 0;
+#define ADD_SUCC(x) do { \
+        uint64_t x_ = (x); \
+        if (cached && succ_push(m, x_) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
+        ADD_SEEN(x_); \
+    } while (0)
         /* The summaries of the cards pushed: their keys first, and their
          * slots fetched from memory while the other moves are played. */
         uint64_t kq[MAX_MOVES], kkey[MAX_MOVES];
@@ -644,7 +766,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         for (int i = 0; i < n; i++) {
             tomb_state ch = st;
             int action = TM_ACTION(mv[i]);
-            if (action == SOLVER_REDEAL) continue;   /* not used: one pass only */
+            if (action == SOLVER_REDEAL || (action == SOLVER_MOVE && TM_SRC(mv[i]) == SOLVER_PLACE_WASTE))
+                continue;
             if (action == SOLVER_TURN || action == TM_BURY
                 || (TM_SRC(mv[i]) == SOLVER_PLACE_CELL && TM_DST(mv[i]) == SOLVER_PLACE_WASTE)) {
                 /* Cards pushed onto the top card: a turn, a cell card back
@@ -659,21 +782,21 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                     if (top)
                         m->chain_n--;
                     if (status >= 0) goto done;
-                    if (E_BEST(f) + frd.base > best) best = E_BEST(f) + frd.base;
+                    if (E_BEST(f) + frd.base > sbest) sbest = E_BEST(f) + frd.base;
                     uint64_t one;
                     const uint64_t *ex;
                     uint64_t nf = memo_exits(m, f, &one, &ex);
                     for (uint64_t y = 0; y < nf; y++)
-                        ADD_SEEN(exit_real(&frd, ex[y]));
+                        ADD_SUCC(exit_real(&frd, ex[y]));
                 } else {
-                    /* Several cards turned at once. */
+                    /* Several cards turned at once (never cached). */
                     int ranks[52], k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;
                     for (int j = 0; j < k; j++) ranks[j] = RANK(st.stock[st.nstock - 1 - j]);
                     ch.nstock = (uint8_t)(st.nstock - k);
                     ch.nwaste = 0;
                     smallset got;
                     small_init(&got);
-                    status = pushes(m, memo_pack(g, &ch), top, ranks, k, &got, &best, &bytes);
+                    status = pushes(m, memo_pack(g, &ch), top, ranks, k, &got, &sbest, &bytes);
                     if (status < 0)
                         SMALL_EACH(&got, x, {
                             int r_ = small_add(&seen, x, &bytes);
@@ -686,20 +809,19 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                 continue;
             }
             tomb_apply(g, &ch, mv[i], NULL);
-            if (tomb_score(&ch) > best) best = tomb_score(&ch);
-            if (TM_SRC(mv[i]) == SOLVER_PLACE_WASTE) {
-                /* The top card left: an exit. */
-                ch.nwaste = 0;
-                if (small_add(&exits, exit_stored(rd, memo_pack(g, &ch)), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-            } else {
-                ADD_SEEN(memo_pack(g, &ch));
-            }
+            if (tomb_score(&ch) > sbest) sbest = tomb_score(&ch);
+            ADD_SUCC(memo_pack(g, &ch));
         }
+#undef ADD_SUCC
+        if (sbest > best) best = sbest;
+        if (cached)
+            moves_keep(m, cq, succ_from, sbest);
     }
     if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
     *out = store(m, key, &exits, best - rd->base);
     status = *out ? -1 : SOLVER_LIMIT_MEMORY;
 done:
+    m->succ_n = succ_base;
     m->trail_n--;
     small_free(&seen);
     small_free(&exits);

@@ -42,6 +42,12 @@ typedef struct {
     int greedy;             /* a win phase where every card that fits goes home at once (by control states, through TOMB_GREEDY) */
     uint8_t talon[52], pre[53][14];
     uint16_t below[53];     /* the ranks (bit r) among the bottom j cards of the root's stock */
+    /* The moves cache (memo.c): the control states a control state's moves
+     * lead to (but the top card's), in a ring of words; the index holds the
+     * ring position + 1 of a state's record, by its hash. succ: the records
+     * being worked out (a stack: one per summary on the trail). */
+    uint64_t *ring, *ring_index, ring_pos;
+    uint64_t *succ, succ_n, succ_cap;
 } memo;
 
 /* The exits of a summary: sets *v to them (into the arena, or to *one) and

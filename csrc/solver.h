@@ -55,7 +55,8 @@ typedef struct {
 #define SOLVER_FROZEN_FOUNDATIONS 1024u /* with stuck-cells: foundations that cannot change are left out of summary keys */
 #define SOLVER_FULL_CELLS         2048u /* cells that send back onto the waste are kept full while the waste has cards */
 #define SOLVER_HAND_HOME          4096u /* cell cards that send back onto the waste: a waste or cell card goes home when no other card of its rank can take its place */
-#define SOLVER_ALL_SHORTCUTS      8191u
+#define SOLVER_MOVES_CACHE        8192u /* summaries by control states keep a state's moves but the top card's, the same under any top card (not a pruning: the same positions) */
+#define SOLVER_ALL_SHORTCUTS      16383u
 
 /* Status of a run. */
 enum {

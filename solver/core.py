@@ -35,6 +35,7 @@ SHORTCUTS = {
     "frozen-foundations": lib.SOLVER_FROZEN_FOUNDATIONS,
     "full-cells": lib.SOLVER_FULL_CELLS,
     "hand-home": lib.SOLVER_HAND_HOME,
+    "moves-cache": lib.SOLVER_MOVES_CACHE,
 }
 
 STATUS = {

@@ -97,6 +97,10 @@ APPLIES = {
     # A hand card home when no other card of its rank can take its place:
     # the Finnish rules. See also test_hand_home_keeps_verdicts.
     "hand-home": (FINNISH,),
+    # Not a pruning: the summaries by control states take a state's moves
+    # from a cache, made once they are many. See
+    # test_moves_cache_changes_nothing.
+    "moves-cache": (),
 }
 
 
@@ -627,6 +631,31 @@ def test_hand_home_keeps_verdicts(pool):
     for case, (with_, without) in zip(HAND_HOME_CASES, per_case):
         if with_["verdict"] == "lost":
             assert with_["positions"] * 3 < without["positions"], (case, with_["positions"], without["positions"])
+
+
+#: Finnish searches where the summaries by control states decide, with more
+#: than the 4,096 summaries after which the moves cache is made: deal 535
+#: from the start (lost), and without hand-home hh 1 and 6 (lost) and fc 15
+#: (won).
+MOVES_CACHE_CASES = [("start", 535, True), ("hh", 1, False), ("hh", 6, False), ("fc", 15, False)]
+
+
+def test_moves_cache_changes_nothing(pool):
+    """The moves cache keeps the control states a state's moves lead to (all
+    but the top card's moves, the summaries of its pushes composed in), which
+    are the same under any top card (docs/search.md): with it and without,
+    the same verdicts, best scores and lines that replay, and the same
+    positions, since the same states are expanded."""
+    base = frozenset(SHORTCUTS) - {"restarts"}
+    limit = (40_000_000, 30.0, None)
+    calls = []
+    for kind, d, hand in MOVES_CACHE_CASES:
+        s = base if hand else base - {"hand-home"}
+        calls += [(kind, FINNISH, d, s, limit), (kind, FINNISH, d, s - {"moves-cache"}, limit)]
+    got = pool.map(run_solve, calls, budget=120)
+    per_case = same_verdicts_each_way(MOVES_CACHE_CASES, got, 2)
+    for case, (with_, without) in zip(MOVES_CACHE_CASES, per_case):
+        assert with_["positions"] == without["positions"], (case, with_["positions"], without["positions"])
 
 
 def test_summaries_honour_the_seconds_limit():
