@@ -696,6 +696,11 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
     while (work.n) {
         if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
         uint64_t cq = work.v[--work.n];
+        if (m->ring) {  /* its record's slot, fetched while its moves are found; the next one's too */
+            __builtin_prefetch(&m->ring_index[memo_mix(cq + 1) & (MOVES_SLOTS - 1)]);
+            if (work.n)
+                __builtin_prefetch(&m->ring_index[memo_mix(work.v[work.n - 1] + 1) & (MOVES_SLOTS - 1)]);
+        }
         m->trail[depth].cur = cq;
         m->positions++;
         m->extra_bytes += bytes;
