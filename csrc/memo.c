@@ -240,6 +240,19 @@ static void moves_keep(memo *m, uint64_t q, uint64_t from, int best)
     }
     if (len + 2 > MOVES_RING / 16)
         return;
+    /* Once each, in their order (pushes often lead to the same states):
+     * added in this order, the states of the record have the effect the
+     * moves had. */
+    smallset once;
+    small_init(&once);
+    uint64_t n = 0, spare = 0;
+    for (uint64_t i = 0; i < len; i++) {
+        int r = small_add(&once, m->succ[from + i], &spare);
+        if (r < 0) { small_free(&once); return; }
+        if (r) m->succ[from + n++] = m->succ[from + i];
+    }
+    small_free(&once);
+    len = n;
     uint64_t p = m->ring_pos;
     m->ring[p & (MOVES_RING - 1)] = q;
     m->ring[(p + 1) & (MOVES_RING - 1)] = (len << 8) | (uint64_t)best;
