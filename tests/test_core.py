@@ -644,8 +644,9 @@ def test_moves_cache_changes_nothing(pool):
     """The moves cache keeps the control states a state's moves lead to (all
     but the top card's moves, the summaries of its pushes composed in), which
     are the same under any top card (docs/search.md): with it and without,
-    the same verdicts, best scores and lines that replay, and the same
-    positions, since the same states are expanded."""
+    the same verdicts, best scores and lines that replay, and here the same
+    positions too: the same states are expanded (a search that stops at a
+    target score may stop elsewhere; these do not differ)."""
     base = frozenset(SHORTCUTS) - {"restarts"}
     limit = (40_000_000, 30.0, None)
     calls = []
