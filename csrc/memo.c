@@ -551,30 +551,30 @@ static uint64_t exit_stored(const reduction *rd, uint64_t x)
     return x;
 }
 
+/* In four sorted fields of `bits` bits from bit `shift`: the last n (the
+ * largest) become v[0..n-1], sorted back in. */
+static uint64_t q_fill_last4(uint64_t q, int shift, int bits, int n, const int *v)
+{
+    unsigned f[4];
+    for (int i = 0; i < 4; i++)
+        f[i] = (unsigned)(q >> (shift + bits * (3 - i))) & ((1u << bits) - 1);
+    for (int j = 0; j < n; j++)
+        f[3 - j] = (unsigned)v[j];
+    return q_set4(q, f, shift, bits);
+}
+
 /* A stored exit filled back from the entry rd (any of its 7s can take back a
  * frozen corner's value: complete corners and frozen ones are alike). */
 static uint64_t exit_real(const reduction *rd, uint64_t x)
 {
     /* The tokens (15) are the largest cells, the 7s the largest corners: in
      * sorted fields, the last ones. */
-    if (rd->ntokens) {
-        unsigned v[4];
-        for (int i = 0; i < 4; i++)
-            v[i] = Q_CELLS(x, i);
-        for (int j = 0; j < rd->ntokens; j++)
-            v[3 - j] = (unsigned)rd->stuck[j];
-        x = q_set_cells(x, v);
-    }
+    if (rd->ntokens)
+        x = q_fill_last4(x, 20, 4, rd->ntokens, rd->stuck);
     if (rd->tomb_frozen)
         x = (x & ~31ull) | (rd->q & 31);
-    if (rd->nfrozen) {
-        unsigned v[4];
-        for (int i = 0; i < 4; i++)
-            v[i] = Q_CORNER(x, i);
-        for (int j = 0; j < rd->nfrozen; j++)
-            v[3 - j] = (unsigned)rd->frozen[j];
-        x = q_set_corners(x, v);
-    }
+    if (rd->nfrozen)
+        x = q_fill_last4(x, 5, 3, rd->nfrozen, rd->frozen);
     return x;
 }
 
