@@ -191,14 +191,15 @@ static int moves_cached(const memo *m, uint64_t q, uint64_t *at, uint64_t *len, 
     uint64_t p = m->ring_index[memo_mix(q + 1) & (MOVES_SLOTS - 1)];
     if (!p--)
         return 0;
+    /* Gone if the ring has come round to its start since (then to the rest
+     * of it too); else the slot may hold another state's record. */
     if (m->ring_pos - p > MOVES_RING || m->ring[p & (MOVES_RING - 1)] != q)
         return 0;
     uint64_t h = m->ring[(p + 1) & (MOVES_RING - 1)];
     *len = h >> 8;
     *best = (int)(h & 0xff);
     *at = p + 2;
-    /* The whole record still there (the ring has not gone past its end). */
-    return m->ring_pos - p <= MOVES_RING;
+    return 1;
 }
 
 /* Appends a state to the record being worked out; -1 if out of memory. */
@@ -643,10 +644,10 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
     return status;
 }
 
-/* The summary of (q, top); top = 0 is the empty waste. Returns -1 and sets
- * *out, or a SOLVER_* status if a limit stopped it. */
 static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, reduction *rd);
 
+/* The summary of (q, top); top = 0 is the empty waste. Returns -1 and sets
+ * *out, or a SOLVER_* status if a limit stopped it. */
 static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd)
 {
     return summary_at(m, q, top, reduce(m, q, top, rd), out, rd);
