@@ -184,10 +184,31 @@ static int work_push(workstack *w, uint64_t x)
 #define MOVES_SLOTS (1ull << 18)    /* index: 2 MiB */
 #define MOVES_FROM (1ull << 12)     /* summaries stored before the cache is made */
 
+/* Whether the cache is there, made now if the memo is large enough to pay
+ * for it and the memory limit leaves room (once: not again if it fails). */
+static int moves_ready(memo *m)
+{
+    if (m->ring)
+        return 1;
+    const uint64_t bytes = (MOVES_RING + MOVES_SLOTS) * sizeof(uint64_t);
+    if (m->count < MOVES_FROM || m->ring_pos || (m->max_bytes && m->bytes + m->extra_bytes + bytes > m->max_bytes / 2))
+        return 0;
+    m->ring = huge_calloc(MOVES_RING * sizeof(uint64_t));
+    m->ring_index = huge_calloc(MOVES_SLOTS * sizeof(uint64_t));
+    if (!m->ring || !m->ring_index) {
+        free(m->ring);
+        free(m->ring_index);
+        m->ring = m->ring_index = NULL;
+        m->ring_pos = 1;   /* not again */
+        return 0;
+    }
+    m->bytes += bytes;
+    return 1;
+}
+
+/* The record of q, if the cache (made) holds it. */
 static int moves_cached(const memo *m, uint64_t q, uint64_t *at, uint64_t *len, int *best)
 {
-    if (!m->ring)
-        return 0;
     uint64_t p = m->ring_index[memo_mix(q + 1) & (MOVES_SLOTS - 1)];
     if (!p--)
         return 0;
@@ -217,28 +238,12 @@ static int succ_push(memo *m, uint64_t x)
     return 0;
 }
 
-/* Keeps the record of q (the states from succ[from] on) and takes it off
- * succ. The ring and index are made once the memo is large enough to pay
- * for them, and if the memory limit leaves room. */
+/* Keeps the record of q (the states from succ[from] on) in the cache
+ * (made), and takes it off succ. */
 static void moves_keep(memo *m, uint64_t q, uint64_t from, int best)
 {
     uint64_t len = m->succ_n - from;
     m->succ_n = from;
-    if (!m->ring) {
-        const uint64_t bytes = (MOVES_RING + MOVES_SLOTS) * sizeof(uint64_t);
-        if (m->count < MOVES_FROM || m->ring_pos || (m->max_bytes && m->bytes + m->extra_bytes + bytes > m->max_bytes / 2))
-            return;
-        m->ring = huge_calloc(MOVES_RING * sizeof(uint64_t));
-        m->ring_index = huge_calloc(MOVES_SLOTS * sizeof(uint64_t));
-        if (!m->ring || !m->ring_index) {
-            free(m->ring);
-            free(m->ring_index);
-            m->ring = m->ring_index = NULL;
-            m->ring_pos = 1;   /* not again */
-            return;
-        }
-        m->bytes += bytes;
-    }
     if (len + 2 > MOVES_RING / 16)
         return;
     /* Once each, in their order (pushes often lead to the same states):
@@ -751,7 +756,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         /* The other moves' control states: the same under any top card, so
          * kept from an earlier summary (the moves cache), or worked out and
          * kept. */
-        const int cached = top && g->rules.turn == 1 && (g->flags & SOLVER_MOVES_CACHE);
+        const int cached = top && g->rules.turn == 1 && (g->flags & SOLVER_MOVES_CACHE) && moves_ready(m);
         if (cached) {
             int mbest;
             const uint64_t *ring = m->ring;
