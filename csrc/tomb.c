@@ -381,8 +381,8 @@ static void put_bits(uint64_t *key, int *pos, uint64_t v, int bits)
     *pos += bits;
 }
 
-/* The key: the talon (waste bottom to top, then the stock in turning order),
- * its split, the redeals, the cells as a sorted multiset, the reserve, the
+/* The key: the talon (waste bottom to top, then the stock in turning order;
+ * with one pass the waste alone), its split, the redeals, the cells as a sorted multiset, the reserve, the
  * corners as a sorted multiset of their heights and the tomb's height. With
  * the suit symmetry, cards are written as ranks (4 bits), else as card ids
  * (6 bits). The cards on the foundations need not be written: they are all
@@ -391,6 +391,12 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
 {
     int sym = g->key_words == 4;
     int bits = sym ? 4 : 6;
+    /* With one pass the stock only loses cards from its top (no redeal puts
+     * any back), so it is the root's stock cut to its height, and the height
+     * follows from the rest of the key: every card not in the waste, the
+     * cells, the reserve or the foundations is in the stock. Its cards need
+     * not be written (docs/search.md). */
+    int one_pass = g->rules.passes == 1;
     int pos = 0;
     memset(key, 0, sizeof(uint64_t) * (size_t)g->key_words);
     if (sym) {
@@ -404,9 +410,10 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
         int n = 0;
         for (int i = 0; i < s->nwaste; i++)
             t[n++] = rank_of[s->waste[i]];
-        for (int i = s->nstock - 1; i >= 0; i--)
-            t[n++] = rank_of[s->stock[i]];
-        for (int w = 0; w < 4; w++) {
+        if (!one_pass)
+            for (int i = s->nstock - 1; i >= 0; i--)
+                t[n++] = rank_of[s->stock[i]];
+        for (int w = 0; w < (n + 15) / 16; w++) {
             uint64_t v = 0;
             for (int k = 15; k >= 0; k--)
                 v = (v << 4) | t[16 * w + k];
@@ -415,8 +422,9 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
     } else {
         for (int i = 0; i < s->nwaste; i++)
             put_bits(key, &pos, s->waste[i] + 1u, bits);
-        for (int i = s->nstock - 1; i >= 0; i--)
-            put_bits(key, &pos, s->stock[i] + 1u, bits);
+        if (!one_pass)
+            for (int i = s->nstock - 1; i >= 0; i--)
+                put_bits(key, &pos, s->stock[i] + 1u, bits);
     }
     pos = 52 * bits;    /* a value 0 ends a shorter talon */
     put_bits(key, &pos, s->nwaste, 6);
