@@ -938,6 +938,42 @@ static void close_out(const int *c, closure *o)
     o->ncells = cells;
 }
 
+/* The closure after one more card of rank r is out (c[r] already counts
+ * it): the same as close_out(c) from the closure before, in a few steps. The
+ * card goes home if it fits, and then the cell cards it lets follow. */
+static void close_add(const int *c, int r, closure *o)
+{
+    if (r >= 7) {
+        if (o->n[r] >= (r == 7 ? 4 : o->n[r - 1])) {
+            o->ncells++;
+            return;
+        }
+        o->n[r]++;
+        o->score++;
+        for (int s = r + 1; s <= 13 && o->n[s] < c[s] && o->n[s] < o->n[s - 1]; s++) {
+            o->n[s]++;
+            o->score++;
+            o->ncells--;
+        }
+        return;
+    }
+    if (o->tomb == 24 || r != 6 - o->tomb % 6) {
+        o->ncells++;
+        return;
+    }
+    o->tomb++;
+    o->score++;
+    /* The tomb holds (tomb + q - 1) / 6 cards of rank q; the rest are in cells. */
+    while (o->tomb < 24) {
+        int q = 6 - o->tomb % 6;
+        if (c[q] <= (o->tomb + q - 1) / 6)
+            break;
+        o->tomb++;
+        o->score++;
+        o->ncells--;
+    }
+}
+
 static int closure_fits(const closure *o, int y)
 {
     if (y <= 6) return o->tomb < 24 && y == 6 - o->tomb % 6;
@@ -1059,17 +1095,13 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
     uint64_t reach = 1ull << e, exits = 0;
     uint64_t above = y ? b + (1ull << (3 * (y - 1))) : b;
     int best = 0;
-    for (int j = e; j <= n; j++) {
-        if (j > e)
-            c[m->talon[j - 1]]++;
-        if (!((reach >> j) & 1))
-            continue;
+    closure o = *o0;
+    /* The reached places in order: j goes from one to the next, turning the
+     * cards in between, and the sweep ends after the last. */
+    for (int j = e;; ) {
         m->positions++;
         int status = check(m);
         if (status >= 0) return status;
-        closure o;
-        if (j == e) o = *o0;
-        else close_out(c, &o);
         if (o.score > best) best = o.score;
         int forced = 0;
         if (y) {
@@ -1087,17 +1119,24 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
         if (m->target && best >= m->target) return MEMO_FOUND;
         if (j == n) {
             if (m->target == 52 && y && places_endgame(m, c, y)) return MEMO_FOUND;
-            continue;
+            break;
         }
-        if (forced || (m->waste_cap && depth >= m->waste_cap))
-            continue;
-        uint64_t v;
-        if (y) m->chain[m->chain_n++] = y;
-        status = places_summary(m, j + 1, above, m->talon[j], depth + 1, places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
-        if (y) m->chain_n--;
-        if (status >= 0) return status;
-        reach |= v & PLACES_MASK;
-        if (PLACES_BEST(v) > best) best = PLACES_BEST(v);
+        if (!forced && !(m->waste_cap && depth >= m->waste_cap)) {
+            uint64_t v;
+            if (y) m->chain[m->chain_n++] = y;
+            status = places_summary(m, j + 1, above, m->talon[j], depth + 1, places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
+            if (y) m->chain_n--;
+            if (status >= 0) return status;
+            reach |= v & PLACES_MASK;
+            if (PLACES_BEST(v) > best) best = PLACES_BEST(v);
+        }
+        uint64_t later = reach >> (j + 1);
+        if (!later)
+            break;
+        for (int to = j + 1 + __builtin_ctzll(later); j < to; j++) {
+            c[m->talon[j]]++;
+            close_add(c, m->talon[j], &o);
+        }
     }
     if ((m->count + 1) * 4 > m->cap * 3) {
         if (m->max_bytes && m->bytes + m->cap * sizeof(entry) > m->max_bytes) return SOLVER_LIMIT_MEMORY;
