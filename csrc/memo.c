@@ -1072,6 +1072,18 @@ static void places_out(const memo *m, int e, uint64_t b, int y, int *c)
         c[r] = 4 - m->pre[m->ntalon][r] + m->pre[e][r] - (int)((b >> (3 * (r - 1))) & 7) - (r == y);
 }
 
+/* Whether y on top at place j, with the closure o, goes home and nothing
+ * else: seven-home, waste-home, or any card that fits in a greedy win phase. */
+static inline int places_forced(const memo *m, const closure *o, int y, int j)
+{
+    const unsigned flags = m->game->flags;
+    if ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
+        return 1;
+    int fit = closure_fits(o, y);
+    return (m->greedy && fit)
+        || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->game->stock_first[y] >= m->ntalon - j);
+}
+
 /* The summary of a card of rank y (0: the empty waste) on top at place e,
  * over the ranks b (3-bit counts) under it, with depth cards in the waste (y
  * included); key is places_key(m, e, y, c0, o0), c0 and o0 the cards out at
@@ -1088,7 +1100,6 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
         *val = en->val + ((uint64_t)o0->score << 53);
         return -1;
     }
-    const unsigned flags = m->game->flags;
     const int n = m->ntalon;
     int c[14];
     memcpy(c, c0, sizeof c);
@@ -1111,10 +1122,7 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
              * composition that goes on from the exit counts it. */
             if (fit || o.ncells < m->ncells)
                 exits |= 1ull << j;
-            /* seven-home, waste-home (or any card that fits, in a greedy
-             * win phase): y goes home and nothing else. */
-            forced = (m->greedy && fit) || ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
-                || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->game->stock_first[y] >= n - j);
+            forced = places_forced(m, &o, y, j);
         }
         if (m->target && best >= m->target) return MEMO_FOUND;
         if (j == n) {
@@ -1123,6 +1131,17 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
         }
         if (!forced && !(m->waste_cap && depth >= m->waste_cap)) {
             uint64_t v;
+            int t = m->talon[j];
+            if (j + 1 < n && places_forced(m, &o, t, j + 1)) {
+                /* The card turned goes home at once: its summary is its one
+                 * position, the place after the turn, with the same cards
+                 * out (so the same score), and its one exit. */
+                m->positions++;
+                status = check(m);
+                if (status >= 0) return status;
+                reach |= 2ull << j;
+                goto next;
+            }
             if (y) m->chain[m->chain_n++] = y;
             status = places_summary(m, j + 1, above, m->talon[j], depth + 1, places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
             if (y) m->chain_n--;
@@ -1130,6 +1149,7 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
             reach |= v & PLACES_MASK;
             if (PLACES_BEST(v) > best) best = PLACES_BEST(v);
         }
+    next:;
         uint64_t later = reach >> (j + 1);
         if (!later)
             break;
