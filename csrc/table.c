@@ -6,16 +6,17 @@
 
 static uint64_t hash_key(const uint64_t *key, int words)
 {
-    /* A multiply-xorshift mix of each word (the finaliser of splitmix64). */
+    /* Each word folded in by a multiply (it spreads a word's bits upwards),
+     * then the finaliser of splitmix64 (it spreads the high bits down). The
+     * table compares whole keys: a weaker hash costs probes, never a verdict. */
     uint64_t h = 0x9e3779b97f4a7c15ull * (uint64_t)words;
-    for (int i = 0; i < words; i++) {
-        h ^= key[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-        h ^= h >> 30;
-        h *= 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 27;
-        h *= 0x94d049bb133111ebull;
-        h ^= h >> 31;
-    }
+    for (int i = 0; i < words; i++)
+        h = (h ^ key[i]) * 0xff51afd7ed558ccdull + (h >> 32);
+    h ^= h >> 30;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 27;
+    h *= 0x94d049bb133111ebull;
+    h ^= h >> 31;
     return h;
 }
 
