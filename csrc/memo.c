@@ -402,15 +402,21 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
     return e;
 }
 
-/* Checks the limits; returns a SOLVER_* status, or -1 to go on. */
-static int check(memo *m)
+/* The limits read by the clock, every 1,024 checks. */
+static __attribute__((noinline)) int check_clock(memo *m)
+{
+    if (m->stop && __atomic_load_n(m->stop, __ATOMIC_RELAXED)) return SOLVER_INTERRUPTED;
+    if (m->deadline > 0 && now() >= m->deadline) return SOLVER_LIMIT_SECONDS;
+    return -1;
+}
+
+/* Checks the limits; returns a SOLVER_* status, or -1 to go on. Inline: it
+ * runs for every position. */
+static inline int check(memo *m)
 {
     if (m->max_positions && m->positions >= m->max_positions) return SOLVER_LIMIT_POSITIONS;
     if (m->max_bytes && m->bytes + m->extra_bytes > m->max_bytes) return SOLVER_LIMIT_MEMORY;
-    if ((++m->ticks & 1023) == 0) {
-        if (m->stop && __atomic_load_n(m->stop, __ATOMIC_RELAXED)) return SOLVER_INTERRUPTED;
-        if (m->deadline > 0 && now() >= m->deadline) return SOLVER_LIMIT_SECONDS;
-    }
+    if ((++m->ticks & 1023) == 0) return check_clock(m);
     return -1;
 }
 

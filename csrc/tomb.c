@@ -426,6 +426,28 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
             for (int i = s->nstock - 1; i >= 0; i--)
                 put_bits(key, &pos, s->stock[i] + 1u, bits);
     }
+    if (sym) {
+        /* The rest, 45 bits, goes in the last word, above the talon's last
+         * 4 ranks: gathered in one value, written once. */
+        unsigned v[SOLVER_MAX_CELLS], c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
+        for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
+            int x = i < g->rules.cells ? s->cells[i] : SOLVER_NO_CARD;
+            v[i] = x == SOLVER_NO_CARD ? 0u : (unsigned)RANK(x);
+        }
+        sort4(v);
+        sort4(c);
+        uint64_t w = (uint64_t)s->nwaste | (uint64_t)s->redeals << 6;
+        int at = 9;
+        for (int i = 0; i < SOLVER_MAX_CELLS; i++, at += 4)
+            w |= (uint64_t)v[i] << at;
+        w |= (uint64_t)s->nreserve << at;
+        at += 3;
+        for (int i = 0; i < 4; i++, at += 3)
+            w |= (uint64_t)c[i] << at;
+        w |= (uint64_t)s->tomb << at;
+        key[3] |= w << 16 | 1ull << 63;
+        return;
+    }
     pos = 52 * bits;    /* a value 0 ends a shorter talon */
     put_bits(key, &pos, s->nwaste, 6);
     put_bits(key, &pos, s->redeals, 3);
