@@ -279,6 +279,16 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* By places, a turn is met again soon: the same place and the same ranks in
+ * the waste under the card turned, from another summary (the waste's order
+ * differs) or another composition. The summary it leads to, with its cards
+ * out, depends on nothing else, so the turn's value - its exits and best
+ * score - is kept by that pair in a small table (256 KiB, in the core's
+ * cache): met again, it needs neither the summary's key nor the large
+ * table. A value once kept never changes (docs/search.md, `by-places`). */
+#define RECENT_BITS 14
+#define RECENT (1u << RECENT_BITS)
+
 int memo_by_places(const tomb_game *g)
 {
     const solver_rules *r = &g->rules;
@@ -315,12 +325,17 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
             memcpy(m->pre[j + 1], m->pre[j], sizeof m->pre[j]);
             m->pre[j + 1][m->talon[j]]++;
         }
+        m->recent = calloc(RECENT, sizeof(entry));
+        if (!m->recent) return -1;
+        m->bytes += RECENT * sizeof(entry);
     }
     return 0;
 }
 
 void memo_free(memo *m)
 {
+    free(m->recent);
+    m->recent = NULL;
     free(m->ring);
     free(m->ring_index);
     free(m->succ);
@@ -1148,10 +1163,20 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
                 reach |= 2ull << j;
                 goto next;
             }
-            if (y) m->chain[m->chain_n++] = y;
-            status = places_summary(m, j + 1, above, m->talon[j], depth + 1, places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
-            if (y) m->chain_n--;
-            if (status >= 0) return status;
+            /* The turn's pair: the ranks under the card turned (3 bits a
+             * rank, 39 bits) and the place after it (never 0). */
+            uint64_t turn = above | (uint64_t)(j + 1) << 39;
+            entry *r = &m->recent[memo_mix(turn) >> (64 - RECENT_BITS)];
+            if (r->key == turn)
+                v = r->val;
+            else {
+                if (y) m->chain[m->chain_n++] = y;
+                status = places_summary(m, j + 1, above, m->talon[j], depth + 1, places_key(m, j + 1, m->talon[j], c, &o), c, &o, &v);
+                if (y) m->chain_n--;
+                if (status >= 0) return status;
+                r->key = turn;
+                r->val = v;
+            }
             reach |= v & PLACES_MASK;
             if (PLACES_BEST(v) > best) best = PLACES_BEST(v);
         }

@@ -41,6 +41,7 @@ typedef struct {
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
     int greedy;             /* a win phase where every card that fits goes home at once (by control states, through TOMB_GREEDY) */
     uint8_t talon[52], pre[53][14];
+    entry *recent;          /* by places: the turns met last, by hash (memo.c) */
     uint16_t below[53];     /* the ranks (bit r) among the bottom j cards of the root's stock */
     /* The moves cache (memo.c): the control states a control state's moves
      * lead to (but the top card's), in a ring of words; the index holds the

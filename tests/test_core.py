@@ -987,7 +987,8 @@ def test_stop_from_another_thread_interrupts_the_search(variant):
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_search_stopped_late_goes_on_when_run_again(variant):
     """Stopped after 1.5 s (in the summaries, where they apply), the next run
-    is not interrupted again, and the positions only grow."""
+    is not interrupted again - it stops on its seconds, or decides the deal if
+    0.3 s more are enough - and the positions only grow."""
     s = Search(start(variant, HARD[variant]), flags_for(HARD_SHORTCUTS[variant]))
     s.set_limits(None, 60.0, None)
     box = []
@@ -1003,7 +1004,7 @@ def test_a_search_stopped_late_goes_on_when_run_again(variant):
         pytest.skip("the machine is slow: the stop came before the summaries")
     s.set_limits(None, out.seconds + 0.3, None)
     again = s.outcome(s.run())
-    assert (again.reason, again.positions >= out.positions) == ("seconds", True), (
+    assert (again.reason in ("seconds", None), again.positions >= out.positions) == (True, True), (
         f"interrupted at {out.positions:,} positions; the next run: {again.reason}, {again.positions:,}"
     )
 
