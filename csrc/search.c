@@ -71,6 +71,7 @@ static const win_phase WIN_PHASES[] = {{22, 1}, {16, 0}};
 
 typedef struct {
     tomb_state state;
+    uint64_t key[KEY_WORDS_MAX];    /* the state's key: its children's are made from it */
     tomb_move moves[MAX_MOVES];
     uint8_t n, next;
 } frame;
@@ -241,8 +242,8 @@ static void order_buries(solver *s, const tomb_state *st, frame *f)
         }
 }
 
-/* Pushes a frame for state st; -1 if memory runs out. */
-static int push(solver *s, const tomb_state *st)
+/* Pushes a frame for state st, of key `key`; -1 if memory runs out. */
+static int push(solver *s, const tomb_state *st, const uint64_t *key)
 {
     if (s->depth == s->stack_cap) {
         int cap = s->stack_cap ? s->stack_cap * 2 : 256;
@@ -256,6 +257,7 @@ static int push(solver *s, const tomb_state *st)
     }
     frame *f = &s->stack[s->depth++];
     f->state = *st;
+    memcpy(f->key, key, sizeof(uint64_t) * (size_t)s->game.key_words);
     f->n = (uint8_t)tomb_moves(&s->game, st, f->moves);
     order_moves(s, st, f);
     f->next = 0;
@@ -292,7 +294,7 @@ static int dfs_run(solver *s, uint64_t cap)
             s->stats.seconds = now() - start + spent;
             return finish(s, SOLVER_WON);
         }
-        if (push(s, &s->root) < 0) {
+        if (push(s, &s->root, key) < 0) {
             s->started = 0;
             return finish(s, SOLVER_LIMIT_MEMORY);
         }
@@ -331,7 +333,7 @@ static int dfs_run(solver *s, uint64_t cap)
         tomb_move m = f->moves[f->next++];
         tomb_state child = f->state;
         tomb_apply(&s->game, &child, m, NULL);
-        tomb_key(&s->game, &child, key);
+        tomb_key_after(&s->game, &f->state, f->key, &child, key);
         if (!table_insert(&s->table, key))
             continue;
         s->stats.positions = s->earlier_positions + s->table.count;
@@ -349,7 +351,7 @@ static int dfs_run(solver *s, uint64_t cap)
             status = SOLVER_WON;
             break;
         }
-        if (push(s, &child) < 0) {
+        if (push(s, &child, key) < 0) {
             status = SOLVER_LIMIT_MEMORY;
             f->next--;          /* try the move again on the next run */
             break;

@@ -381,6 +381,30 @@ static void put_bits(uint64_t *key, int *pos, uint64_t v, int bits)
     *pos += bits;
 }
 
+/* With the suit symmetry, the fields after the talon, 45 bits, go in the
+ * last word above the talon's last 4 ranks (bits 16-60), with the top bit:
+ * gathered in one value, written once. */
+static inline uint64_t sym_tail(const tomb_game *g, const tomb_state *s)
+{
+    unsigned v[SOLVER_MAX_CELLS], c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
+        int x = i < g->rules.cells ? s->cells[i] : SOLVER_NO_CARD;
+        v[i] = x == SOLVER_NO_CARD ? 0u : (unsigned)RANK(x);
+    }
+    sort4(v);
+    sort4(c);
+    uint64_t w = (uint64_t)s->nwaste | (uint64_t)s->redeals << 6;
+    int at = 9;
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++, at += 4)
+        w |= (uint64_t)v[i] << at;
+    w |= (uint64_t)s->nreserve << at;
+    at += 3;
+    for (int i = 0; i < 4; i++, at += 3)
+        w |= (uint64_t)c[i] << at;
+    w |= (uint64_t)s->tomb << at;
+    return w << 16 | 1ull << 63;
+}
+
 /* The key: the talon (waste bottom to top, then the stock in turning order;
  * with one pass the waste alone), its split, the redeals, the cells as a sorted multiset, the reserve, the
  * corners as a sorted multiset of their heights and the tomb's height. With
@@ -427,25 +451,7 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
                 put_bits(key, &pos, s->stock[i] + 1u, bits);
     }
     if (sym) {
-        /* The rest, 45 bits, goes in the last word, above the talon's last
-         * 4 ranks: gathered in one value, written once. */
-        unsigned v[SOLVER_MAX_CELLS], c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
-        for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
-            int x = i < g->rules.cells ? s->cells[i] : SOLVER_NO_CARD;
-            v[i] = x == SOLVER_NO_CARD ? 0u : (unsigned)RANK(x);
-        }
-        sort4(v);
-        sort4(c);
-        uint64_t w = (uint64_t)s->nwaste | (uint64_t)s->redeals << 6;
-        int at = 9;
-        for (int i = 0; i < SOLVER_MAX_CELLS; i++, at += 4)
-            w |= (uint64_t)v[i] << at;
-        w |= (uint64_t)s->nreserve << at;
-        at += 3;
-        for (int i = 0; i < 4; i++, at += 3)
-            w |= (uint64_t)c[i] << at;
-        w |= (uint64_t)s->tomb << at;
-        key[3] |= w << 16 | 1ull << 63;
+        key[3] |= sym_tail(g, s);
         return;
     }
     pos = 52 * bits;    /* a value 0 ends a shorter talon */
@@ -505,4 +511,26 @@ int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m)
         return 1;
     }
     return 0;
+}
+
+/* The key of s, a position one move after `from` whose key is from_key. A
+ * move changes the waste only at its top, so below the lower of the two
+ * heights the waste is the same: with the suit symmetry and one pass (the
+ * key holds the waste alone, then the other fields) only the ranks above
+ * that height and the last fields are written anew. Otherwise tomb_key. */
+void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key,
+                    const tomb_state *s, uint64_t *key)
+{
+    if (g->key_words != 4 || g->rules.passes != 1) {
+        tomb_key(g, s, key);
+        return;
+    }
+    memcpy(key, from_key, 4 * sizeof(uint64_t));
+    key[3] &= 0xffff;
+    int lo = from->nwaste < s->nwaste ? from->nwaste : s->nwaste;
+    for (int i = lo; i < from->nwaste; i++)
+        key[i >> 4] &= ~(0xfull << (4 * (i & 15)));
+    for (int i = lo; i < s->nwaste; i++)
+        key[i >> 4] |= (uint64_t)RANK(s->waste[i]) << (4 * (i & 15));
+    key[3] |= sym_tail(g, s);
 }

@@ -93,5 +93,7 @@ int tomb_wait(const tomb_state *s, int rank);
 int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m);
 /* The exact key of a state: key_words words, never all zero. */
 void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key);
+void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key,
+                    const tomb_state *s, uint64_t *key);
 
 #endif
