@@ -1114,13 +1114,17 @@ static inline int places_forced(const memo *m, const closure *o, int y, int j)
 static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t key,
                           const int *c0, const closure *o0, uint64_t *val)
 {
-    entry *en = memo_lookup(m, key);
-    if (en) {
-        /* Stored: the best counted from the entry's score, which the
-         * foundations left out of the key change (frozen-foundations). */
-        *val = en->val + ((uint64_t)o0->score << 53);
-        return -1;
-    }
+    /* Stored: the best counted from the entry's score, which the
+     * foundations left out of the key change (frozen-foundations). Not
+     * stored: the probe ends at the empty slot where it will go, unless
+     * the table grows meanwhile (the summaries nested in it only fill
+     * slots, so the free slot is this one or a later one). */
+    uint64_t slot = memo_mix(key + 1) & (m->cap - 1), cap = m->cap;
+    for (const entry *t = ENTRIES(m); t[slot].key; slot = (slot + 1) & (cap - 1))
+        if (t[slot].key == key + 1) {
+            *val = t[slot].val + ((uint64_t)o0->score << 53);
+            return -1;
+        }
     const int n = m->ntalon;
     int c[14];
     memcpy(c, c0, sizeof c);
@@ -1193,7 +1197,7 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
         if (m->max_bytes && m->bytes + m->cap * sizeof(entry) > m->max_bytes) return SOLVER_LIMIT_MEMORY;
         if (entries_grow(m) < 0) return SOLVER_LIMIT_MEMORY;
     }
-    uint64_t j = memo_mix(key + 1) & (m->cap - 1);
+    uint64_t j = cap == m->cap ? slot : memo_mix(key + 1) & (m->cap - 1);
     while (ENTRIES(m)[j].key) j = (j + 1) & (m->cap - 1);
     ENTRIES(m)[j].key = key + 1;
     ENTRIES(m)[j].val = exits | ((uint64_t)(best - o0->score) << 53);
