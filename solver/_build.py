@@ -42,7 +42,7 @@ def make_builder(absolute: bool = False) -> FFI:
         "".join(f'#include "{name}"\n' for name in HEADERS),
         sources=[path(CSRC / f) for f in SOURCES],
         include_dirs=[path(CSRC)],
-        extra_compile_args=["-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
+        extra_compile_args=["-O3", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
     )
     return builder
 
