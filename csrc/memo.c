@@ -1160,7 +1160,9 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
             if (j + 1 < n && places_forced(m, &o, t, j + 1)) {
                 /* The card turned goes home at once: its summary is its one
                  * position, the place after the turn, with the same cards
-                 * out (so the same score), and its one exit. */
+                 * out (so the same score), and its one exit (it fits: a
+                 * turned 7 always does, since it is not out, and the other
+                 * two rules ask it). */
                 m->positions++;
                 status = check(m);
                 if (status >= 0) return status;

@@ -406,11 +406,11 @@ static inline uint64_t sym_tail(const tomb_game *g, const tomb_state *s)
 }
 
 /* The key: the talon (waste bottom to top, then the stock in turning order;
- * with one pass the waste alone), its split, the redeals, the cells as a sorted multiset, the reserve, the
- * corners as a sorted multiset of their heights and the tomb's height. With
- * the suit symmetry, cards are written as ranks (4 bits), else as card ids
- * (6 bits). The cards on the foundations need not be written: they are all
- * the others, and they never move again. */
+ * with one pass the waste alone), its split, the redeals, the cells as a
+ * sorted multiset, the reserve, the corners as a sorted multiset of their
+ * heights and the tomb's height. With the suit symmetry, cards are written
+ * as ranks (4 bits), else as card ids (6 bits). The cards on the foundations
+ * need not be written: they are all the others, and they never move again. */
 void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
 {
     int sym = g->key_words == 4;
