@@ -1038,3 +1038,37 @@ def test_two_threads_give_the_sequential_results():
         t.join(60)
     assert not any(t.is_alive() for t in threads)
     assert together == alone
+
+
+def test_search_threads_are_kept_and_a_forked_child_makes_its_own():
+    """The threads searches run in are kept between searches (solver.core); a
+    process forked after some searches does not hand its search to a thread
+    of its parent's, which does not exist in it, and so does not hang."""
+    import os
+    import signal
+
+    from solver import core
+
+    solve(14)
+    idle = list(core._IDLE)
+    assert idle, "a finished search leaves its thread idle"
+    solve(14)
+    assert core._IDLE == idle, "the next search reuses the idle thread"
+    pid = os.fork()
+    if pid == 0:                              # the child: exit 0 if it solves
+        signal.alarm(20)
+        try:
+            os._exit(0 if solve(14).verdict == "won" else 1)
+        except BaseException:
+            os._exit(2)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child's search hung")
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
