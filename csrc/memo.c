@@ -346,15 +346,24 @@ void memo_free(memo *m)
     m->arena = NULL;
 }
 
-entry *memo_lookup(memo *m, uint64_t key)
+/* The entry of key, or NULL; *slot: where the probe ended (the entry's
+ * slot, or the empty slot where it would go). */
+static inline entry *memo_probe(const memo *m, uint64_t key, uint64_t *slot)
 {
     entry *e = ENTRIES(m);
     uint64_t j = memo_mix(key + 1) & (m->cap - 1);
     while (e[j].key) {
-        if (e[j].key == key + 1) return &e[j];
+        if (e[j].key == key + 1) break;
         j = (j + 1) & (m->cap - 1);
     }
-    return NULL;
+    *slot = j;
+    return e[j].key ? &e[j] : NULL;
+}
+
+entry *memo_lookup(memo *m, uint64_t key)
+{
+    uint64_t slot;
+    return memo_probe(m, key, &slot);
 }
 
 /* Doubles the table of summaries; -1 if out of memory. */
@@ -1119,12 +1128,12 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
      * stored: the probe ends at the empty slot where it will go, unless
      * the table grows meanwhile (the summaries nested in it only fill
      * slots, so the free slot is this one or a later one). */
-    uint64_t slot = memo_mix(key + 1) & (m->cap - 1), cap = m->cap;
-    for (const entry *t = ENTRIES(m); t[slot].key; slot = (slot + 1) & (cap - 1))
-        if (t[slot].key == key + 1) {
-            *val = t[slot].val + ((uint64_t)o0->score << 53);
-            return -1;
-        }
+    uint64_t slot, cap = m->cap;
+    const entry *en = memo_probe(m, key, &slot);
+    if (en) {
+        *val = en->val + ((uint64_t)o0->score << 53);
+        return -1;
+    }
     const int n = m->ntalon;
     int c[14];
     memcpy(c, c0, sizeof c);

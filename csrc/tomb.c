@@ -413,20 +413,18 @@ static inline uint64_t sym_tail(const tomb_game *g, const tomb_state *s)
  * need not be written: they are all the others, and they never move again. */
 void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
 {
-    int sym = g->key_words == 4;
-    int bits = sym ? 4 : 6;
     /* With one pass the stock only loses cards from its top (no redeal puts
      * any back), so it is the root's stock cut to its height, and the height
      * follows from the rest of the key: every card not in the waste, the
      * cells, the reserve or the foundations is in the stock. Its cards need
      * not be written (docs/search.md). */
     int one_pass = g->rules.passes == 1;
-    int pos = 0;
     memset(key, 0, sizeof(uint64_t) * (size_t)g->key_words);
-    if (sym) {
-        /* Ranks are nibbles, 16 to a word: none straddles two words. The
-         * same bits put_bits would write, gathered in bytes first, and
-         * with the rank read from a table: this runs for every child. */
+    if (g->key_words == 4) {
+        /* The suit symmetry. Ranks are nibbles, 16 to a word: none straddles
+         * two words. The same bits put_bits would write, gathered in bytes
+         * first, and with the rank read from a table: this runs for every
+         * child. */
         static const uint8_t rank_of[52] = {
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
@@ -443,44 +441,40 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
                 v = (v << 4) | t[16 * w + k];
             key[w] = v;
         }
-    } else {
-        for (int i = 0; i < s->nwaste; i++)
-            put_bits(key, &pos, s->waste[i] + 1u, bits);
-        if (!one_pass)
-            for (int i = s->nstock - 1; i >= 0; i--)
-                put_bits(key, &pos, s->stock[i] + 1u, bits);
-    }
-    if (sym) {
         key[3] |= sym_tail(g, s);
         return;
     }
-    pos = 52 * bits;    /* a value 0 ends a shorter talon */
+    /* Card ids, 6 bits each. */
+    int pos = 0;
+    for (int i = 0; i < s->nwaste; i++)
+        put_bits(key, &pos, s->waste[i] + 1u, 6);
+    if (!one_pass)
+        for (int i = s->nstock - 1; i >= 0; i--)
+            put_bits(key, &pos, s->stock[i] + 1u, 6);
+    pos = 52 * 6;    /* a value 0 ends a shorter talon */
     put_bits(key, &pos, s->nwaste, 6);
     put_bits(key, &pos, s->redeals, 3);
     unsigned v[SOLVER_MAX_CELLS];
     for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
         int c = i < g->rules.cells ? s->cells[i] : SOLVER_NO_CARD;
-        v[i] = c == SOLVER_NO_CARD ? 0u : sym ? (unsigned)RANK(c) : (unsigned)c + 1u;
+        v[i] = c == SOLVER_NO_CARD ? 0u : (unsigned)c + 1u;
     }
     sort4(v);
     for (int i = 0; i < SOLVER_MAX_CELLS; i++)
-        put_bits(key, &pos, v[i], bits);
-    if (sym) {
-        put_bits(key, &pos, s->nreserve, 3);
-    } else {
-        unsigned mask = 0;    /* which sixes: the four 6s are ids 5, 18, 31, 44 */
-        for (int i = 0; i < s->nreserve; i++)
-            mask |= 1u << (s->reserve[i] / 13);
-        put_bits(key, &pos, mask, 4);
-    }
+        put_bits(key, &pos, v[i], 6);
+    unsigned mask = 0;    /* which sixes: the four 6s are ids 5, 18, 31, 44 */
+    for (int i = 0; i < s->nreserve; i++)
+        mask |= 1u << (s->reserve[i] / 13);
+    put_bits(key, &pos, mask, 4);
     unsigned c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
     sort4(c);
     for (int i = 0; i < 4; i++)
         put_bits(key, &pos, c[i], 3);
     put_bits(key, &pos, s->tomb, 5);
-    /* pos is at most 253 (ranks) or 370 (ids): the top bit is free and set,
-     * so no key is all zero (the table's mark of an empty slot). */
-    key[g->key_words - 1] |= 1ull << 63;
+    /* pos is at most 370: the top bit is free and set, so no key is all
+     * zero (the table's mark of an empty slot). sym_tail sets it with the
+     * ranks (at most 253 bits). */
+    key[5] |= 1ull << 63;
 }
 
 /* With the stock empty and cells that send only home (no reserve, no cell to
