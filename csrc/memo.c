@@ -74,6 +74,24 @@ void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s)
     }
 }
 
+/* memo_unpack without the stock's cards and the rest of the waste: all
+ * tomb_top_moves, tomb_apply (of the top card's moves) and memo_pack read. */
+static inline void unpack_control(uint64_t q, int top, tomb_state *s)
+{
+    s->tomb = q & 31; q >>= 5;
+    for (int i = 3; i >= 0; i--) { s->corners[i] = q & 7; q >>= 3; }
+    s->nreserve = q & 7; q >>= 3;
+    for (int i = 0; i < s->nreserve; i++) s->reserve[i] = 5;
+    for (int i = SOLVER_MAX_CELLS - 1; i >= 0; i--) {
+        unsigned r = q & 15; q >>= 4;
+        s->cells[i] = r ? (uint8_t)(r - 1) : SOLVER_NO_CARD;
+    }
+    s->nstock = (uint8_t)q;
+    s->waste[0] = (uint8_t)(top - 1);
+    s->nwaste = 1;
+    s->redeals = 0;
+}
+
 /* ---- a set of uint64 (open addressing; 0 never stored: keys are +1) ---- */
 
 typedef struct { uint64_t *v; uint64_t cap, n; } set64;
@@ -176,13 +194,23 @@ static int work_push(workstack *w, uint64_t x)
  * nothing in them reads the top card (docs/search.md, "the moves cache").
  * A state met again under another top - nine times in ten on the hardest
  * Finnish deals - takes them from here instead of playing its moves and
- * composing the summaries of its pushes again. Records (the state, the
- * count and best score, the states) go round a ring of words; an index by
- * the state's hash points to the latest, which is gone once the ring has
- * gone past it. A cache: a record lost is worked out again. */
-#define MOVES_RING (1ull << 20)     /* words: 8 MiB */
-#define MOVES_SLOTS (1ull << 18)    /* index: 2 MiB */
+ * composing the summaries of its pushes again. A record (the state, the
+ * count, the level of the others' forced rule and the best score, the
+ * states) is kept in a line of 8 words, direct mapped by the state's hash (a
+ * later state in the same line replaces the earlier): in it, up to 6 states
+ * (four records in five); the states of a longer one go round a ring of
+ * words, and are gone once the ring has gone past them. One line per
+ * lookup, fetched as the state is put on the work stack. A cache: a record
+ * lost is worked out again. */
+#define MOVES_LINES (1ull << 17)    /* lines of 8 words: 8 MiB */
+#define MOVES_INLINE 6
+#define MOVES_RING (1ull << 18)     /* words: 2 MiB */
 #define MOVES_FROM (1ull << 12)     /* summaries stored before the cache is made */
+
+static inline uint64_t *moves_line(const memo *m, uint64_t q)
+{
+    return &m->lines[(memo_mix(q + 1) & (MOVES_LINES - 1)) * 8];
+}
 
 /* Whether the cache is there, made now if the memo is large enough to pay
  * for it and the memory limit leaves room (once: not again if it fails). */
@@ -190,15 +218,15 @@ static int moves_ready(memo *m)
 {
     if (m->ring)
         return 1;
-    const uint64_t bytes = (MOVES_RING + MOVES_SLOTS) * sizeof(uint64_t);
+    const uint64_t bytes = (MOVES_RING + 8 * MOVES_LINES) * sizeof(uint64_t);
     if (m->count < MOVES_FROM || m->ring_pos || (m->max_bytes && m->bytes + m->extra_bytes + bytes > m->max_bytes / 2))
         return 0;
     m->ring = huge_calloc(MOVES_RING * sizeof(uint64_t));
-    m->ring_index = huge_calloc(MOVES_SLOTS * sizeof(uint64_t));
-    if (!m->ring || !m->ring_index) {
+    m->lines = huge_calloc(8 * MOVES_LINES * sizeof(uint64_t));
+    if (!m->ring || !m->lines) {
         free(m->ring);
-        free(m->ring_index);
-        m->ring = m->ring_index = NULL;
+        free(m->lines);
+        m->ring = m->lines = NULL;
         m->ring_pos = 1;   /* not again */
         return 0;
     }
@@ -206,20 +234,31 @@ static int moves_ready(memo *m)
     return 1;
 }
 
-/* The record of q, if the cache (made) holds it. */
-static int moves_cached(const memo *m, uint64_t q, uint64_t *at, uint64_t *len, int *best)
+/* The record of q, if the cache (made) holds it: its states are
+ * base[(at + i) & mask] for i < len. */
+static inline int moves_cached(const memo *m, uint64_t q, const uint64_t **base, uint64_t *at,
+                               uint64_t *mask, uint64_t *len, int *best, int *forced)
 {
-    uint64_t p = m->ring_index[memo_mix(q + 1) & (MOVES_SLOTS - 1)];
-    if (!p--)
+    const uint64_t *l = moves_line(m, q);
+    if (l[0] != q + 1)
         return 0;
-    /* Gone if the ring has come round to its start since (then to the rest
-     * of it too); else the slot may hold another state's record. */
-    if (m->ring_pos - p > MOVES_RING || m->ring[p & (MOVES_RING - 1)] != q)
-        return 0;
-    uint64_t h = m->ring[(p + 1) & (MOVES_RING - 1)];
-    *len = h >> 8;
+    uint64_t h = l[1];
+    *len = h >> 11;
+    *forced = (int)(h >> 8) & 7;
     *best = (int)(h & 0xff);
-    *at = p + 2;
+    if (*len <= MOVES_INLINE) {
+        *base = l + 2;
+        *at = 0;
+        *mask = 7;
+        return 1;
+    }
+    /* In the ring: gone if the ring has come round to its start since. */
+    uint64_t p = l[2];
+    if (m->ring_pos - p > MOVES_RING)
+        return 0;
+    *base = m->ring;
+    *at = p;
+    *mask = MOVES_RING - 1;
     return 1;
 }
 
@@ -240,11 +279,11 @@ static int succ_push(memo *m, uint64_t x)
 
 /* Keeps the record of q (the states from succ[from] on) in the cache
  * (made), and takes it off succ. */
-static void moves_keep(memo *m, uint64_t q, uint64_t from, int best)
+static void moves_keep(memo *m, uint64_t q, uint64_t from, int best, int forced)
 {
     uint64_t len = m->succ_n - from;
     m->succ_n = from;
-    if (len + 2 > MOVES_RING / 16)
+    if (len > MOVES_RING / 16)
         return;
     /* Once each, in their order (pushes often lead to the same states):
      * added in this order, the states of the record have the effect the
@@ -259,13 +298,18 @@ static void moves_keep(memo *m, uint64_t q, uint64_t from, int best)
     }
     small_free(&once);
     len = n;
+    uint64_t *l = moves_line(m, q);
+    l[0] = q + 1;
+    l[1] = (len << 11) | ((uint64_t)forced << 8) | (uint64_t)best;
+    if (len <= MOVES_INLINE) {
+        memcpy(l + 2, m->succ + from, len * sizeof(uint64_t));
+        return;
+    }
     uint64_t p = m->ring_pos;
-    m->ring[p & (MOVES_RING - 1)] = q;
-    m->ring[(p + 1) & (MOVES_RING - 1)] = (len << 8) | (uint64_t)best;
     for (uint64_t i = 0; i < len; i++)
-        m->ring[(p + 2 + i) & (MOVES_RING - 1)] = m->succ[from + i];
-    m->ring_pos = p + 2 + len;
-    m->ring_index[memo_mix(q + 1) & (MOVES_SLOTS - 1)] = p + 1;
+        m->ring[(p + i) & (MOVES_RING - 1)] = m->succ[from + i];
+    m->ring_pos = p + len;
+    l[2] = p;
 }
 
 /* ---- the memo: (q, rank) -> exits and best score (memo.h) ---- */
@@ -337,9 +381,9 @@ void memo_free(memo *m)
     free(m->recent);
     m->recent = NULL;
     free(m->ring);
-    free(m->ring_index);
+    free(m->lines);
     free(m->succ);
-    m->ring = m->ring_index = m->succ = NULL;
+    m->ring = m->lines = m->succ = NULL;
     free(m->entries);
     free(m->arena);
     m->entries = NULL;
@@ -681,6 +725,36 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
 
 static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, reduction *rd);
 
+#ifdef MEMO_CHECK_TOP
+#include <stdio.h>
+static void check_top(const memo *m, uint64_t cq, int top, int forced, const tomb_move *xm, int nx, int oth)
+{
+    static uint64_t checked;
+    tomb_state st;
+    memo_unpack(m, cq, top, &st);
+    tomb_move mv[MAX_MOVES];
+    int n = tomb_moves(m->game, &st, mv), nt = 0, others = 0, ok = 1;
+    tomb_move tm[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        if (TM_ACTION(mv[i]) == SOLVER_MOVE && TM_SRC(mv[i]) == SOLVER_PLACE_WASTE) tm[nt++] = mv[i];
+        else others++;
+    }
+    if (tomb_others_forced(m->game, &st) != forced) ok = 0;
+    if (nt != nx || (others > 0) != (oth != 0)) ok = 0;
+    for (int i = 0; ok && i < nx; i++) {
+        int f = 0;
+        for (int j = 0; j < nt; j++) f |= tm[j] == xm[i];
+        if (!f) ok = 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "check_top: MISMATCH q=%llx top=%d forced=%d nx=%d oth=%d / nt=%d others=%d\n",
+                (unsigned long long)cq, top, forced, nx, oth, nt, others);
+        abort();
+    }
+    if (++checked % 10000000 == 0) fprintf(stderr, "check_top: %llu checked\n", (unsigned long long)checked);
+}
+#endif
+
 /* The summary of (q, top); top = 0 is the empty waste. Returns -1 and sets
  * *out, or a SOLVER_* status if a limit stopped it. */
 static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd)
@@ -734,6 +808,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
     small_add(&seen, q, &bytes);
 #define PUSH_WORK(x) do { \
         if (work_push(&work, (x)) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
+        if (m->lines) __builtin_prefetch(moves_line(m, (x))); \
     } while (0)
 #define ADD_SEEN(x) do { \
         int r_ = small_add(&seen, (x), &bytes); \
@@ -741,15 +816,12 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         if (r_) PUSH_WORK(x); \
     } while (0)
     const uint64_t succ_base = m->succ_n;
+    const int full = top && tomb_full_cells(g) && (g->flags & SOLVER_MOVES_CACHE);
     PUSH_WORK(q);
     while (work.n) {
         if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
         uint64_t cq = work.v[--work.n];
-        if (m->ring) {  /* its record's slot, fetched while its moves are found; the next one's too */
-            __builtin_prefetch(&m->ring_index[memo_mix(cq + 1) & (MOVES_SLOTS - 1)]);
-            if (work.n)
-                __builtin_prefetch(&m->ring_index[memo_mix(work.v[work.n - 1] + 1) & (MOVES_SLOTS - 1)]);
-        }
+        const int fast = full && m->ring && (cq >> 36);
         m->trail[depth].cur = cq;
         m->positions++;
         m->extra_bytes += bytes;
@@ -757,6 +829,36 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         m->extra_bytes -= bytes;
         if (status >= 0) goto done;
         tomb_state st;
+        if (fast) {
+            /* Full-cells, a stock left: a state whose record the cache holds
+             * plays only its top card's moves, found from the control state
+             * and the level of the others' forced rule kept in the record. */
+            const uint64_t *base;
+            uint64_t at, mask, len;
+            int mbest, forced;
+            if (moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &forced)) {
+                unpack_control(cq, top, &st);
+                if (q_score(cq) > best) best = q_score(cq);
+                tomb_move xm[2];
+                int oth, nx = tomb_top_moves(g, &st, forced, xm, &oth);
+#ifdef MEMO_CHECK_TOP
+                check_top(m, cq, top, forced, xm, nx, oth);
+#endif
+                for (int i = 0; i < nx; i++) {
+                    tomb_state ch = st;
+                    tomb_apply(g, &ch, xm[i], NULL);
+                    if (tomb_score(&ch) > best) best = tomb_score(&ch);
+                    ch.nwaste = 0;
+                    if (small_add(&exits, exit_stored(rd, memo_pack(g, &ch)), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                }
+                if (oth) {
+                    if (mbest > best) best = mbest;
+                    for (uint64_t y = 0; y < len; y++)
+                        ADD_SEEN(base[(at + y) & mask]);
+                }
+                continue;
+            }
+        }
         memo_unpack(m, cq, top, &st);
         int sc = tomb_score(&st);
         if (sc > best) best = sc;
@@ -788,13 +890,13 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
          * kept. */
         const int cached = top && g->rules.turn == 1 && (g->flags & SOLVER_MOVES_CACHE) && moves_ready(m);
         if (cached) {
-            int mbest;
-            const uint64_t *ring = m->ring;
-            uint64_t at, len;
-            if (moves_cached(m, cq, &at, &len, &mbest)) {
+            int mbest, forced;
+            const uint64_t *base;
+            uint64_t at, mask, len;
+            if (moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &forced)) {
                 if (mbest > best) best = mbest;
                 for (uint64_t y = 0; y < len; y++)
-                    ADD_SEEN(ring[(at + y) & (MOVES_RING - 1)]);
+                    ADD_SEEN(base[(at + y) & mask]);
                 continue;
             }
         }
@@ -869,7 +971,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 #undef ADD_SUCC
         if (sbest > best) best = sbest;
         if (cached)
-            moves_keep(m, cq, succ_from, sbest);
+            moves_keep(m, cq, succ_from, sbest, full ? tomb_others_forced(g, &st) : 0);
     }
     if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
     *out = store(m, key, &exits, best - rd->base);

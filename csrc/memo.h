@@ -44,10 +44,10 @@ typedef struct {
     entry *recent;          /* by places: the turns met last, by hash (memo.c) */
     uint16_t below[53];     /* the ranks (bit r) among the bottom j cards of the root's stock */
     /* The moves cache (memo.c): the control states a control state's moves
-     * lead to (but the top card's), in a ring of words; the index holds the
-     * ring position + 1 of a state's record, by its hash. succ: the records
+     * lead to (but the top card's), in lines of 8 words by the state's hash,
+     * the longer records' states in a ring of words. succ: the records
      * being worked out (a stack: one per summary on the trail). */
-    uint64_t *ring, *ring_index, ring_pos;
+    uint64_t *ring, *lines, ring_pos;
     uint64_t *succ, succ_n, succ_cap;
 } memo;
 
