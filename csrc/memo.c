@@ -165,25 +165,74 @@ static int small_add(smallset *s, uint64_t key, uint64_t *bytes)
         } \
     } while (0)
 
-/* A stack of control states to expand, in place until it outgrows 64. */
-typedef struct { uint64_t inl[64]; uint64_t *v; uint64_t n, cap; } workstack;
+/* ---- sets kept from one use to the next ----
+ *
+ * A summary's states and its exits are sets of control states (42 bits).
+ * The summary at depth d of the trail uses the two sets of depth d, and the
+ * next summary at that depth uses them again: a slot holds the set's stamp
+ * (bits 43 on) and the key + 1, a slot of an older stamp is empty, so a new
+ * use is a new stamp - no clearing, no allocation. The members are listed
+ * in order besides (for store and for growing). Their memory is the memo's. */
+#define STAMP_SHIFT 43
 
-static void work_init(workstack *w) { w->v = w->inl; w->n = 0; w->cap = 64; }
-static void work_free(workstack *w) { if (w->v != w->inl) free(w->v); }
-
-/* 0, or -1 out of memory. */
-static int work_push(workstack *w, uint64_t x)
+/* Doubles the slots (64 at first) and puts the members back; -1 if out of memory. */
+static int stamp_grow(memo *m, stampset *s)
 {
-    if (w->n == w->cap) {
-        uint64_t *v = malloc(2 * w->cap * sizeof(uint64_t));
-        if (!v) return -1;
-        memcpy(v, w->v, w->cap * sizeof(uint64_t));
-        work_free(w);
-        w->v = v;
-        w->cap *= 2;
+    uint64_t cap = s->cap ? 2 * s->cap : 64;
+    uint64_t *slot = calloc(cap, sizeof(uint64_t));
+    uint64_t *item = slot ? realloc(s->item, cap / 2 * sizeof(uint64_t)) : NULL;
+    if (!item) { free(slot); return -1; }
+    m->bytes += (cap - s->cap) * sizeof(uint64_t) * 3 / 2;
+    free(s->slot);
+    s->slot = slot;
+    s->item = item;
+    s->cap = cap;
+    s->shift = 64 - __builtin_ctzll(cap);
+    s->stamp = 1;
+    for (uint64_t i = 0; i < s->n; i++) {
+        uint64_t j = ((s->item[i] + 1) * 0x9e3779b97f4a7c15ull) >> s->shift;
+        while (s->slot[j]) j = (j + 1) & (cap - 1);
+        s->slot[j] = (1ull << STAMP_SHIFT) | (s->item[i] + 1);
     }
-    w->v[w->n++] = x;
     return 0;
+}
+
+/* Empties the set for a new use; -1 if out of memory. */
+static int stamp_start(memo *m, stampset *s)
+{
+    s->n = 0;
+    if (!s->cap)
+        return stamp_grow(m, s);
+    if (++s->stamp == (1ull << (64 - STAMP_SHIFT))) {  /* the stamps wrapped: clear once */
+        memset(s->slot, 0, s->cap * sizeof(uint64_t));
+        s->stamp = 1;
+    }
+    return 0;
+}
+
+/* 1 new, 0 present, -1 out of memory. */
+static inline int stamp_add(memo *m, stampset *s, uint64_t key)
+{
+    if ((s->n + 1) * 2 > s->cap && stamp_grow(m, s) < 0)
+        return -1;
+    const uint64_t tag = (s->stamp << STAMP_SHIFT) | (key + 1), mask = s->cap - 1;
+    uint64_t j = ((key + 1) * 0x9e3779b97f4a7c15ull) >> s->shift, v;
+    while ((v = s->slot[j]) >> STAMP_SHIFT == s->stamp) {
+        if (v == tag)
+            return 0;
+        j = (j + 1) & mask;
+    }
+    s->slot[j] = tag;
+    s->item[s->n++] = key;
+    return 1;
+}
+
+static void stamp_free(stampset *s)
+{
+    free(s->slot);
+    free(s->item);
+    s->slot = s->item = NULL;
+    s->cap = s->n = 0;
 }
 
 /* ---- the moves cache ----
@@ -200,7 +249,7 @@ static int work_push(workstack *w, uint64_t x)
  * later state in the same line replaces the earlier): in it, up to 6 states
  * (four records in five); the states of a longer one go round a ring of
  * words, and are gone once the ring has gone past them. One line per
- * lookup, fetched as the state is put on the work stack. A cache: a record
+ * lookup, fetched as the state joins the summary's states. A cache: a record
  * lost is worked out again. */
 #define MOVES_LINES (1ull << 17)    /* lines of 8 words: 8 MiB */
 #define MOVES_INLINE 6
@@ -288,15 +337,14 @@ static void moves_keep(memo *m, uint64_t q, uint64_t from, int best, int forced)
     /* Once each, in their order (pushes often lead to the same states):
      * added in this order, the states of the record have the effect the
      * moves had. */
-    smallset once;
-    small_init(&once);
-    uint64_t n = 0, spare = 0;
+    if (stamp_start(m, &m->once) < 0)
+        return;
+    uint64_t n = 0;
     for (uint64_t i = 0; i < len; i++) {
-        int r = small_add(&once, m->succ[from + i], &spare);
-        if (r < 0) { small_free(&once); return; }
+        int r = stamp_add(m, &m->once, m->succ[from + i]);
+        if (r < 0) return;
         if (r) m->succ[from + n++] = m->succ[from + i];
     }
-    small_free(&once);
     len = n;
     uint64_t *l = moves_line(m, q);
     l[0] = q + 1;
@@ -384,6 +432,11 @@ void memo_free(memo *m)
     free(m->lines);
     free(m->succ);
     m->ring = m->lines = m->succ = NULL;
+    for (int d = 0; d < 64; d++) {
+        stamp_free(&m->seen[d]);
+        stamp_free(&m->exits[d]);
+    }
+    stamp_free(&m->once);
     free(m->entries);
     free(m->arena);
     m->entries = NULL;
@@ -429,9 +482,8 @@ static int entries_grow(memo *m)
     return 0;
 }
 
-static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
+static entry *store(memo *m, uint64_t key, const uint64_t *exits, uint64_t n, int best)
 {
-    uint64_t n = exits->big.v ? exits->big.n : (uint64_t)exits->n;
     if (n <= 1) {
         /* Kept in the entry: no arena words. */
     } else if (m->arena_n + n + 1 >= (1ull << 55)) return NULL;
@@ -458,13 +510,13 @@ static entry *store(memo *m, uint64_t key, const smallset *exits, int best)
     entry *e = &ENTRIES(m)[j];
     e->key = key + 1;
     if (n <= 1) {
-        uint64_t one = 0;
-        SMALL_EACH(exits, x, one = x + 1);
+        uint64_t one = n ? exits[0] + 1 : 0;
         e->val = (one << 9) | E_INLINE | (uint64_t)best;
     } else {
         e->val = (m->arena_n << 9) | (uint64_t)best;
         m->arena[m->arena_n++] = n;
-        SMALL_EACH(exits, x, m->arena[m->arena_n++] = x);
+        memcpy(&m->arena[m->arena_n], exits, n * sizeof(uint64_t));
+        m->arena_n += n;
     }
     m->count++;
     return e;
@@ -795,32 +847,28 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
     entry *e = memo_lookup(m, key);
     if (e) { *out = e; return -1; }
     const tomb_game *g = m->game;
-    smallset seen, exits;
-    workstack work;
     int depth = m->trail_n++;   /* this summary's place on the trail (<= 53 deep) */
     m->trail[depth].q = q;
     m->trail[depth].top = top;
     uint64_t bytes = 0;
     int status = -1, best = 0;
-    small_init(&seen);
-    small_init(&exits);
-    work_init(&work);
-    small_add(&seen, q, &bytes);
-#define PUSH_WORK(x) do { \
-        if (work_push(&work, (x)) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
-        if (m->lines) __builtin_prefetch(moves_line(m, (x))); \
-    } while (0)
-#define ADD_SEEN(x) do { \
-        int r_ = small_add(&seen, (x), &bytes); \
-        if (r_ < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
-        if (r_) PUSH_WORK(x); \
-    } while (0)
     const uint64_t succ_base = m->succ_n;
+    stampset *seen = &m->seen[depth], *exits = &m->exits[depth];
+    if (stamp_start(m, seen) < 0 || stamp_start(m, exits) < 0 || stamp_add(m, seen, q) < 0) {
+        status = SOLVER_LIMIT_MEMORY;
+        goto done;
+    }
+#define ADD_SEEN(x) do { \
+        int r_ = stamp_add(m, seen, (x)); \
+        if (r_ < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
+        if (r_ && m->lines) __builtin_prefetch(moves_line(m, (x))); \
+    } while (0)
     const int full = top && tomb_full_cells(g) && (g->flags & SOLVER_MOVES_CACHE);
-    PUSH_WORK(q);
-    while (work.n) {
+    /* The states in the order found (breadth first): each one's record is
+     * fetched while the states before it are expanded. */
+    for (uint64_t wi = 0; wi < seen->n; wi++) {
         if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
-        uint64_t cq = work.v[--work.n];
+        uint64_t cq = seen->item[wi];
         const int fast = full && m->ring && (cq >> 36);
         m->trail[depth].cur = cq;
         m->positions++;
@@ -849,7 +897,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                     tomb_apply(g, &ch, xm[i], NULL);
                     if (tomb_score(&ch) > best) best = tomb_score(&ch);
                     ch.nwaste = 0;
-                    if (small_add(&exits, exit_stored(rd, memo_pack(g, &ch)), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                    if (stamp_add(m, exits, exit_stored(rd, memo_pack(g, &ch))) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
                 }
                 if (oth) {
                     if (mbest > best) best = mbest;
@@ -881,7 +929,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             tomb_apply(g, &ch, mv[i], NULL);
             if (tomb_score(&ch) > best) best = tomb_score(&ch);
             ch.nwaste = 0;
-            if (small_add(&exits, exit_stored(rd, memo_pack(g, &ch)), &bytes) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+            if (stamp_add(m, exits, exit_stored(rd, memo_pack(g, &ch))) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
         }
         if (!others)
             continue;
@@ -955,9 +1003,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                     status = pushes(m, memo_pack(g, &ch), top, ranks, k, &got, &sbest, &bytes);
                     if (status < 0)
                         SMALL_EACH(&got, x, {
-                            int r_ = small_add(&seen, x, &bytes);
-                            if (r_ < 0) status = SOLVER_LIMIT_MEMORY;
-                            else if (r_ && work_push(&work, x) < 0) status = SOLVER_LIMIT_MEMORY;
+                            if (stamp_add(m, seen, x) < 0) status = SOLVER_LIMIT_MEMORY;
                         });
                     small_free(&got);
                     if (status >= 0) goto done;
@@ -974,14 +1020,11 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             moves_keep(m, cq, succ_from, sbest, full ? tomb_others_forced(g, &st) : 0);
     }
     if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
-    *out = store(m, key, &exits, best - rd->base);
+    *out = store(m, key, exits->item, exits->n, best - rd->base);
     status = *out ? -1 : SOLVER_LIMIT_MEMORY;
 done:
     m->succ_n = succ_base;
     m->trail_n--;
-    small_free(&seen);
-    small_free(&exits);
-    work_free(&work);
 #undef PUSH_WORK
 #undef ADD_SEEN
     return status;

@@ -18,6 +18,10 @@ typedef struct { uint64_t key; uint64_t val; } entry;
  * of its closure being expanded. */
 typedef struct { uint64_t q, cur; int top; } trail_frame;
 
+/* A set of control states kept from one use to the next (memo.c, "sets
+ * kept"): slots of a stamp and the key + 1, and the members in order. */
+typedef struct { uint64_t *slot, *item; uint64_t cap, n, stamp; int shift; } stampset;
+
 typedef struct {
     const tomb_game *game;
     uint8_t stock[52];      /* the root's stock (a stack, next card last) */
@@ -49,6 +53,9 @@ typedef struct {
      * being worked out (a stack: one per summary on the trail). */
     uint64_t *ring, *lines, ring_pos;
     uint64_t *succ, succ_n, succ_cap;
+    /* The states and the exits of the summary at each depth of the trail,
+     * and a record's states (moves_keep). */
+    stampset seen[64], exits[64], once;
 } memo;
 
 /* The exits of a summary: sets *v to them (into the arena, or to *one) and
