@@ -869,7 +869,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
     for (uint64_t wi = 0; wi < seen->n; wi++) {
         if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
         uint64_t cq = seen->item[wi];
-        const int fast = full && m->ring && (cq >> 36);
+        const int fast = full && (cq >> 36);
         m->trail[depth].cur = cq;
         m->positions++;
         m->extra_bytes += bytes;
@@ -878,17 +878,22 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         if (status >= 0) goto done;
         tomb_state st;
         if (fast) {
-            /* Full-cells, a stock left: a state whose record the cache holds
-             * plays only its top card's moves, found from the control state
-             * and the level of the others' forced rule kept in the record. */
-            const uint64_t *base;
-            uint64_t at, mask, len;
-            int mbest, forced;
-            if (moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &forced)) {
-                unpack_control(cq, top, &st);
+            /* Full-cells, a stock left: the top card's moves are found from
+             * the control state and the level of the others' forced rule
+             * (kept in the state's record, if the cache holds it). Where the
+             * top card's move is the only one (a free cell, or a rule sends
+             * it), or the record is there, nothing more is needed. */
+            const uint64_t *base = NULL;
+            uint64_t at = 0, mask = 0, len = 0;
+            int mbest = 0, forced;
+            unpack_control(cq, top, &st);
+            int have = m->ring && moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &forced);
+            if (!have)
+                forced = tomb_others_forced(g, &st);
+            tomb_move xm[2];
+            int oth, nx = tomb_top_moves(g, &st, forced, xm, &oth);
+            if (have || !oth) {
                 if (q_score(cq) > best) best = q_score(cq);
-                tomb_move xm[2];
-                int oth, nx = tomb_top_moves(g, &st, forced, xm, &oth);
 #ifdef MEMO_CHECK_TOP
                 check_top(m, cq, top, forced, xm, nx, oth);
 #endif
