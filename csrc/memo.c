@@ -488,16 +488,16 @@ static entry *store(memo *m, uint64_t key, const uint64_t *exits, uint64_t n, in
         /* Kept in the entry: no arena words. */
     } else if (m->arena_n + n + 1 >= (1ull << 55)) return NULL;
     /* Growth past the memory limit is refused (the caller reports the limit). */
-    int grow_entries = (m->count + 1) * 4 > m->cap * 3;
+    int grow_entries = (m->count + 1) * 5 > m->cap * 4;   /* a load of 4/5 at most: docs/search.md, "Memory" */
     uint64_t grow = grow_entries ? m->cap * sizeof(entry) : 0;
     uint64_t words = n <= 1 ? 0 : n + 1, arena_cap = m->arena_cap;
     while (m->arena_n + words > arena_cap)
-        arena_cap += arena_cap / 4;
+        arena_cap += arena_cap / 8;
     grow += (arena_cap - m->arena_cap) * sizeof(uint64_t);
     if (grow && m->max_bytes && m->bytes + m->extra_bytes + grow > m->max_bytes) return NULL;
     if (grow_entries && entries_grow(m) < 0) return NULL;
     if (arena_cap > m->arena_cap) {
-        /* A quarter more at a time, not double: the arena is most of a
+        /* An eighth more at a time, not double: the arena is most of a
          * large memo, and a big block grows in place (mremap). */
         uint64_t *a = realloc(m->arena, arena_cap * sizeof(uint64_t));
         if (!a) return NULL;
