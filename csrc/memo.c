@@ -62,10 +62,17 @@ void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s)
     for (int i = 3; i >= 0; i--) { s->corners[i] = q & 7; q >>= 3; }
     s->nreserve = q & 7; q >>= 3;
     for (int i = 0; i < s->nreserve; i++) s->reserve[i] = 5;   /* 6 of clubs */
-    for (int i = SOLVER_MAX_CELLS - 1; i >= 0; i--) {
-        unsigned r = q & 15; q >>= 4;
-        s->cells[i] = r ? (uint8_t)(r - 1) : SOLVER_NO_CARD;
+    /* The cell cards go to the first cells, in order of rank (hand-home
+     * tries them in this order: docs/search.md): with fewer than four cells
+     * the rules have only those, and memo_pack writes the others empty. */
+    int n = 0;
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
+        unsigned r = (unsigned)(q >> (4 * (3 - i))) & 15u;   /* the smallest first */
+        s->cells[i] = SOLVER_NO_CARD;
+        if (r)
+            s->cells[n++] = (uint8_t)(r - 1);
     }
+    q >>= 16;
     s->nstock = (uint8_t)q;
     memcpy(s->stock, m->stock, s->nstock);
     if (top) {
@@ -82,10 +89,17 @@ static inline void unpack_control(uint64_t q, int top, tomb_state *s)
     for (int i = 3; i >= 0; i--) { s->corners[i] = q & 7; q >>= 3; }
     s->nreserve = q & 7; q >>= 3;
     for (int i = 0; i < s->nreserve; i++) s->reserve[i] = 5;
-    for (int i = SOLVER_MAX_CELLS - 1; i >= 0; i--) {
-        unsigned r = q & 15; q >>= 4;
-        s->cells[i] = r ? (uint8_t)(r - 1) : SOLVER_NO_CARD;
+    /* The cell cards go to the first cells, in order of rank (hand-home
+     * tries them in this order: docs/search.md): with fewer than four cells
+     * the rules have only those, and memo_pack writes the others empty. */
+    int n = 0;
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
+        unsigned r = (unsigned)(q >> (4 * (3 - i))) & 15u;   /* the smallest first */
+        s->cells[i] = SOLVER_NO_CARD;
+        if (r)
+            s->cells[n++] = (uint8_t)(r - 1);
     }
+    q >>= 16;
     s->nstock = (uint8_t)q;
     s->waste[0] = (uint8_t)(top - 1);
     s->nwaste = 1;

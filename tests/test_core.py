@@ -251,7 +251,20 @@ def hand_home_position(variant: str, deal: int) -> Position:
     return thinned(variant, deal, 24, 40)
 
 
+def fewer_cells_position(cells: int, deal: int) -> Position:
+    """A Finnish position with 22 cards in play under the same rules with
+    ``cells`` cells (a custom variant): the cell cards that do not fit go
+    onto the waste."""
+    base = thinned(FINNISH, deal, 12, 22)
+    held = [c for c in base.cells if c is not None]
+    variant = replace(load(FINNISH), name=f"{FINNISH}-{cells}-cells", cells=cells)
+    return replace(base, variant=variant, waste=base.waste + tuple(held[cells:]),
+                   cells=tuple(held[:cells]) + (None,) * (cells - len(held[:cells])))
+
+
 POSITIONS = {
+    "c2": lambda variant, deal: fewer_cells_position(2, deal),
+    "c3": lambda variant, deal: fewer_cells_position(3, deal),
     "fc": full_cells_position,
     "hh": hand_home_position,
     "sound": soundness_position,
@@ -638,6 +651,24 @@ def test_hand_home_keeps_verdicts(pool):
 #: from the start (lost), and without hand-home hh 1 and 6 (lost) and fc 15
 #: (won).
 MOVES_CACHE_CASES = [("start", 535, True), ("hh", 1, False), ("hh", 6, False), ("fc", 15, False)]
+
+
+FEWER_CELLS_DEALS = range(1, 17)
+
+
+@pytest.mark.parametrize("cells", [2, 3])
+def test_summaries_with_fewer_cells_keep_verdicts(pool, cells):
+    """The Finnish rules with 2 or 3 cells (a variant file may say so): the
+    summaries by control states against the plain search. A control state
+    once came back with its cell cards in the last cells, which such rules
+    do not have: a card vanished, and the core failed or gave "lost" with
+    too low a best score."""
+    kind = f"c{cells}"
+    plain = plain_results(pool, kind, FINNISH, FEWER_CELLS_DEALS)
+    got = pool.map(run_solve, [(kind, FINNISH, d, True, GENEROUS) for d in FEWER_CELLS_DEALS], budget=120)
+    fast = dict(zip(FEWER_CELLS_DEALS, got))
+    decided, _, seen = compare(f"{FINNISH} with {cells} cells", FEWER_CELLS_DEALS, plain, fast, "all shortcuts")
+    assert decided >= 4 and "lost" in seen, (decided, seen)
 
 
 def test_moves_cache_changes_nothing(pool):
