@@ -81,31 +81,6 @@ void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s)
     }
 }
 
-/* memo_unpack without the stock's cards and the rest of the waste: all
- * tomb_top_moves, tomb_apply (of the top card's moves) and memo_pack read. */
-static inline void unpack_control(uint64_t q, int top, tomb_state *s)
-{
-    s->tomb = q & 31; q >>= 5;
-    for (int i = 3; i >= 0; i--) { s->corners[i] = q & 7; q >>= 3; }
-    s->nreserve = q & 7; q >>= 3;
-    for (int i = 0; i < s->nreserve; i++) s->reserve[i] = 5;
-    /* The cell cards go to the first cells, in order of rank (hand-home
-     * tries them in this order: docs/search.md): with fewer than four cells
-     * the rules have only those, and memo_pack writes the others empty. */
-    int n = 0;
-    for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
-        unsigned r = (unsigned)(q >> (4 * (3 - i))) & 15u;   /* the smallest first */
-        s->cells[i] = SOLVER_NO_CARD;
-        if (r)
-            s->cells[n++] = (uint8_t)(r - 1);
-    }
-    q >>= 16;
-    s->nstock = (uint8_t)q;
-    s->waste[0] = (uint8_t)(top - 1);
-    s->nwaste = 1;
-    s->redeals = 0;
-}
-
 /* ---- a set of uint64 (open addressing; 0 never stored: keys are +1) ---- */
 
 typedef struct { uint64_t *v; uint64_t cap, n; } set64;
@@ -724,6 +699,117 @@ static uint64_t exit_real(const reduction *rd, uint64_t x)
     return x;
 }
 
+/* ---- the top card's moves from the control state (full-cells) ----
+ *
+ * tomb_moves in two parts, for the moves cache: the level of the first
+ * forced rule that moves a card other than the top one (0: none), which
+ * reads no top card; and, given that level, the control states the top
+ * card's moves lead to, and whether the other moves are played too. Read
+ * from the bits of a control state with a stock left, where full-cells
+ * applies (cells send back onto the waste: neither cell-home nor
+ * waste-home can apply). The levels follow forced_move's order (tomb.c),
+ * and within a level the top card is tried before the cells. MEMO_CHECK_TOP
+ * checks both against tomb_moves at every state they read. */
+/* The ranks that fit a foundation (bit r): the tomb's next, each unfinished corner's. */
+static inline unsigned q_fits(uint64_t q)
+{
+    unsigned tomb = q & 31, f = tomb < 24 ? 1u << (6 - tomb % 6) : 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned k = Q_CORNER(q, i);
+        f |= k < 7 ? 1u << (7 + k) : 0;
+    }
+    return f;
+}
+
+/* hand-home's condition (tomb.c, hand_home_safe) for a rank that fits. */
+static inline int q_safe(const memo *m, uint64_t q, int rank)
+{
+    if (rank >= 7 ? (int)Q_CORNER(q, 0) >= rank - 7 : (q & 31) / 6 == 3)
+        return 1;   /* the smallest corner shows rank - 1 or more; the tomb's last round */
+    return rank != 6 && !((m->below[q >> 36] >> rank) & 1);
+}
+
+static int q_others_forced(const memo *m, uint64_t q)
+{
+    const tomb_game *g = m->game;
+    const solver_rules *r = &g->rules;
+    unsigned fits = q_fits(q), hand = 0;
+    for (int i = 0; i < 4; i++)
+        hand |= (1u << Q_CELLS(q, i)) & ~1u;
+    if ((g->flags & TOMB_GREEDY) && r->cell_to_foundation && (hand & fits))
+        return LV_GREEDY;
+    if ((g->flags & SOLVER_FORCE_SIXES_RESERVE) && r->sixes_reserve && r->cell_to_reserve && (hand & (1u << 6)))
+        return LV_SIXES;
+    if ((g->flags & SOLVER_FORCE_RESERVE_HOME) && ((q >> 17) & 7) && (fits & (1u << 6)) && (q & 31) < 24
+        && (r->cell_to_reserve || !r->cell_to_foundation))
+        return LV_RESERVE;
+    if ((g->flags & SOLVER_HAND_HOME) && r->cell_to_foundation)
+        for (unsigned h = hand & fits; h; h &= h - 1)
+            if (q_safe(m, q, __builtin_ctz(h)))
+                return LV_HAND;
+    return 0;
+}
+
+/* q with a card of rank x gone home (it fits). */
+static inline uint64_t q_home(uint64_t q, int x)
+{
+    if (x <= 6)
+        return q + 1;
+    unsigned k[4];
+    for (int i = 0; i < 4; i++) k[i] = Q_CORNER(q, i);
+    for (int i = 3; i >= 0; i--)    /* the largest of the corners showing x - 1 */
+        if ((int)k[i] == x - 7) { k[i]++; break; }
+    return q_set_corners(q, k);
+}
+
+/* Writes the control states after the top card's moves into x[] (at most
+ * two) and returns how many; *others: the other moves are played too. */
+static int q_top_exits(const memo *m, uint64_t q, int top, int others_forced, uint64_t *x, int *others)
+{
+    const tomb_game *g = m->game;
+    const solver_rules *r = &g->rules;
+    int home = (q_fits(q) >> top) & 1, level = 0;
+    uint64_t forced = 0;
+    if ((g->flags & TOMB_GREEDY) && home)
+        level = LV_GREEDY, forced = q_home(q, top);
+    else if ((g->flags & SOLVER_FORCE_SEVEN_HOME) && top == 7)
+        level = LV_SEVEN, forced = q_home(q, 7);   /* a corner is empty while a 7 is out */
+    else if ((g->flags & SOLVER_FORCE_SIXES_RESERVE) && r->sixes_reserve && top == 6)
+        level = LV_SIXES, forced = q + (1ull << 17);
+    else if ((g->flags & SOLVER_HAND_HOME) && home && q_safe(m, q, top))
+        level = LV_HAND, forced = q_home(q, top);
+    *others = 0;
+    if (level && (!others_forced || level <= others_forced)) {
+        x[0] = forced;
+        return 1;
+    }
+    if (others_forced) {
+        *others = 1;
+        return 0;
+    }
+    /* A free cell takes the top card, only: more empty fields than the
+     * cells the rules do not have (memo_pack writes them empty). Sorted,
+     * the empty fields come first. */
+    unsigned c[4];
+    int empty = 0;
+    for (int i = 0; i < 4; i++) {
+        c[i] = Q_CELLS(q, i);
+        empty += !c[i];
+    }
+    if (empty > SOLVER_MAX_CELLS - r->cells) {
+        c[0] = (unsigned)top;
+        x[0] = q_set_cells(q, c);
+        return 1;
+    }
+    int n = 0;
+    if (home)
+        x[n++] = q_home(q, top);
+    if (top == 6 && r->sixes_reserve)
+        x[n++] = q + (1ull << 17);
+    *others = 1;
+    return n;
+}
+
 static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd);
 
 /* With the stock empty, plays the forced rest of the game (tomb_endgame_step)
@@ -793,23 +879,29 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 
 #ifdef MEMO_CHECK_TOP
 #include <stdio.h>
-static void check_top(const memo *m, uint64_t cq, int top, int forced, const tomb_move *xm, int nx, int oth)
+static void check_top(const memo *m, uint64_t cq, int top, int forced, const uint64_t *xq, int nx, int oth)
 {
     static uint64_t checked;
     tomb_state st;
     memo_unpack(m, cq, top, &st);
     tomb_move mv[MAX_MOVES];
     int n = tomb_moves(m->game, &st, mv), nt = 0, others = 0, ok = 1;
-    tomb_move tm[MAX_MOVES];
+    uint64_t tq[MAX_MOVES];
     for (int i = 0; i < n; i++) {
-        if (TM_ACTION(mv[i]) == SOLVER_MOVE && TM_SRC(mv[i]) == SOLVER_PLACE_WASTE) tm[nt++] = mv[i];
-        else others++;
+        if (TM_ACTION(mv[i]) == SOLVER_MOVE && TM_SRC(mv[i]) == SOLVER_PLACE_WASTE) {
+            tomb_state ch = st;
+            tomb_apply(m->game, &ch, mv[i], NULL);
+            ch.nwaste = 0;
+            tq[nt++] = memo_pack(m->game, &ch);
+        } else
+            others++;
     }
+    /* The others' forced level, against tomb.c's (on the full state). */
     if (tomb_others_forced(m->game, &st) != forced) ok = 0;
     if (nt != nx || (others > 0) != (oth != 0)) ok = 0;
     for (int i = 0; ok && i < nx; i++) {
         int f = 0;
-        for (int j = 0; j < nt; j++) f |= tm[j] == xm[i];
+        for (int j = 0; j < nt; j++) f |= tq[j] == xq[i];
         if (!f) ok = 0;
     }
     if (!ok) {
@@ -900,23 +992,19 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             const uint64_t *base = NULL;
             uint64_t at = 0, mask = 0, len = 0;
             int mbest = 0, forced;
-            unpack_control(cq, top, &st);
             int have = m->ring && moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &forced);
             if (!have)
-                forced = tomb_others_forced(g, &st);
-            tomb_move xm[2];
-            int oth, nx = tomb_top_moves(g, &st, forced, xm, &oth);
+                forced = q_others_forced(m, cq);
+            uint64_t xq[2];
+            int oth, nx = q_top_exits(m, cq, top, forced, xq, &oth);
             if (have || !oth) {
                 if (q_score(cq) > best) best = q_score(cq);
 #ifdef MEMO_CHECK_TOP
-                check_top(m, cq, top, forced, xm, nx, oth);
+                check_top(m, cq, top, forced, xq, nx, oth);
 #endif
                 for (int i = 0; i < nx; i++) {
-                    tomb_state ch = st;
-                    tomb_apply(g, &ch, xm[i], NULL);
-                    if (tomb_score(&ch) > best) best = tomb_score(&ch);
-                    ch.nwaste = 0;
-                    if (stamp_add(m, exits, exit_stored(rd, memo_pack(g, &ch))) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                    if (q_score(xq[i]) > best) best = q_score(xq[i]);
+                    if (stamp_add(m, exits, exit_stored(rd, xq[i])) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
                 }
                 if (oth) {
                     if (mbest > best) best = mbest;
@@ -1036,7 +1124,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 #undef ADD_SUCC
         if (sbest > best) best = sbest;
         if (cached)
-            moves_keep(m, cq, succ_from, sbest, full ? tomb_others_forced(g, &st) : 0);
+            moves_keep(m, cq, succ_from, sbest, full ? q_others_forced(m, cq) : 0);
     }
     if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
     *out = store(m, key, exits->item, exits->n, best - rd->base);

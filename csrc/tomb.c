@@ -265,10 +265,8 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
     return 0;
 }
 
-/* The levels of forced_move's rules, in its order (the rules that cannot
- * apply where cells send back onto the waste left out): within a level the
- * top card is tried before the cells. */
-enum { LV_GREEDY = 1, LV_SEVEN = 2, LV_SIXES = 3, LV_RESERVE = 4, LV_HAND = 5 };
+/* memo.c reads this from a control state's bits (q_others_forced); this is
+ * the reference its debug check (MEMO_CHECK_TOP) compares with. */
 
 int tomb_others_forced(const tomb_game *g, const tomb_state *s)
 {
@@ -293,41 +291,6 @@ int tomb_others_forced(const tomb_game *g, const tomb_state *s)
                 return LV_HAND;
         }
     return 0;
-}
-
-int tomb_top_moves(const tomb_game *g, const tomb_state *s, int others_forced, tomb_move *moves, int *others)
-{
-    const solver_rules *r = &g->rules;
-    int x = RANK(s->waste[s->nwaste - 1]), home = home_for(s, x), level = 0;
-    tomb_move forced = 0;
-    if ((g->flags & TOMB_GREEDY) && home)
-        level = LV_GREEDY, forced = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
-    else if ((g->flags & SOLVER_FORCE_SEVEN_HOME) && x == 7)
-        level = LV_SEVEN, forced = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CORNER, 0);
-    else if ((g->flags & SOLVER_FORCE_SIXES_RESERVE) && r->sixes_reserve && x == 6)
-        level = LV_SIXES, forced = TM_MAKE(SOLVER_MOVE, P_WASTE, P_RESERVE, 0);
-    else if ((g->flags & SOLVER_HAND_HOME) && home && hand_home_safe(g, s, x, home))
-        level = LV_HAND, forced = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
-    *others = 0;
-    if (level && (!others_forced || level <= others_forced)) {
-        moves[0] = forced;
-        return 1;
-    }
-    if (others_forced) {
-        *others = 1;
-        return 0;
-    }
-    if (empty_cell(g, s) >= 0) {   /* full-cells: the top card into the cell, only */
-        moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CELL, 0);
-        return 1;
-    }
-    int n = 0;
-    if (home)
-        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
-    if (x == 6 && r->sixes_reserve)
-        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_RESERVE, 0);
-    *others = 1;
-    return n;
 }
 
 int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves)

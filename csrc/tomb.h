@@ -83,13 +83,15 @@ int tomb_init(tomb_game *g, const solver_rules *rules, unsigned flags,
               const solver_position *pos, tomb_state *out, char *err, int errlen);
 /* Fills moves (at most MAX_MOVES), best first; returns how many. */
 int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves);
-/* Where full-cells applies, with a card on the waste and the stock not
- * empty: tomb_moves in two parts, for the moves cache (memo.c). The level
- * of the first forced rule that moves a card other than the top one (0:
- * none), which does not read the top card; and the moves of the top card
- * given that level, with *others set when the other moves are played too. */
+/* The levels of tomb_moves' forced rules, in the order they are tried (the
+ * rules that cannot apply where cells send back onto the waste left out):
+ * within a level the top card is tried before the cells. */
+enum { LV_GREEDY = 1, LV_SEVEN = 2, LV_SIXES = 3, LV_RESERVE = 4, LV_HAND = 5 };
+
+/* Where full-cells applies: the level of the first forced rule that moves a
+ * card other than the top one (0: none), which does not read the top card.
+ * The reference for memo.c's debug check (MEMO_CHECK_TOP). */
 int tomb_others_forced(const tomb_game *g, const tomb_state *s);
-int tomb_top_moves(const tomb_game *g, const tomb_state *s, int others_forced, tomb_move *moves, int *others);
 /* Plays a move generated for s. Fills *turned with the cards a turn turned
  * (if turned is not NULL) and returns the card moved, or -1 for turn/redeal. */
 int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out);
