@@ -386,9 +386,9 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
     m->cap = 1u << 14;
     m->entries = huge_calloc(m->cap * sizeof(entry));
     m->arena_cap = 1u << 16;
-    m->arena = malloc(m->arena_cap * sizeof(uint64_t));
+    m->arena = malloc(m->arena_cap * ARENA_UNIT + 2);
     if (!m->entries || !m->arena) return -1;
-    m->bytes = m->cap * sizeof(entry) + m->arena_cap * sizeof(uint64_t);
+    m->bytes = m->cap * sizeof(entry) + m->arena_cap * ARENA_UNIT + 2;
     m->below[0] = 0;
     for (int j = 0; j < root->nstock; j++)
         m->below[j + 1] = (uint16_t)(m->below[j] | (1u << RANK(root->stock[j])));
@@ -479,18 +479,18 @@ static entry *store(memo *m, uint64_t key, const uint64_t *exits, uint64_t n, in
     /* Growth past the memory limit is refused (the caller reports the limit). */
     int grow_entries = (m->count + 1) * 5 > m->cap * 4;   /* a load of 4/5 at most: docs/search.md, "Memory" */
     uint64_t grow = grow_entries ? m->cap * sizeof(entry) : 0;
-    uint64_t words = n <= 1 ? 0 : n + 1, arena_cap = m->arena_cap;
-    while (m->arena_n + words > arena_cap)
+    uint64_t units = n <= 1 ? 0 : n + 1, arena_cap = m->arena_cap;
+    while (m->arena_n + units > arena_cap)
         arena_cap += arena_cap / 8;
-    grow += (arena_cap - m->arena_cap) * sizeof(uint64_t);
+    grow += (arena_cap - m->arena_cap) * ARENA_UNIT;
     if (grow && m->max_bytes && m->bytes + m->extra_bytes + grow > m->max_bytes) return NULL;
     if (grow_entries && entries_grow(m) < 0) return NULL;
     if (arena_cap > m->arena_cap) {
         /* An eighth more at a time, not double: the arena is most of a
          * large memo, and a big block grows in place (mremap). */
-        uint64_t *a = realloc(m->arena, arena_cap * sizeof(uint64_t));
+        uint8_t *a = realloc(m->arena, arena_cap * ARENA_UNIT + 2);
         if (!a) return NULL;
-        m->bytes += (arena_cap - m->arena_cap) * sizeof(uint64_t);
+        m->bytes += (arena_cap - m->arena_cap) * ARENA_UNIT;
         m->arena = a;
         m->arena_cap = arena_cap;
     }
@@ -503,9 +503,9 @@ static entry *store(memo *m, uint64_t key, const uint64_t *exits, uint64_t n, in
         e->val = (one << 9) | E_INLINE | (uint64_t)best;
     } else {
         e->val = (m->arena_n << 9) | (uint64_t)best;
-        m->arena[m->arena_n++] = n;
-        memcpy(&m->arena[m->arena_n], exits, n * sizeof(uint64_t));
-        m->arena_n += n;
+        arena_put(m->arena, m->arena_n++, n);
+        for (uint64_t i = 0; i < n; i++)
+            arena_put(m->arena, m->arena_n++, exits[i]);
     }
     m->count++;
     return e;
@@ -857,10 +857,10 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
                 else {
                     if (E_BEST(e) + rd.base > *best) *best = E_BEST(e) + rd.base;
                     uint64_t one;
-                    const uint64_t *ex;
+                    const uint8_t *ex;
                     uint64_t n = memo_exits(m, e, &one, &ex);
                     for (uint64_t y = 0; y < n && status < 0; y++)
-                        if (small_add(&next, exit_real(&rd, ex[y]), bytes) < 0) status = SOLVER_LIMIT_MEMORY;
+                        if (small_add(&next, exit_real(&rd, memo_exit(ex, one, y)), bytes) < 0) status = SOLVER_LIMIT_MEMORY;
                 }
             }
         });
@@ -1095,10 +1095,10 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                     if (status >= 0) goto done;
                     if (E_BEST(f) + frd.base > sbest) sbest = E_BEST(f) + frd.base;
                     uint64_t one;
-                    const uint64_t *ex;
+                    const uint8_t *ex;
                     uint64_t nf = memo_exits(m, f, &one, &ex);
                     for (uint64_t y = 0; y < nf; y++)
-                        ADD_SUCC(exit_real(&frd, ex[y]));
+                        ADD_SUCC(exit_real(&frd, memo_exit(ex, one, y)));
                 } else {
                     /* Several cards turned at once (never cached). */
                     int ranks[52], k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;

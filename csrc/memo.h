@@ -3,13 +3,15 @@
 #define MEMO_H
 
 #include <stdint.h>
+#include <string.h>
 #include "tomb.h"
 
 /* A summary in the table: the key + 1 (the control state and the rank), and
  * its value: the best score (bits 0-7), then either (bit 8 set) its one exit
  * + 1, 0 for none - two summaries in three have at most one exit, and keep
  * it here, with no trip to the arena - or (bit 8 clear) where its exits start
- * in the arena (the count, then the exits). Control states take 42 bits. */
+ * in the arena (the count, then the exits), in units of 6 bytes: control
+ * states take 42 bits. */
 typedef struct { uint64_t key; uint64_t val; } entry;
 #define E_BEST(e) ((int)((e)->val & 0xff))
 #define E_INLINE 256u
@@ -27,7 +29,7 @@ typedef struct {
     uint8_t stock[52];      /* the root's stock (a stack, next card last) */
     void *entries;          /* (control state, rank) -> summary */
     uint64_t cap, count;
-    uint64_t *arena;        /* the exits of every summary */
+    uint8_t *arena;         /* the exits of every summary, in units (ARENA_UNIT bytes, and 2 to spare at the end) */
     uint64_t arena_n, arena_cap;
     uint64_t bytes, extra_bytes;
     uint64_t positions, max_positions, max_bytes, ticks;
@@ -58,19 +60,48 @@ typedef struct {
     stampset seen[64], exits[64], once;
 } memo;
 
-/* The exits of a summary: sets *v to them (into the arena, or to *one) and
- * returns how many. *v stays valid until the next summary is stored. */
-static inline uint64_t memo_exits(const memo *m, const entry *e, uint64_t *one, const uint64_t **v)
+/* A value in the arena: a count or an exit, 48 bits. */
+#define ARENA_UNIT 6
+static inline uint64_t arena_get(const uint8_t *a, uint64_t i)
+{
+    a += ARENA_UNIT * i;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, a, sizeof x);    /* 8 bytes: the arena has 2 to spare at its end */
+    return x & ((1ull << 48) - 1);
+#else
+    uint64_t x = 0;
+    for (int b = ARENA_UNIT - 1; b >= 0; b--) x = x << 8 | a[b];
+    return x;
+#endif
+}
+
+static inline void arena_put(uint8_t *a, uint64_t i, uint64_t x)
+{
+    a += ARENA_UNIT * i;
+    for (int b = 0; b < ARENA_UNIT; b++, x >>= 8) a[b] = (uint8_t)x;
+}
+
+/* The exits of a summary: returns how many, and sets *v to them in the
+ * arena (or to NULL, and *one to the one kept in the entry); the i-th is
+ * memo_exit(*v, *one, i). *v stays valid until the next summary is stored. */
+static inline uint64_t memo_exits(const memo *m, const entry *e, uint64_t *one, const uint8_t **v)
 {
     if (e->val & E_INLINE) {
         uint64_t x = e->val >> 9;
         *one = x - 1;
-        *v = one;
+        *v = NULL;
         return x != 0;
     }
     uint64_t off = e->val >> 9;
-    *v = &m->arena[off + 1];
-    return m->arena[off];
+    *one = 0;
+    *v = m->arena + ARENA_UNIT * (off + 1);
+    return arena_get(m->arena, off);
+}
+
+static inline uint64_t memo_exit(const uint8_t *v, uint64_t one, uint64_t i)
+{
+    return v ? arena_get(v, i) : one;
 }
 
 /* Internal status: the target score was reached (memo_best then returns it). */

@@ -154,10 +154,10 @@ static int level_path(memo *m, uint64_t q, int top, int to_exit, uint64_t goal, 
                 entry *e = memo_lookup(m, (nq << 4) | (uint64_t)rank);
                 if (!e) continue;
                 uint64_t one;
-                const uint64_t *ex;
+                const uint8_t *ex;
                 uint64_t ne = memo_exits(m, e, &one, &ex);
                 for (uint64_t x = 0; x < ne; x++) {
-                    node nd = {ex[x], head, TM_MAKE(SOLVER_TURN, 0, 0, 0), 1, nq, rank};
+                    node nd = {memo_exit(ex, one, x), head, TM_MAKE(SOLVER_TURN, 0, 0, 0), 1, nq, rank};
                     int at = graph_add(&gr, nd);
                     if (at == -2) goto out;
                     if (at >= 0 && !to_exit && nd.state == goal) {
