@@ -983,6 +983,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         m->extra_bytes -= bytes;
         if (status >= 0) goto done;
         tomb_state st;
+        int forced = 0;     /* full-cells: the level of the others' forced rule */
         if (fast) {
             /* Full-cells, a stock left: the top card's moves are found from
              * the control state and the level of the others' forced rule
@@ -991,7 +992,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
              * it), or the record is there, nothing more is needed. */
             const uint64_t *base = NULL;
             uint64_t at = 0, mask = 0, len = 0;
-            int mbest = 0, forced;
+            int mbest = 0;
             int have = m->ring && moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &forced);
             if (!have)
                 forced = q_others_forced(m, cq);
@@ -1041,14 +1042,14 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         if (!others)
             continue;
         /* The other moves' control states: the same under any top card, so
-         * kept from an earlier summary (the moves cache), or worked out and
-         * kept. */
+         * kept from an earlier summary (the moves cache; a fast state's
+         * record was looked for above), or worked out and kept. */
         const int cached = top && g->rules.turn == 1 && (g->flags & SOLVER_MOVES_CACHE) && moves_ready(m);
-        if (cached) {
-            int mbest, forced;
+        if (cached && !fast) {
+            int mbest, level;
             const uint64_t *base;
             uint64_t at, mask, len;
-            if (moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &forced)) {
+            if (moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &level)) {
                 if (mbest > best) best = mbest;
                 for (uint64_t y = 0; y < len; y++)
                     ADD_SEEN(base[(at + y) & mask]);
@@ -1124,7 +1125,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 #undef ADD_SUCC
         if (sbest > best) best = sbest;
         if (cached)
-            moves_keep(m, cq, succ_from, sbest, full ? q_others_forced(m, cq) : 0);
+            moves_keep(m, cq, succ_from, sbest, fast ? forced : full ? q_others_forced(m, cq) : 0);
     }
     if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
     *out = store(m, key, exits->item, exits->n, best - rd->base);
@@ -1132,7 +1133,6 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 done:
     m->succ_n = succ_base;
     m->trail_n--;
-#undef PUSH_WORK
 #undef ADD_SEEN
     return status;
 }
