@@ -35,6 +35,26 @@ static void *huge_calloc(size_t bytes)
     return p;
 }
 
+/* By the corners' 12 bits: the ranks that fit a corner (bit 7 + k for each
+ * corner showing k < 7) and the cards on the corners; filled by q_tables.
+ * Read for every state a summary meets. */
+static uint16_t corner_fits[1 << 12];
+static uint8_t corner_cards[1 << 12];
+
+static void q_tables(void)
+{
+    for (unsigned f = 0; f < (1u << 12); f++) {
+        unsigned fits = 0, cards = 0;
+        for (int i = 0; i < 4; i++) {
+            unsigned k = (f >> (3 * i)) & 7u;
+            fits |= k < 7 ? 1u << (7 + k) : 0;
+            cards += k;
+        }
+        corner_fits[f] = (uint16_t)fits;
+        corner_cards[f] = (uint8_t)cards;
+    }
+}
+
 /* Control state packing: nstock 6 | cells 4x4 | nreserve 3 | corners 4x3 | tomb 5 = 42 bits. */
 uint64_t memo_pack(const tomb_game *g, const tomb_state *s)
 {
@@ -382,6 +402,8 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
 {
     memset(m, 0, sizeof *m);
     m->game = g;
+    if (!corner_cards[1])
+        q_tables();
     memcpy(m->stock, root->stock, root->nstock);
     m->cap = 1u << 14;
     m->entries = huge_calloc(m->cap * sizeof(entry));
@@ -564,11 +586,9 @@ static uint64_t q_set4(uint64_t q, unsigned *v, int shift, int bits)
 #define q_set_cells(q, c) q_set4((q), (c), 20, 4)
 #define q_set_corners(q, k) q_set4((q), (k), 5, 3)
 
-static int q_score(uint64_t q)
+static inline int q_score(uint64_t q)
 {
-    int sc = (int)(q & 31);
-    for (int i = 0; i < 4; i++) sc += (int)Q_CORNER(q, i);
-    return sc;
+    return (int)(q & 31) + corner_cards[(q >> 5) & 4095];
 }
 
 /* The key of the summary of (q, top), and how it was reduced. */
@@ -713,12 +733,8 @@ static uint64_t exit_real(const reduction *rd, uint64_t x)
 /* The ranks that fit a foundation (bit r): the tomb's next, each unfinished corner's. */
 static inline unsigned q_fits(uint64_t q)
 {
-    unsigned tomb = q & 31, f = tomb < 24 ? 1u << (6 - tomb % 6) : 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned k = Q_CORNER(q, i);
-        f |= k < 7 ? 1u << (7 + k) : 0;
-    }
-    return f;
+    unsigned tomb = q & 31;
+    return (tomb < 24 ? 1u << (6 - tomb % 6) : 0) | corner_fits[(q >> 5) & 4095];
 }
 
 /* hand-home's condition (tomb.c, hand_home_safe) for a rank that fits. */
@@ -755,11 +771,12 @@ static inline uint64_t q_home(uint64_t q, int x)
 {
     if (x <= 6)
         return q + 1;
-    unsigned k[4];
-    for (int i = 0; i < 4; i++) k[i] = Q_CORNER(q, i);
-    for (int i = 3; i >= 0; i--)    /* the largest of the corners showing x - 1 */
-        if ((int)k[i] == x - 7) { k[i]++; break; }
-    return q_set_corners(q, k);
+    /* The last (largest) of the sorted corners showing x - 1: one more
+     * keeps them sorted, as the next one shows x or more. */
+    for (int i = 3; i >= 0; i--)
+        if ((int)Q_CORNER(q, i) == x - 7)
+            return q + (1ull << (5 + 3 * (3 - i)));
+    return q;   /* not reached: x fits */
 }
 
 /* Writes the control states after the top card's moves into x[] (at most
@@ -769,18 +786,17 @@ static int q_top_exits(const memo *m, uint64_t q, int top, int others_forced, ui
     const tomb_game *g = m->game;
     const solver_rules *r = &g->rules;
     int home = (q_fits(q) >> top) & 1, level = 0;
-    uint64_t forced = 0;
     if ((g->flags & TOMB_GREEDY) && home)
-        level = LV_GREEDY, forced = q_home(q, top);
+        level = LV_GREEDY;
     else if ((g->flags & SOLVER_FORCE_SEVEN_HOME) && top == 7)
-        level = LV_SEVEN, forced = q_home(q, 7);   /* a corner is empty while a 7 is out */
+        level = LV_SEVEN;   /* home: a corner is empty while a 7 is out */
     else if ((g->flags & SOLVER_FORCE_SIXES_RESERVE) && r->sixes_reserve && top == 6)
-        level = LV_SIXES, forced = q + (1ull << 17);
+        level = LV_SIXES;
     else if ((g->flags & SOLVER_HAND_HOME) && home && q_safe(m, q, top))
-        level = LV_HAND, forced = q_home(q, top);
+        level = LV_HAND;
     *others = 0;
     if (level && (!others_forced || level <= others_forced)) {
-        x[0] = forced;
+        x[0] = level == LV_SIXES ? q + (1ull << 17) : q_home(q, top);
         return 1;
     }
     if (others_forced) {
@@ -789,14 +805,10 @@ static int q_top_exits(const memo *m, uint64_t q, int top, int others_forced, ui
     }
     /* A free cell takes the top card, only: more empty fields than the
      * cells the rules do not have (memo_pack writes them empty). Sorted,
-     * the empty fields come first. */
-    unsigned c[4];
-    int empty = 0;
-    for (int i = 0; i < 4; i++) {
-        c[i] = Q_CELLS(q, i);
-        empty += !c[i];
-    }
-    if (empty > SOLVER_MAX_CELLS - r->cells) {
+     * the empty fields come first: one more than those is empty. */
+    if (r->cells && !Q_CELLS(q, SOLVER_MAX_CELLS - r->cells)) {
+        unsigned c[4];
+        for (int i = 0; i < 4; i++) c[i] = Q_CELLS(q, i);
         c[0] = (unsigned)top;
         x[0] = q_set_cells(q, c);
         return 1;
