@@ -657,7 +657,7 @@ static uint64_t reduce(const memo *m, uint64_t q, int top, reduction *rd)
                 k[i] = 7;
             }
     }
-    uint64_t r = q_set_cells(q, c);
+    uint64_t r = rd->nstuck ? q_set_cells(q, c) : q;
     if (rd->tomb_frozen)
         r |= 31;
     if (rd->nfrozen)
