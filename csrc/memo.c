@@ -822,6 +822,75 @@ static int q_top_exits(const memo *m, uint64_t q, int top, int others_forced, ui
     return n;
 }
 
+/* The other moves of q (not the top card's), where the level of their
+ * forced rule is `others_forced` and q_top_exits says they are played: in
+ * tomb_moves' order, each as the control state it leads to (rank 0), or as
+ * a card pushed onto the top card (its rank) and the control state under
+ * it. Moves that do the same (cells of equal rank, the bury of a card of
+ * the turned card's rank and the turn) are given once. Returns
+ * how many. MEMO_CHECK_TOP checks them against tomb_moves. */
+typedef struct { uint64_t q; int rank; } q_move;
+
+/* q with its cell field i (of c, its cells) holding v instead, sorted back. */
+static inline uint64_t q_cell_is(uint64_t q, const unsigned *c, int i, unsigned v)
+{
+    unsigned d[4] = {c[0], c[1], c[2], c[3]};
+    d[i] = v;
+    return q_set_cells(q, d);
+}
+
+static int q_others(const memo *m, uint64_t q, int others_forced, q_move *out)
+{
+    const tomb_game *g = m->game;
+    const solver_rules *r = &g->rules;
+    unsigned fits = q_fits(q), c[4];
+    for (int i = 0; i < 4; i++) c[i] = Q_CELLS(q, i);
+    int n = 0;
+#define Q_WITHOUT(i, v) q_cell_is(q, c, (i), (v))
+    if (others_forced) {
+        /* forced_move's rule: the first cell card (in order of rank) it sends. */
+        if (others_forced == LV_RESERVE) {
+            out[0].q = q - (1ull << 17) + 1;
+            out[0].rank = 0;
+            return 1;
+        }
+        for (int i = 0; i < 4; i++) {
+            if (!c[i]) continue;
+            int ok = others_forced == LV_SIXES ? c[i] == 6
+                   : ((fits >> c[i]) & 1) && (others_forced == LV_GREEDY || q_safe(m, q, (int)c[i]));
+            if (ok) {
+                out[0].q = others_forced == LV_SIXES ? Q_WITHOUT(i, 0) + (1ull << 17) : q_home(Q_WITHOUT(i, 0), (int)c[i]);
+                out[0].rank = 0;
+                return 1;
+            }
+        }
+        return 0;   /* not reached: the rule applies */
+    }
+    /* Every move (tomb_moves): cell cards home, a reserve 6 to the tomb,
+     * the turn, then each cell card to the reserve (a 6) and buried. The
+     * cells are full: a free cell would take the top card, only. */
+    if (r->cell_to_foundation)
+        for (int i = 0; i < 4; i++)
+            if (c[i] && ((fits >> c[i]) & 1) && (i == 0 || c[i] != c[i - 1])) {
+                out[n].q = q_home(Q_WITHOUT(i, 0), (int)c[i]);
+                out[n++].rank = 0;
+            }
+    if (((q >> 17) & 7) && (fits & (1u << 6)))
+        out[n].q = q - (1ull << 17) + 1, out[n++].rank = 0;
+    const int h = (int)(q >> 36), t = RANK(m->stock[h - 1]);
+    out[n].q = q - (1ull << 36), out[n++].rank = t;
+    for (int i = 0; i < 4; i++) {
+        if (!c[i] || (i && c[i] == c[i - 1]))
+            continue;
+        if (r->cell_to_reserve && c[i] == 6)
+            out[n].q = Q_WITHOUT(i, 0) + (1ull << 17), out[n++].rank = 0;
+        if (c[i] != (unsigned)t)     /* else the same push as the turn */
+            out[n].q = Q_WITHOUT(i, (unsigned)t) - (1ull << 36), out[n++].rank = (int)c[i];
+    }
+#undef Q_WITHOUT
+    return n;
+}
+
 static int summary(memo *m, uint64_t q, int top, entry **out, reduction *rd);
 
 /* With the stock empty, plays the forced rest of the game (tomb_endgame_step)
@@ -891,6 +960,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 
 #ifdef MEMO_CHECK_TOP
 #include <stdio.h>
+static int pushed(const tomb_game *g, const tomb_state *st, uint64_t cq, tomb_move mv, uint64_t *q);
 static void check_top(const memo *m, uint64_t cq, int top, int forced, const uint64_t *xq, int nx, int oth)
 {
     static uint64_t checked;
@@ -922,6 +992,45 @@ static void check_top(const memo *m, uint64_t cq, int top, int forced, const uin
         abort();
     }
     if (++checked % 10000000 == 0) fprintf(stderr, "check_top: %llu checked\n", (unsigned long long)checked);
+}
+
+/* q_others against tomb_moves on the full position: the same moves, in the
+ * same order, equal ones (cells of equal rank) once. */
+static void check_others(const memo *m, uint64_t cq, int top, const q_move *om, int no)
+{
+    static uint64_t checked;
+    tomb_state st;
+    memo_unpack(m, cq, top, &st);
+    tomb_move mv[MAX_MOVES];
+    int n = tomb_moves(m->game, &st, mv), nt = 0, ok = 1;
+    q_move tm[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        int action = TM_ACTION(mv[i]);
+        if (action == SOLVER_MOVE && TM_SRC(mv[i]) == SOLVER_PLACE_WASTE)
+            continue;   /* the top card's */
+        q_move x;
+        x.rank = pushed(m->game, &st, cq, mv[i], &x.q);
+        if (!x.rank) {
+            tomb_state ch = st;
+            tomb_apply(m->game, &ch, mv[i], NULL);
+            ch.nwaste = 0;
+            x.q = memo_pack(m->game, &ch);
+        }
+        int dup = 0;
+        for (int j = 0; j < nt; j++) dup |= tm[j].q == x.q && tm[j].rank == x.rank;
+        if (!dup) tm[nt++] = x;
+    }
+    if (nt != no) ok = 0;
+    for (int i = 0; ok && i < no; i++)
+        if (tm[i].q != om[i].q || tm[i].rank != om[i].rank) ok = 0;
+    if (!ok) {
+        fprintf(stderr, "check_others: MISMATCH q=%llx top=%d no=%d nt=%d\n", (unsigned long long)cq, top, no, nt);
+        for (int i = 0; i < no || i < nt; i++)
+            fprintf(stderr, "  %d: bits %llx/%d  moves %llx/%d\n", i, i < no ? (unsigned long long)om[i].q : 0ull, i < no ? om[i].rank : 0,
+                    i < nt ? (unsigned long long)tm[i].q : 0ull, i < nt ? tm[i].rank : 0);
+        abort();
+    }
+    if (++checked % 10000000 == 0) fprintf(stderr, "check_others: %llu checked\n", (unsigned long long)checked);
 }
 #endif
 
@@ -1010,15 +1119,15 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                 forced = q_others_forced(m, cq);
             uint64_t xq[2];
             int oth, nx = q_top_exits(m, cq, top, forced, xq, &oth);
-            if (have || !oth) {
-                if (q_score(cq) > best) best = q_score(cq);
+            if (q_score(cq) > best) best = q_score(cq);
 #ifdef MEMO_CHECK_TOP
-                check_top(m, cq, top, forced, xq, nx, oth);
+            check_top(m, cq, top, forced, xq, nx, oth);
 #endif
-                for (int i = 0; i < nx; i++) {
-                    if (q_score(xq[i]) > best) best = q_score(xq[i]);
-                    if (stamp_add(m, exits, exit_stored(rd, xq[i])) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-                }
+            for (int i = 0; i < nx; i++) {
+                if (q_score(xq[i]) > best) best = q_score(xq[i]);
+                if (stamp_add(m, exits, exit_stored(rd, xq[i])) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+            }
+            if (have) {
                 if (oth) {
                     if (mbest > best) best = mbest;
                     for (uint64_t y = 0; y < len; y++)
@@ -1026,6 +1135,52 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                 }
                 continue;
             }
+            if (!oth)
+                continue;
+            /* Not in the cache: the other moves, from the bits too (q_others),
+             * played and kept. */
+            q_move om[2 * SOLVER_MAX_CELLS + 2];
+            const int no = q_others(m, cq, forced, om);
+#ifdef MEMO_CHECK_TOP
+            check_others(m, cq, top, om, no);
+#endif
+            const int keep = moves_ready(m);
+            const uint64_t succ_from = m->succ_n;
+            int sbest = 0;
+            uint64_t okey[2 * SOLVER_MAX_CELLS + 2];
+            reduction ord[2 * SOLVER_MAX_CELLS + 2];
+            for (int i = 0; i < no; i++)
+                if (om[i].rank) {
+                    okey[i] = reduce(m, om[i].q, om[i].rank, &ord[i]);
+                    __builtin_prefetch(&ENTRIES(m)[memo_mix(okey[i] + 1) & (m->cap - 1)]);
+                }
+            for (int i = 0; i < no; i++) {
+                if (!om[i].rank) {
+                    if (q_score(om[i].q) > sbest) sbest = q_score(om[i].q);
+                    if (keep && succ_push(m, om[i].q) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                    ADD_SEEN(om[i].q);
+                    continue;
+                }
+                entry *f;
+                reduction frd = ord[i];
+                m->chain[m->chain_n++] = top;
+                status = summary_at(m, om[i].q, om[i].rank, okey[i], &f, &frd);
+                m->chain_n--;
+                if (status >= 0) goto done;
+                if (E_BEST(f) + frd.base > sbest) sbest = E_BEST(f) + frd.base;
+                uint64_t one;
+                const uint8_t *ex;
+                uint64_t nf = memo_exits(m, f, &one, &ex);
+                for (uint64_t y = 0; y < nf; y++) {
+                    uint64_t x_ = exit_real(&frd, memo_exit(ex, one, y));
+                    if (keep && succ_push(m, x_) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
+                    ADD_SEEN(x_);
+                }
+            }
+            if (sbest > best) best = sbest;
+            if (keep)
+                moves_keep(m, cq, succ_from, sbest, forced);
+            continue;
         }
         memo_unpack(m, cq, top, &st);
         int sc = tomb_score(&st);
