@@ -1153,6 +1153,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                 if (om[i].rank) {
                     okey[i] = reduce(m, om[i].q, om[i].rank, &ord[i]);
                     __builtin_prefetch(&ENTRIES(m)[memo_mix(okey[i] + 1) & (m->cap - 1)]);
+                    if (m->lines)
+                        __builtin_prefetch(moves_line(m, om[i].q));   /* read first if it is worked out */
                 }
             for (int i = 0; i < no; i++) {
                 if (!om[i].rank) {
