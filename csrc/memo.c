@@ -995,7 +995,7 @@ static void check_top(const memo *m, uint64_t cq, int top, int forced, const uin
 }
 
 /* q_others against tomb_moves on the full position: the same moves, in the
- * same order, equal ones (cells of equal rank) once. */
+ * same order, those that do the same once. */
 static void check_others(const memo *m, uint64_t cq, int top, const q_move *om, int no)
 {
     static uint64_t checked;
@@ -1103,14 +1103,15 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         status = check(m);
         m->extra_bytes -= bytes;
         if (status >= 0) goto done;
-        tomb_state st;
-        int forced = 0;     /* full-cells: the level of the others' forced rule */
         if (fast) {
-            /* Full-cells, a stock left: the top card's moves are found from
-             * the control state and the level of the others' forced rule
-             * (kept in the state's record, if the cache holds it). Where the
-             * top card's move is the only one (a free cell, or a rule sends
-             * it), or the record is there, nothing more is needed. */
+            /* Full-cells, a stock left: every move is found from the bits of
+             * the control state, none from a rebuilt position. The top
+             * card's moves, from the level of the others' forced rule (kept
+             * in the state's record, if the cache holds it); the others',
+             * from the record if it is there, or played (q_others) and kept,
+             * unless the top card's move is the only one (a free cell, or a
+             * rule sends it). */
+            int forced = 0;     /* the level of the others' forced rule */
             const uint64_t *base = NULL;
             uint64_t at = 0, mask = 0, len = 0;
             int mbest = 0;
@@ -1184,6 +1185,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                 moves_keep(m, cq, succ_from, sbest, forced);
             continue;
         }
+        tomb_state st;
         memo_unpack(m, cq, top, &st);
         int sc = tomb_score(&st);
         if (sc > best) best = sc;
@@ -1211,10 +1213,10 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         if (!others)
             continue;
         /* The other moves' control states: the same under any top card, so
-         * kept from an earlier summary (the moves cache; a fast state's
-         * record was looked for above), or worked out and kept. */
+         * kept from an earlier summary (the moves cache), or worked out and
+         * kept. */
         const int cached = top && g->rules.turn == 1 && (g->flags & SOLVER_MOVES_CACHE) && moves_ready(m);
-        if (cached && !fast) {
+        if (cached) {
             int mbest, level;
             const uint64_t *base;
             uint64_t at, mask, len;
@@ -1294,7 +1296,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 #undef ADD_SUCC
         if (sbest > best) best = sbest;
         if (cached)
-            moves_keep(m, cq, succ_from, sbest, fast ? forced : full ? q_others_forced(m, cq) : 0);
+            moves_keep(m, cq, succ_from, sbest, full ? q_others_forced(m, cq) : 0);
     }
     if (m->target && best >= m->target) { status = MEMO_FOUND; goto done; }
     *out = store(m, key, exits->item, exits->n, best - rd->base);
