@@ -1068,6 +1068,40 @@ static int pushed(const tomb_game *g, const tomb_state *st, uint64_t cq, tomb_mo
     return rank;
 }
 
+/* A card of rank `rank` pushed onto the top card, the control state q under
+ * it: the summary of the push (key, rd: by reduce) worked out if need be,
+ * its exits, filled back to real control states, added to `seen` (and to
+ * the record being worked out, if `keep`), its best score into *sbest.
+ * Returns -1, or a SOLVER_* status. */
+static int push_exits(memo *m, int top, uint64_t q, int rank, uint64_t key, const reduction *rd,
+                      stampset *seen, int keep, int *sbest)
+{
+    entry *f;
+    reduction frd = *rd;
+    if (top)
+        m->chain[m->chain_n++] = top;
+    int status = summary_at(m, q, rank, key, &f, &frd);
+    if (top)
+        m->chain_n--;
+    if (status >= 0)
+        return status;
+    if (E_BEST(f) + frd.base > *sbest) *sbest = E_BEST(f) + frd.base;
+    uint64_t one;
+    const uint8_t *ex;
+    uint64_t nf = memo_exits(m, f, &one, &ex);
+    for (uint64_t y = 0; y < nf; y++) {
+        uint64_t x = exit_real(&frd, memo_exit(ex, one, y));
+        if (keep && succ_push(m, x) < 0)
+            return SOLVER_LIMIT_MEMORY;
+        int r = stamp_add(m, seen, x);
+        if (r < 0)
+            return SOLVER_LIMIT_MEMORY;
+        if (r && m->lines)
+            __builtin_prefetch(moves_line(m, x));
+    }
+    return -1;
+}
+
 /* summary() with the key worked out (rd filled by reduce). */
 static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, reduction *rd)
 {
@@ -1164,21 +1198,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                     ADD_SEEN(om[i].q);
                     continue;
                 }
-                entry *f;
-                reduction frd = ord[i];
-                m->chain[m->chain_n++] = top;
-                status = summary_at(m, om[i].q, om[i].rank, okey[i], &f, &frd);
-                m->chain_n--;
+                status = push_exits(m, top, om[i].q, om[i].rank, okey[i], &ord[i], seen, keep, &sbest);
                 if (status >= 0) goto done;
-                if (E_BEST(f) + frd.base > sbest) sbest = E_BEST(f) + frd.base;
-                uint64_t one;
-                const uint8_t *ex;
-                uint64_t nf = memo_exits(m, f, &one, &ex);
-                for (uint64_t y = 0; y < nf; y++) {
-                    uint64_t x_ = exit_real(&frd, memo_exit(ex, one, y));
-                    if (keep && succ_push(m, x_) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-                    ADD_SEEN(x_);
-                }
             }
             if (sbest > best) best = sbest;
             if (keep)
@@ -1257,20 +1278,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                  * onto the waste, or a bury (that, with the turned card in
                  * its cell). */
                 if (krank[i]) {
-                    entry *f;
-                    reduction frd = krd[i];
-                    if (top)
-                        m->chain[m->chain_n++] = top;
-                    status = summary_at(m, kq[i], krank[i], kkey[i], &f, &frd);
-                    if (top)
-                        m->chain_n--;
+                    status = push_exits(m, top, kq[i], krank[i], kkey[i], &krd[i], seen, cached, &sbest);
                     if (status >= 0) goto done;
-                    if (E_BEST(f) + frd.base > sbest) sbest = E_BEST(f) + frd.base;
-                    uint64_t one;
-                    const uint8_t *ex;
-                    uint64_t nf = memo_exits(m, f, &one, &ex);
-                    for (uint64_t y = 0; y < nf; y++)
-                        ADD_SUCC(exit_real(&frd, memo_exit(ex, one, y)));
                 } else {
                     /* Several cards turned at once (never cached). */
                     int ranks[52], k = g->rules.turn < st.nstock ? g->rules.turn : st.nstock;
