@@ -830,6 +830,9 @@ static int q_top_exits(const memo *m, uint64_t q, int top, int others_forced, ui
  * the turned card's rank and the turn) are given once. Returns
  * how many. MEMO_CHECK_TOP checks them against tomb_moves. */
 typedef struct { uint64_t q; int rank; } q_move;
+/* At most: each cell card home, a reserve 6 to the tomb, the turn, and each
+ * cell card to the reserve and buried. */
+#define Q_MOVES (3 * SOLVER_MAX_CELLS + 2)
 
 /* q with its cell field i (of c, its cells) holding v instead, sorted back. */
 static inline uint64_t q_cell_is(uint64_t q, const unsigned *c, int i, unsigned v)
@@ -1174,7 +1177,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                 continue;
             /* Not in the cache: the other moves, from the bits too (q_others),
              * played and kept. */
-            q_move om[2 * SOLVER_MAX_CELLS + 2];
+            q_move om[Q_MOVES];
             const int no = q_others(m, cq, forced, om);
 #ifdef MEMO_CHECK_TOP
             check_others(m, cq, top, om, no);
@@ -1182,8 +1185,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             const int keep = moves_ready(m);
             const uint64_t succ_from = m->succ_n;
             int sbest = 0;
-            uint64_t okey[2 * SOLVER_MAX_CELLS + 2];
-            reduction ord[2 * SOLVER_MAX_CELLS + 2];
+            uint64_t okey[Q_MOVES];
+            reduction ord[Q_MOVES];
             for (int i = 0; i < no; i++)
                 if (om[i].rank) {
                     okey[i] = reduce(m, om[i].q, om[i].rank, &ord[i]);
