@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build solve test test-slow bench clean
+.PHONY: build solve test test-slow test-asan bench clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(wildcard csrc/*.c csrc/*.h)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,18 @@ test: build
 
 test-slow: build
 	$(PY) -m pytest -m slow
+
+# The core's tests with the C core built under AddressSanitizer: a copy of
+# the package and the tests in build/asan, run from there (so that they
+# import the copy; the .venv's module is left as it is).
+test-asan: build
+	rm -rf build/asan && mkdir -p build/asan && cp -r solver tests pyproject.toml build/asan/
+	rm -f build/asan/solver/_core*.so
+	$(PY) solver/_build.py --asan build/asan/solver
+	cd build/asan && ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
+		../../$(PY) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" && \
+		ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
+		../../$(PY) -m pytest -p no:cacheprovider tests/test_core.py tests/test_search_control.py tests/test_twodeck_core.py
 
 bench: build
 	$(PY) -m pytest bench --benchmark-enable --benchmark-only -p no:cacheprovider
