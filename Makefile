@@ -37,9 +37,9 @@ test-asan: build
 	rm -rf build/asan && mkdir -p build/asan && cp -r solver tests pyproject.toml build/asan/
 	rm -f build/asan/solver/_core*.so
 	$(PY) solver/_build.py --asan build/asan/solver
-	cd build/asan && ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
+	cd build/asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
 		../../$(PY) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" && \
-		ASAN_OPTIONS=detect_leaks=0 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
+		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
 		../../$(PY) -m pytest -p no:cacheprovider tests/test_core.py tests/test_search_control.py tests/test_twodeck_core.py
 
 bench: build

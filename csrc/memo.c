@@ -359,7 +359,8 @@ static void moves_keep(memo *m, uint64_t q, uint64_t from, int best, int forced)
     l[0] = q + 1;
     l[1] = (len << 11) | ((uint64_t)forced << 8) | (uint64_t)best;
     if (len <= MOVES_INLINE) {
-        memcpy(l + 2, m->succ + from, len * sizeof(uint64_t));
+        if (len)    /* none: succ may not be allocated yet (memcpy wants a pointer) */
+            memcpy(l + 2, m->succ + from, len * sizeof(uint64_t));
         return;
     }
     uint64_t p = m->ring_pos;

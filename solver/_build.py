@@ -30,9 +30,10 @@ def _declarations() -> str:
     return "\n".join(lines)
 
 
-#: AddressSanitizer (``make test-asan``): out-of-bounds reads and writes in
-#: the C core stop the process with a report instead of going unnoticed.
-SANITIZE = ["-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"]
+#: AddressSanitizer and UndefinedBehaviorSanitizer (``make test-asan``):
+#: out-of-bounds reads and writes and undefined behaviour in the C core stop
+#: the process with a report instead of going unnoticed.
+SANITIZE = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
 
 
 def make_builder(absolute: bool = False, sanitize: bool = False) -> FFI:
@@ -48,7 +49,7 @@ def make_builder(absolute: bool = False, sanitize: bool = False) -> FFI:
         sources=[path(CSRC / f) for f in SOURCES],
         include_dirs=[path(CSRC)],
         extra_compile_args=(SANITIZE if sanitize else ["-O3"]) + ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
-        extra_link_args=["-fsanitize=address"] if sanitize else [],
+        extra_link_args=["-fsanitize=address,undefined"] if sanitize else [],
     )
     return builder
 
