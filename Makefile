@@ -30,7 +30,8 @@ test: build
 test-slow: build
 	$(PY) -m pytest -m slow
 
-# The core's tests with the C core built under AddressSanitizer: a copy of
+# The core's tests with the C core built under AddressSanitizer and
+# UndefinedBehaviorSanitizer (the first report stops them): a copy of
 # the package and the tests in build/asan, run from there (so that they
 # import the copy; the .venv's module is left as it is).
 test-asan: build
