@@ -1072,6 +1072,31 @@ static int pushed(const tomb_game *g, const tomb_state *st, uint64_t cq, tomb_mo
     return rank;
 }
 
+/* Adds x to a summary's states (and to the record being worked out, if
+ * `keep`), and fetches its record's line if it is new there: 1 new, 0
+ * present, -1 out of memory. */
+static inline int add_state(memo *m, stampset *seen, int keep, uint64_t x)
+{
+    if (keep && succ_push(m, x) < 0)
+        return -1;
+    int r = stamp_add(m, seen, x);
+    if (r > 0 && m->lines)
+        __builtin_prefetch(moves_line(m, x));
+    return r;
+}
+
+/* The key of the summary of a card of rank `rank` pushed, the control state
+ * q under it (rd filled by reduce); its table slot and q's record line are
+ * fetched, to be read soon. */
+static inline uint64_t push_key(const memo *m, uint64_t q, int rank, reduction *rd)
+{
+    uint64_t key = reduce(m, q, rank, rd);
+    __builtin_prefetch(&ENTRIES(m)[memo_mix(key + 1) & (m->cap - 1)]);
+    if (m->lines)
+        __builtin_prefetch(moves_line(m, q));   /* read first if it is worked out */
+    return key;
+}
+
 /* A card of rank `rank` pushed onto the top card, the control state q under
  * it: the summary of the push (key, rd: by reduce) worked out if need be,
  * its exits, filled back to real control states, added to `seen` (and to
@@ -1093,16 +1118,9 @@ static int push_exits(memo *m, int top, uint64_t q, int rank, uint64_t key, cons
     uint64_t one;
     const uint8_t *ex;
     uint64_t nf = memo_exits(m, f, &one, &ex);
-    for (uint64_t y = 0; y < nf; y++) {
-        uint64_t x = exit_real(&frd, memo_exit(ex, one, y));
-        if (keep && succ_push(m, x) < 0)
+    for (uint64_t y = 0; y < nf; y++)
+        if (add_state(m, seen, keep, exit_real(&frd, memo_exit(ex, one, y))) < 0)
             return SOLVER_LIMIT_MEMORY;
-        int r = stamp_add(m, seen, x);
-        if (r < 0)
-            return SOLVER_LIMIT_MEMORY;
-        if (r && m->lines)
-            __builtin_prefetch(moves_line(m, x));
-    }
     return -1;
 }
 
@@ -1123,10 +1141,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         status = SOLVER_LIMIT_MEMORY;
         goto done;
     }
-#define ADD_SEEN(x) do { \
-        int r_ = stamp_add(m, seen, (x)); \
-        if (r_ < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
-        if (r_ && m->lines) __builtin_prefetch(moves_line(m, (x))); \
+#define ADD_STATE(keep, x) do { \
+        if (add_state(m, seen, (keep), (x)) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
     } while (0)
     const int full = top && tomb_full_cells(g) && (g->flags & SOLVER_MOVES_CACHE);
     /* The states in the order found (breadth first): each one's record is
@@ -1170,7 +1186,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                 if (oth) {
                     if (mbest > best) best = mbest;
                     for (uint64_t y = 0; y < len; y++)
-                        ADD_SEEN(base[(at + y) & mask]);
+                        ADD_STATE(0, base[(at + y) & mask]);
                 }
                 continue;
             }
@@ -1189,17 +1205,12 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             uint64_t okey[Q_MOVES];
             reduction ord[Q_MOVES];
             for (int i = 0; i < no; i++)
-                if (om[i].rank) {
-                    okey[i] = reduce(m, om[i].q, om[i].rank, &ord[i]);
-                    __builtin_prefetch(&ENTRIES(m)[memo_mix(okey[i] + 1) & (m->cap - 1)]);
-                    if (m->lines)
-                        __builtin_prefetch(moves_line(m, om[i].q));   /* read first if it is worked out */
-                }
+                if (om[i].rank)
+                    okey[i] = push_key(m, om[i].q, om[i].rank, &ord[i]);
             for (int i = 0; i < no; i++) {
                 if (!om[i].rank) {
                     if (q_score(om[i].q) > sbest) sbest = q_score(om[i].q);
-                    if (keep && succ_push(m, om[i].q) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; }
-                    ADD_SEEN(om[i].q);
+                    ADD_STATE(keep, om[i].q);
                     continue;
                 }
                 status = push_exits(m, top, om[i].q, om[i].rank, okey[i], &ord[i], seen, keep, &sbest);
@@ -1248,17 +1259,12 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             if (moves_cached(m, cq, &base, &at, &mask, &len, &mbest, &level)) {
                 if (mbest > best) best = mbest;
                 for (uint64_t y = 0; y < len; y++)
-                    ADD_SEEN(base[(at + y) & mask]);
+                    ADD_STATE(0, base[(at + y) & mask]);
                 continue;
             }
         }
         const uint64_t succ_from = m->succ_n;
         int sbest = 0;
-#define ADD_SUCC(x) do { \
-        uint64_t x_ = (x); \
-        if (cached && succ_push(m, x_) < 0) { status = SOLVER_LIMIT_MEMORY; goto done; } \
-        ADD_SEEN(x_); \
-    } while (0)
         /* The summaries of the cards pushed: their keys first, and their
          * slots fetched from memory while the other moves are played. */
         uint64_t kq[MAX_MOVES], kkey[MAX_MOVES];
@@ -1266,10 +1272,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         int krank[MAX_MOVES];
         for (int i = 0; i < n; i++) {
             krank[i] = pushed(g, &st, cq, mv[i], &kq[i]);
-            if (krank[i]) {
-                kkey[i] = reduce(m, kq[i], krank[i], &krd[i]);
-                __builtin_prefetch(&ENTRIES(m)[memo_mix(kkey[i] + 1) & (m->cap - 1)]);
-            }
+            if (krank[i])
+                kkey[i] = push_key(m, kq[i], krank[i], &krd[i]);
         }
         for (int i = 0; i < n; i++) {
             tomb_state ch = st;
@@ -1304,9 +1308,8 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
             }
             tomb_apply(g, &ch, mv[i], NULL);
             if (tomb_score(&ch) > sbest) sbest = tomb_score(&ch);
-            ADD_SUCC(memo_pack(g, &ch));
+            ADD_STATE(cached, memo_pack(g, &ch));
         }
-#undef ADD_SUCC
         if (sbest > best) best = sbest;
         if (cached)
             moves_keep(m, cq, succ_from, sbest, full ? q_others_forced(m, cq) : 0);
@@ -1317,7 +1320,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 done:
     m->succ_n = succ_base;
     m->trail_n--;
-#undef ADD_SEEN
+#undef ADD_STATE
     return status;
 }
 
