@@ -34,14 +34,14 @@ test-slow: build
 # UndefinedBehaviorSanitizer (the first report stops them): a copy of
 # the package and the tests in build/asan, run from there (so that they
 # import the copy; the .venv's module is left as it is).
+ASAN_RUN = ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) ../../$(PY)
 test-asan: build
 	rm -rf build/asan && mkdir -p build/asan && cp -r solver tests pyproject.toml build/asan/
 	rm -f build/asan/solver/_core*.so
 	$(PY) solver/_build.py --asan build/asan/solver
-	cd build/asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
-		../../$(PY) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" && \
-		ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) \
-		../../$(PY) -m pytest -p no:cacheprovider tests/test_core.py tests/test_search_control.py tests/test_twodeck_core.py
+	cd build/asan && $(ASAN_RUN) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" \
+		&& $(ASAN_RUN) -m pytest -p no:cacheprovider tests/test_core.py tests/test_search_control.py tests/test_twodeck_core.py
 
 bench: build
 	$(PY) -m pytest bench --benchmark-enable --benchmark-only -p no:cacheprovider

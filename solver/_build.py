@@ -49,7 +49,7 @@ def make_builder(absolute: bool = False, sanitize: bool = False) -> FFI:
         sources=[path(CSRC / f) for f in SOURCES],
         include_dirs=[path(CSRC)],
         extra_compile_args=(SANITIZE if sanitize else ["-O3"]) + ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
-        extra_link_args=["-fsanitize=address,undefined"] if sanitize else [],
+        extra_link_args=[f for f in SANITIZE if f.startswith("-fsanitize")] if sanitize else [],
     )
     return builder
 
