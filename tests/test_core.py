@@ -56,7 +56,7 @@ from solver.api import Limit, Result, solve, start_position
 from solver.cards import DECK, Card
 from solver.core import SHORTCUTS, CoreError, Search, flags_for, lib
 from solver.deals import Deal
-from solver.game import Position
+from solver.game import Move, Position
 from solver.rules import tomb as rules
 from solver.variants import load
 
@@ -644,6 +644,55 @@ def test_hand_home_keeps_verdicts(pool):
     for case, (with_, without) in zip(HAND_HOME_CASES, per_case):
         if with_["verdict"] == "lost":
             assert with_["positions"] * 3 < without["positions"], (case, with_["positions"], without["positions"])
+
+
+def _finnish_position(stock: str, waste: str, cells, reserve: str, corners, tomb: str) -> Position:
+    def cards(text):
+        return tuple(Card.parse(t) for t in text.split())
+
+    return Position(
+        variant=load(FINNISH), stock=cards(stock), waste=cards(waste),
+        cells=tuple(C(c) if c else None for c in cells), reserve=cards(reserve),
+        corners=tuple(cards(c) for c in corners), tomb=cards(tomb),
+    )
+
+
+#: Where hand-home's conditions keep a card that fits from going home
+#: (docs/search.md, "What is not a shortcut here"): won positions of Finnish
+#: deals 2173 (after 32 moves of its win line) and 1236 (after 15), whose
+#: wins keep the card that fits for a later copy of its rank to take its
+#: place, with the card, its place, and the best score once it has gone home.
+HAND_HOME_TRAPS = {
+    "corner (deal 2173)": (_finnish_position(
+        "TC QC AC QH 4D 2H 4C QD TS JS 6D AD KC 2D AS 3S 6S 9D 5C 9C 2S 6H KS 5S 9S KD JH 7S 8C 5H 8D 5D 7D 7H KH",
+        "JD TH 8S 2C QS 3H 4H JC", ("4S", "3C", "AH", "3D"), "", ("7C 8H 9H TD", "", "", ""), "6C"),
+        "JC", "waste", "corner", 30),
+    "tomb (deal 1236)": (_finnish_position(
+        "5D 6S AC 5S 9S 9C 9D KS 5C 7H JC TC QH TH 4C 7S 4S TD QS QC JS KC AS KH 7C QD 6C 7D 2S 2C 8C 8H JH "
+        "3S 3D AH 4D 8S 8D 2D 2H KD TS AD 3H JD", "", ("3C", "9H", None, None), "6D", ("", "", "", ""), "6H 5H 4H"),
+        "3C", "cell", "tomb", 37),
+}
+
+
+@pytest.mark.parametrize("trap", sorted(HAND_HOME_TRAPS))
+def test_hand_home_waits_where_a_later_copy_takes_the_place(trap):
+    """A card that fits goes home at once only under hand-home's conditions:
+    here it fits, a copy of its rank is still in the stock, and the position is
+    won only by keeping it (buried in the waste) while the later copy takes its
+    place. Sent home, the position is lost. Before these cases the whole suite
+    passed with the conditions left out; each case fails without them (the
+    corner case with them left out for the corners, the tomb case for the
+    tomb)."""
+    pos, card, src, dst, best = HAND_HOME_TRAPS[trap]
+    assert sorted(_all_cards(pos)) == sorted(DECK)
+    send = Move.move(C(card), src, dst)
+    assert send in rules.legal_moves(pos)
+    won = solve(pos, limit=Limit(seconds=60))
+    assert won.verdict == "won" and line_problem(won, pos) is None, (won.verdict, won.score)
+    home = rules.play(pos, send)
+    lost = solve(home, limit=Limit(seconds=60))
+    assert (lost.verdict, lost.score) == ("lost", best)
+    assert line_problem(lost, pos) is None and lost.moves[0] == send   # the line starts at pos
 
 
 #: Finnish searches where the summaries by control states decide, with more
