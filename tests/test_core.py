@@ -658,41 +658,50 @@ def _finnish_position(stock: str, waste: str, cells, reserve: str, corners, tomb
 
 
 #: Where hand-home's conditions keep a card that fits from going home
-#: (docs/search.md, "What is not a shortcut here"): won positions of Finnish
-#: deals 2173 (after 32 moves of its win line) and 1236 (after 15), whose
-#: wins keep the card that fits for a later copy of its rank to take its
-#: place, with the card, its place, and the best score once it has gone home.
+#: (docs/search.md, "What is not a shortcut here"): positions of Finnish deals
+#: 2173 (after 32 moves of its win line) and 1236 (after 15), won only by
+#: keeping the card that fits for a later copy of its rank to take its place,
+#: and 17530 (after 15 moves of its line to its best score, 42), where 8♦
+#: fits the one corner showing 7 while three stay empty: condition (a) asks
+#: every corner to show 7 already, and counting the empty ones as places
+#: gives a best of 41. Each: the card, its place, the verdict and best score
+#: as the position is, and the best score once the card has gone home.
 HAND_HOME_TRAPS = {
     "corner (deal 2173)": (_finnish_position(
         "TC QC AC QH 4D 2H 4C QD TS JS 6D AD KC 2D AS 3S 6S 9D 5C 9C 2S 6H KS 5S 9S KD JH 7S 8C 5H 8D 5D 7D 7H KH",
         "JD TH 8S 2C QS 3H 4H JC", ("4S", "3C", "AH", "3D"), "", ("7C 8H 9H TD", "", "", ""), "6C"),
-        "JC", "waste", "corner", 30),
+        "JC", "waste", "corner", ("won", 52), 30),
     "tomb (deal 1236)": (_finnish_position(
         "5D 6S AC 5S 9S 9C 9D KS 5C 7H JC TC QH TH 4C 7S 4S TD QS QC JS KC AS KH 7C QD 6C 7D 2S 2C 8C 8H JH "
         "3S 3D AH 4D 8S 8D 2D 2H KD TS AD 3H JD", "", ("3C", "9H", None, None), "6D", ("", "", "", ""), "6H 5H 4H"),
-        "3C", "cell", "tomb", 37),
+        "3C", "cell", "tomb", ("won", 52), 37),
+    "empty corners (deal 17530)": (_finnish_position(
+        "3C JD JS 8H QD AH KC AD AC 9C 8C 2D 9D JH QH 2H TC 9S 6C 3H 4S 4H 7D KS QS 3S 9H KH 6H TD AS KD 7H "
+        "8S TS 6S 2S 6D JC 5D QC 5S 2C 7S", "4C 3D 8D", ("5H", "TH", "4D", "5C"), "", ("7C", "", "", ""), ""),
+        "8D", "waste", "corner", ("lost", 42), 41),
 }
 
 
 @pytest.mark.parametrize("trap", sorted(HAND_HOME_TRAPS))
 def test_hand_home_waits_where_a_later_copy_takes_the_place(trap):
     """A card that fits goes home at once only under hand-home's conditions:
-    here it fits, a copy of its rank is still in the stock, and the position is
-    won only by keeping it (buried in the waste) while the later copy takes its
-    place. Sent home, the position is lost. Before these cases the whole suite
-    passed with the conditions left out; each case fails without them (the
-    corner case with them left out for the corners, the tomb case for the
-    tomb)."""
-    pos, card, src, dst, best = HAND_HOME_TRAPS[trap]
+    here it fits, another copy of its rank is still to come, and the best
+    line keeps it (buried in the waste) while the later copy takes its place.
+    Sent home, the position is lost, or scores less. Before these cases the
+    whole suite passed with the conditions left out, and with condition (a)
+    counting the corners one below as places; each case fails under the
+    change it guards (the corner case with the conditions left out for the
+    corners, the tomb case for the tomb, the last with that count)."""
+    pos, card, src, dst, (verdict, best), after = HAND_HOME_TRAPS[trap]
     assert sorted(_all_cards(pos)) == sorted(DECK)
     send = Move.move(C(card), src, dst)
     assert send in rules.legal_moves(pos)
-    won = solve(pos, limit=Limit(seconds=60))
-    assert won.verdict == "won" and line_problem(won, pos) is None, (won.verdict, won.score)
+    kept = solve(pos, limit=Limit(seconds=60))
+    assert (kept.verdict, kept.score) == (verdict, best) and line_problem(kept, pos) is None
     home = rules.play(pos, send)
-    lost = solve(home, limit=Limit(seconds=60))
-    assert (lost.verdict, lost.score) == ("lost", best)
-    assert line_problem(lost, pos) is None and lost.moves[0] == send   # the line starts at pos
+    sent = solve(home, limit=Limit(seconds=60))
+    assert (sent.verdict, sent.score) == ("lost", after)
+    assert line_problem(sent, pos) is None and sent.moves[0] == send   # the line starts at pos
 
 
 #: Finnish searches where the summaries by control states decide, with more
