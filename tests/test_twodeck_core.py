@@ -168,6 +168,26 @@ def test_lost_positions_are_proven():
     assert found >= 1
 
 
+def test_jewel_reserves_holding_cards_are_not_interchangeable():
+    """A late Porta-Jóias position (deal 27, 286 moves into a win line): the
+    turned 8♦ wins only on the second or third reserve. `interchangeable`
+    merges only empty places; the suite passed with every reserve treated as
+    the first one (the search then called this position lost, best 69)."""
+    c = lambda text: tuple(Card.parse(t) for t in text.split())
+    pos = engine("jewel").JewelPosition(
+        variant=JEWEL, stock=c("TH"), turned=Card.parse("8D"),
+        lid=(Card.parse("TS"), None, Card.parse("QD"), None, None),
+        sides=(c("KC QH JS TD"), c("JC"), c("3H"), c("QS")),
+        bottoms=(c("7C 6H"), c("KD QC"), c("9H 8C 7D"), c("TC 9D")), jewels=(),
+        reserves=(c("JH 4H 9S AH 8H"), c("2H KS JD 7H 9C"), c("6D KH KS 5D 5H")),
+        foundations=((13, 6), (12, 8), (13, 0), (13, 4)),
+    )
+    for shortcuts in (True, False):
+        r = solve(pos, JEWEL, SMALL, shortcuts=shortcuts)
+        assert (r.verdict, r.score) == ("won", 104), shortcuts
+        assert engine("jewel").replay(pos, r.moves).won
+
+
 def test_variant_parameters_reach_the_core():
     """A variant changed by the user is played by its own rules in the core."""
     no_redeal = replace(NAP, name="napoleao-no-redeal", redeals=0)
