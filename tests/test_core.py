@@ -715,6 +715,45 @@ MOVES_CACHE_CASES = [("start", 535, ()), ("hh", 1, ("hand-home",)), ("hh", 6, ("
                      ("fc", 15, ("reserve-home", "sixes-reserve"))]
 
 
+def _redeal_case(stock: str, corners, tomb: str) -> Position:
+    """A position at the start of a 3-card deal's first pass, under its rules
+    with one cell and two passes (a variant file may say so)."""
+    variant = replace(load(THREE), name=f"{THREE}-1-cell-2-passes", cells=1, passes=2)
+
+    def cards(text):
+        return tuple(Card.parse(t) for t in text.split())
+
+    return Position(variant=variant, stock=cards(stock), cells=(None,),
+                    corners=tuple(cards(c) for c in corners), tomb=cards(tomb))
+
+
+#: (position, verdict, best score), found among random ones: the search's
+#: table merged positions that differ only in the redeals made when the suit
+#: symmetry's key left them out, and then gave "lost" (best 44) for the first
+#: and best 39 for the second.
+REDEAL_CASES = [
+    (_redeal_case("JD AD AC TH 3C KC 4C 2H 4D KD 2S 6D 6S KS 5H AH QC 6C QH 3D QS KH 5D 2D JC QD 3H 5S 4S TS",
+                  ("7S 8H 9C", "7D 8D 9H TD JH", "7H 8C 9D TC JS", "7C 8S 9S"), "6H 5C 4H 3S 2C AS"), "won", 52),
+    (_redeal_case("TH AD QH QC 6D KS 3D 2H 6C 4S JD 2S 4H 2D QD 3H 3S KH 8S QS KD AC 5C TD AH JH 5D 4D 9C KC",
+                  ("7D 8H 9D TC JC", "7C", "7S 8C 9S", "7H 8D 9H TS JS"), "6S 5S 4C 3C 2C AS 6H 5H"), "lost", 45),
+]
+
+
+@pytest.mark.parametrize("case", range(len(REDEAL_CASES)))
+@pytest.mark.parametrize("shortcuts", [frozenset({"suit-symmetry"}), True, False], ids=["symmetry", "all", "none"])
+def test_keys_tell_positions_apart_by_the_redeals_made(case, shortcuts):
+    """Two positions with the same cards in the same places but a redeal more
+    made are different positions (one pass fewer left). The suite passed with
+    the redeals left out of the suit symmetry's key; these positions (whose
+    search meets the same talon after different numbers of redeals) then got
+    a wrong verdict and a wrong best score."""
+    pos, verdict, best = REDEAL_CASES[case]
+    assert sorted(_all_cards(pos)) == sorted(DECK)
+    r = solve(pos, limit=Limit(positions=5_000_000, seconds=60, memory=None), shortcuts=shortcuts)
+    assert (r.verdict, r.score) == (verdict, best)
+    assert line_problem(r, pos) is None
+
+
 FEWER_CELLS_DEALS = range(1, 17)
 
 
