@@ -65,6 +65,12 @@ VARIANTS = (CLASSIC, THREE, FINNISH)
 HOME = ("corner", "tomb")
 C = Card.parse
 
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Cards written as in the rules docs, bottom first: "7D 8H 9D"."""
+    return tuple(C(t) for t in text.split())
+
+
 #: Generous enough for every sample position; seconds only as a backstop.
 GENEROUS = (2_000_000, 30.0, None)
 
@@ -546,6 +552,15 @@ def test_seven_home_on_full_deals(pool):
         assert got[2 * i]["positions"] * 3 < got[2 * i + 1]["positions"] * 2, (v, d)
 
 
+def _finnish_position(stock: str, waste: str, cells, reserve: str, corners, tomb: str) -> Position:
+    """A Finnish position from its piles as text (cells: a card or None each)."""
+    return Position(
+        variant=load(FINNISH), stock=cards(stock), waste=cards(waste),
+        cells=tuple(C(c) if c else None for c in cells), reserve=cards(reserve),
+        corners=tuple(cards(c) for c in corners), tomb=cards(tomb),
+    )
+
+
 def finnish_summaries_case() -> Position:
     """A Finnish position (thinned from deal 39) that the plain search proves
     lost, best 44, in 1.2 million positions (1 s), on which the summaries take
@@ -554,14 +569,7 @@ def finnish_summaries_case() -> Position:
     waste = "2H 2C 3H 5C AC 4S 3C 6C"
     corners = ("7D 8H 9D TC JC QH KC", "7H 8S 9C TD JH QS KH", "7C 8C 9H TS JS QC KS", "7S 8D")
     tomb = "6D 5H 4C 3D 2S AH 6S 5D 4D 3S 2D AS 6H 5S 4H"
-
-    def cards(text):
-        return tuple(Card.parse(t) for t in text.split())
-
-    return Position(
-        variant=load(FINNISH), stock=cards(stock), waste=cards(waste), cells=(None, None, C("AD"), None),
-        reserve=(), corners=tuple(cards(c) for c in corners), tomb=cards(tomb),
-    )
+    return _finnish_position(stock, waste, (None, None, "AD", None), "", corners, tomb)
 
 
 def run_finnish_case(shortcuts, limit: tuple) -> dict:
@@ -646,17 +654,6 @@ def test_hand_home_keeps_verdicts(pool):
             assert with_["positions"] * 3 < without["positions"], (case, with_["positions"], without["positions"])
 
 
-def _finnish_position(stock: str, waste: str, cells, reserve: str, corners, tomb: str) -> Position:
-    def cards(text):
-        return tuple(Card.parse(t) for t in text.split())
-
-    return Position(
-        variant=load(FINNISH), stock=cards(stock), waste=cards(waste),
-        cells=tuple(C(c) if c else None for c in cells), reserve=cards(reserve),
-        corners=tuple(cards(c) for c in corners), tomb=cards(tomb),
-    )
-
-
 #: Where hand-home's conditions keep a card that fits from going home
 #: (docs/search.md, "What is not a shortcut here"): positions of Finnish deals
 #: 2173 (after 32 moves of its win line) and 1236 (after 15), won only by
@@ -719,10 +716,6 @@ def _redeal_case(stock: str, corners, tomb: str) -> Position:
     """A position at the start of a 3-card deal's first pass, under its rules
     with one cell and two passes (a variant file may say so)."""
     variant = replace(load(THREE), name=f"{THREE}-1-cell-2-passes", cells=1, passes=2)
-
-    def cards(text):
-        return tuple(Card.parse(t) for t in text.split())
-
     return Position(variant=variant, stock=cards(stock), cells=(None,),
                     corners=tuple(cards(c) for c in corners), tomb=cards(tomb))
 

@@ -174,7 +174,8 @@ def test_jewel_reserves_holding_cards_are_not_interchangeable():
     merges only empty places; the suite passed with every reserve treated as
     the first one (the search then called this position lost, best 69)."""
     c = lambda text: tuple(Card.parse(t) for t in text.split())
-    pos = engine("jewel").JewelPosition(
+    mod = engine("jewel")
+    pos = mod.JewelPosition(
         variant=JEWEL, stock=c("TH"), turned=Card.parse("8D"),
         lid=(Card.parse("TS"), None, Card.parse("QD"), None, None),
         sides=(c("KC QH JS TD"), c("JC"), c("3H"), c("QS")),
@@ -185,7 +186,7 @@ def test_jewel_reserves_holding_cards_are_not_interchangeable():
     for shortcuts in (True, False):
         r = solve(pos, JEWEL, SMALL, shortcuts=shortcuts)
         assert (r.verdict, r.score) == ("won", 104), shortcuts
-        assert engine("jewel").replay(pos, r.moves).won
+        assert mod.replay(pos, r.moves).won
 
 
 def test_variant_parameters_reach_the_core():
