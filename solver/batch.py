@@ -186,7 +186,7 @@ def to_solve(conn: sqlite3.Connection, variant: str, ranges, retry_unknown: bool
 # ---------------------------------------------------------------------------
 # Workers
 
-_stopping = False       # set by Ctrl-C in a worker: hand back what is done, start nothing new
+_stopping = False       # set by Ctrl-C or SIGTERM in a worker: hand back what is done, start nothing new
 _current = None         # the search handle of the deal being solved
 
 
@@ -228,8 +228,11 @@ def _watch_parent(parent: int) -> None:
 
 def _init_worker(parent: int) -> None:
     _track_searches()
+    # SIGTERM as Ctrl-C: `timeout`, systemd and `kill -- -PGID` signal the whole
+    # process group, and the batch stops cleanly then too. The batch ends its
+    # workers with SIGKILL (_terminate).
     signal.signal(signal.SIGINT, _on_sigint)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _on_sigint)
     # The batch starts its workers with SIGINT blocked (see _submit), so that a
     # Ctrl-C during start-up waits for this handler instead of a traceback.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -355,13 +358,43 @@ class Summary:
 
 
 def _terminate(executor: ProcessPoolExecutor) -> None:
-    terminate = getattr(executor, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
+    # SIGKILL: a worker answers SIGTERM by stopping its search and handing back
+    # its chunk, and that could wait forever on the result pipe's lock when a
+    # dead worker holds it.
+    kill = getattr(executor, "kill_workers", None)  # Python 3.14
+    if kill is not None:
+        kill()
         return
     for p in list((getattr(executor, "_processes", None) or {}).values()):
         if p.is_alive():
-            p.terminate()
+            p.kill()
+
+
+def _worker_died(executor: ProcessPoolExecutor) -> bool:
+    """Whether a worker process has ended while the batch still needs it.
+
+    The pool notices a dead worker by itself, except when the worker died while
+    writing its result (a chunk's rows, lines included, are megabytes): the
+    pool's thread has read the start of the message and waits for the rest,
+    forever (CPython 3.11). So the batch looks at the processes itself."""
+    try:
+        return any(p.exitcode is not None for p in list((getattr(executor, "_processes", None) or {}).values()))
+    except RuntimeError:            # the pool's thread changed the dict meanwhile: ask again next time
+        return False
+
+
+def _release_results(executor: ProcessPoolExecutor) -> None:
+    """Close this process's end for writing of the pool's result pipe. Once the
+    workers are ended too, a pool thread stuck reading a result cut short (see
+    _worker_died) gets end-of-file, takes the pool as broken and ends, so that
+    shutdown returns instead of waiting forever. Taking the pool as broken, that
+    thread fails every future not finished; it must not find one cancelled by
+    another thread (InvalidStateError, 3.11), so the batch never cancels futures
+    itself: shutdown(cancel_futures=True) has that thread cancel them."""
+    results = getattr(executor, "_result_queue", None)
+    writer = getattr(results, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _signal_workers(executor: ProcessPoolExecutor, signum: int) -> None:
@@ -479,28 +512,30 @@ def _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop) 
                     store(future)
                 except BatchError as exc:   # store the others first
                     broken = exc
+            if broken is None and _worker_died(executor):
+                broken = BatchError(_WORKER_DIED)
             if broken is not None:
                 raise broken
             c = summary.counts
             bar.update(summary.solved, c["won"], c["lost"], c["unknown"])
         if stop["signal"] is not None:
-            # Stop: nothing new starts; the searches running stop (SIGINT) and hand
-            # back the deals their chunk finished; whatever is left after a moment is lost.
-            for future in pending:
-                future.cancel()
+            # Stop: the searches running stop (SIGINT) and hand back the deals their
+            # chunk finished; a chunk started after that hands back none at once (the
+            # workers' _stopping); whatever is left after a moment is lost. The futures
+            # are not cancelled here: see _release_results.
             _signal_workers(executor, signal.SIGINT)
             done, pending = wait(pending, timeout=3.0)
             for future in done:
-                if not future.cancelled():
-                    try:
-                        store(future)
-                    except BatchError:
-                        pass
+                try:
+                    store(future)
+                except BatchError:
+                    pass
         else:
             clean = True
     finally:
         if not clean:
             _terminate(executor)
+            _release_results(executor)
         executor.shutdown(wait=True, cancel_futures=True)
         conn.commit()
 

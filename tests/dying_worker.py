@@ -1,0 +1,43 @@
+"""A batch worker that dies halfway through handing back its result (used by
+tests/test_batch.py through ``python -m dying_worker``, with tests/ on the path).
+
+The chunk that holds deal ``DEAL`` is not solved: its worker takes the result
+queue's write lock, writes the first bytes of a message announcing a megabyte,
+and kills itself with SIGKILL. A worker killed from outside while it writes a
+large result (a chunk of won deals with their lines) leaves the pipe in the same
+state; this makes that moment certain instead of a matter of timing. Every other
+chunk is solved as usual.
+
+Run as ``python -m dying_worker <batch arguments>``: the batch command of the
+CLI with this worker function in place of the real one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import struct
+import sys
+
+from solver import batch
+
+DEAL = 40
+
+
+def solve_chunk(variant, deals, limit):
+    if DEAL not in deals:
+        return batch._solve_chunk(variant, deals, limit)
+    frame = sys._getframe()
+    while frame.f_code.co_name != "_process_worker":      # concurrent.futures.process
+        frame = frame.f_back
+    results = frame.f_locals["result_queue"]
+    results._wlock.acquire()
+    os.write(results._writer.fileno(), struct.pack("!i", 1 << 20) + bytes(100))
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    from solver.cli import main
+
+    batch._solve_chunk = solve_chunk      # what run_batch submits: pickled by name, dying_worker.solve_chunk
+    sys.exit(main(["batch", *sys.argv[1:]]))
