@@ -186,6 +186,7 @@ def to_solve(conn: sqlite3.Connection, variant: str, ranges, retry_unknown: bool
 # ---------------------------------------------------------------------------
 # Workers
 
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _stopping = False       # set by Ctrl-C or SIGTERM in a worker: hand back what is done, start nothing new
 _current = None         # the search handle of the deal being solved
 
@@ -233,9 +234,10 @@ def _init_worker(parent: int) -> None:
     # workers with SIGKILL (_terminate).
     signal.signal(signal.SIGINT, _on_sigint)
     signal.signal(signal.SIGTERM, _on_sigint)
-    # The batch starts its workers with SIGINT blocked (see _submit), so that a
-    # Ctrl-C during start-up waits for this handler instead of a traceback.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # The batch starts its workers with SIGINT and SIGTERM blocked (see _submit),
+    # so that a signal during start-up waits for this handler instead of a
+    # traceback or a death.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
@@ -456,8 +458,8 @@ _WORKER_DIED = ("a worker process died (killed, out of memory, or a crash in the
 
 def _submit(executor: ProcessPoolExecutor, variant: str, deals: list[int], limit: Limit):
     # submit() may start a worker process, which inherits the signal mask:
-    # SIGINT stays blocked in it until its handler is in place (_init_worker).
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # SIGINT and SIGTERM stay blocked in it until its handlers are in place (_init_worker).
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
         return executor.submit(_solve_chunk, variant, deals, limit)
     except BrokenProcessPool:       # a worker died before its future was read
