@@ -232,8 +232,8 @@ def _init_worker(parent: int) -> None:
     # SIGTERM as Ctrl-C: `timeout`, systemd and `kill -- -PGID` signal the whole
     # process group, and the batch stops cleanly then too. The batch ends its
     # workers with SIGKILL (_terminate).
-    signal.signal(signal.SIGINT, _on_sigint)
-    signal.signal(signal.SIGTERM, _on_sigint)
+    for sig in _STOP_SIGNALS:
+        signal.signal(sig, _on_sigint)
     # The batch starts its workers with SIGINT and SIGTERM blocked (see _submit),
     # so that a signal during start-up waits for this handler instead of a
     # traceback or a death.
@@ -359,6 +359,11 @@ class Summary:
         return "\n".join(lines)
 
 
+def _workers(executor: ProcessPoolExecutor) -> list:
+    """The pool's worker processes (a private attribute; none once it is shut down)."""
+    return list((getattr(executor, "_processes", None) or {}).values())
+
+
 def _terminate(executor: ProcessPoolExecutor) -> None:
     # SIGKILL: a worker answers SIGTERM by stopping its search and handing back
     # its chunk, and that could wait forever on the result pipe's lock when a
@@ -367,7 +372,7 @@ def _terminate(executor: ProcessPoolExecutor) -> None:
     if kill is not None:
         kill()
         return
-    for p in list((getattr(executor, "_processes", None) or {}).values()):
+    for p in _workers(executor):
         if p.is_alive():
             p.kill()
 
@@ -380,7 +385,7 @@ def _worker_died(executor: ProcessPoolExecutor) -> bool:
     pool's thread has read the start of the message and waits for the rest,
     forever (CPython 3.11). So the batch looks at the processes itself."""
     try:
-        return any(p.exitcode is not None for p in list((getattr(executor, "_processes", None) or {}).values()))
+        return any(p.exitcode is not None for p in _workers(executor))
     except RuntimeError:            # the pool's thread changed the dict meanwhile: ask again next time
         return False
 
@@ -400,7 +405,7 @@ def _release_results(executor: ProcessPoolExecutor) -> None:
 
 
 def _signal_workers(executor: ProcessPoolExecutor, signum: int) -> None:
-    for p in list((getattr(executor, "_processes", None) or {}).values()):
+    for p in _workers(executor):
         try:
             if p.is_alive() and p.pid:
                 os.kill(p.pid, signum)
@@ -435,7 +440,7 @@ def run_batch(db: str | os.PathLike, variant: str, ranges: list[tuple[int, int]]
 
         handlers = {}
         if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
+            for sig in _STOP_SIGNALS:
                 handlers[sig] = signal.signal(sig, on_signal)
         start = time.monotonic()
         try:

@@ -39,5 +39,8 @@ def solve_chunk(variant, deals, limit):
 if __name__ == "__main__":
     from solver.cli import main
 
-    batch._solve_chunk = solve_chunk      # what run_batch submits: pickled by name, dying_worker.solve_chunk
+    # What run_batch submits, pickled by name: __main__.solve_chunk, which the
+    # spawned workers find in this file loaded as __mp_main__ (where this block
+    # does not run, so batch._solve_chunk there is the real one).
+    batch._solve_chunk = solve_chunk
     sys.exit(main(["batch", *sys.argv[1:]]))
