@@ -54,12 +54,17 @@ static inline int family_fail(char *err, int errlen, const char *text)
     return -1;
 }
 
-/* Writes the low `bits` bits of value into key at bit *at, and moves *at on. */
+/* Writes the low `bits` bits (1..64) of value into the zeroed key at bit
+ * *at, and moves *at on. */
 static inline void family_put_bits(uint64_t *key, int *at, uint64_t value, int bits)
 {
-    for (int i = 0; i < bits; i++, (*at)++)
-        if (value >> i & 1)
-            key[*at / 64] |= 1ull << (*at % 64);
+    if (bits < 64)
+        value &= (1ull << bits) - 1;
+    int w = *at >> 6, o = *at & 63;
+    key[w] |= value << o;
+    if (o && o + bits > 64)
+        key[w + 1] |= value >> (64 - o);
+    *at += bits;
 }
 
 /* Each returns 0, or -1 with a message in err for impossible rules or positions. */
