@@ -36,11 +36,14 @@ typedef struct {
     int restricted_again;     /* the restriction comes back after a redeal */
     int redeals;              /* 0..5 */
     int deal_from_last;       /* a gathered pack deals pile 12 first (else pile 1) */
+    int deal_when_stuck;      /* a round or a redeal only when no playable card fits a base */
     /* jewel */
     int reserves;             /* 0..3 */
     int runs_move;            /* runs in alternating colours move as a unit */
     int empty_pile;           /* D2_EMPTY_*: what an empty side/bottom place takes once the jewels are gone */
     int empty_lid;            /* D2_EMPTY_NONE or D2_EMPTY_ANY, the same for a lid place */
+    int reserve_when_stuck;   /* a turned card goes onto a reserve only when no foundation and no
+                                 side or bottom pile's top card takes it */
 } d2_rules;
 
 /* A position. Piles list cards bottom first; stock and jewels next card first. */

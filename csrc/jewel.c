@@ -82,9 +82,24 @@ static int on_pile(int top, int c)
 
 static int jewels_left(const jw_game *g, const jw_state *s) { return s->jused < g->njewels; }
 
+/* Is a card of kind k still to be turned from the stock? */
+static int to_come(const jw_game *g, const jw_state *s, int k)
+{
+    for (int i = g->nroot + s->next; i < g->nroot + g->nstock; i++)
+        if (g->sidcard[i] == k)
+            return 1;
+    return 0;
+}
+
 /* Shortcut "last-copy-home" (docs/search.md): card c, whose other copy is
  * home and whose four possible children (the rank below, other colour) are
- * home, goes home at once, unless its place would empty while jewels remain. */
+ * home, goes home at once, unless its place would empty while jewels remain.
+ * Where reserves take only the cards with no other place
+ * (reserve_when_stuck), sending c home must also give no card still to be
+ * turned a place it would not have had: the foundation after c (the next
+ * card of c's suit, when the other foundation is past it), or the card under
+ * c or one c could later lie on (both take only c's kind, home, and the
+ * other suit of c's colour at c's rank). */
 static int safe_home(const jw_game *g, const jw_state *s, int c, int empties)
 {
     if (!(g->flags & D2_LAST_COPY_HOME))
@@ -96,7 +111,16 @@ static int safe_home(const jw_game *g, const jw_state *s, int c, int empties)
         for (int t = 0; t < 4; t++)
             if (red(t * 13) != red(c) && s->found[t][1] < r - 1)
                 return 0;
-    return !(empties && jewels_left(g, s));
+    if (empties && jewels_left(g, s))
+        return 0;
+    if (g->rules.reserve_when_stuck) {
+        if (s->found[su][0] > r && r < 13 && to_come(g, s, c + 1))
+            return 0;
+        int mate = (su ^ 1) * 13 + r - 1;      /* the other suit of c's colour */
+        if (to_come(g, s, mate))
+            return 0;
+    }
+    return 1;
 }
 
 static int empty_pile_takes(const jw_game *g, int c)
@@ -145,11 +169,15 @@ static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c,
 /* Moves of a card coming from the stock (turned now, or at the root). */
 static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src)
 {
+    int first = n;
     if (fits_found(s, c))
         out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + c / 13), 1, 0 };
     n = to_piles(g, s, out, n, c, src, 1, -1);
+    int placed = 0;      /* home or onto a pile's top card */
+    for (int i = first; i < n; i++)
+        placed |= out[i].dst >= P_FOUND || (out[i].dst >= P_PILE && s->npile[out[i].dst - P_PILE]);
     int seen_empty = 0;
-    for (int k = 0; k < g->rules.reserves; k++) {
+    for (int k = 0; k < g->rules.reserves && !(placed && g->rules.reserve_when_stuck); k++) {
         if (!s->nres[k]) {
             if (seen_empty && (g->flags & D2_INTERCHANGEABLE))
                 continue;

@@ -74,7 +74,9 @@ static int np_moves(const void *game, const void *state, gmove *out)
     const np_state *s = state;
     int n = 0;
     int only_start = restricted(g, s);
-    int last = s->pass == g->last_pass;
+    /* Shortcut "last-copy-home" acts in the last pass, and in every pass
+     * where no round is dealt while a card fits (docs/search.md). */
+    int last = s->pass == g->last_pass || g->rules.deal_when_stuck;
     for (int p = 0; p < D2_PILES; p++) {
         if (!s->npile[p])
             continue;
@@ -87,8 +89,8 @@ static int np_moves(const void *game, const void *state, gmove *out)
             if (only_start && (k ? s->kb[su] : s->ab[su]) != 0)
                 continue;
             gmove m = { NM_HOME, (uint8_t)c, (uint8_t)p, (uint8_t)(k ? su : 4 + su), 0, 0 };
-            /* Shortcut (docs/search.md, "last-copy-home"): in the last pass, a
-             * card whose other copy is home goes home at once. */
+            /* Shortcut (docs/search.md, "last-copy-home"): a card whose other
+             * copy is home goes home at once. */
             if ((g->flags & D2_LAST_COPY_HOME) && last && other_copy_home(s, su, r, k)) {
                 out[0] = m;
                 return 1;
@@ -96,6 +98,10 @@ static int np_moves(const void *game, const void *state, gmove *out)
             out[n++] = m;
         }
     }
+    /* The sheet's rule (deal_when_stuck): no round and no redeal while a
+     * card fits a base. */
+    if (n && g->rules.deal_when_stuck)
+        return n;
     if (s->next < s->nstock)
         out[n++] = (gmove){ NM_DEAL, 0, 0, 0, 0, 1 };
     else if (s->pass < g->last_pass)

@@ -188,6 +188,7 @@ def _rules_d2(variant):
         r.restricted_again = variant.restricted_again
         r.redeals = variant.redeals
         r.deal_from_last = variant.deal_from == "pile-12"
+        r.deal_when_stuck = variant.deal_when == "nothing-fits"
     elif variant.family == "jewel":
         r.family = lib.D2_JEWEL
         r.reserves = variant.reserves
@@ -196,6 +197,7 @@ def _rules_d2(variant):
             variant.empty_pile
         ]
         r.empty_lid = {"none": lib.D2_EMPTY_NONE, "any": lib.D2_EMPTY_ANY}[variant.empty_lid]
+        r.reserve_when_stuck = variant.reserve_takes == "unplaceable"
     else:
         raise CoreError(f"the two-deck core has no family {variant.family!r}")
     return r

@@ -26,7 +26,8 @@ from solver.rules.jewel import (
 )
 from solver.variants import load
 
-V = load("paciencia-porta-joias")
+V = load("paciencia-porta-joias-free")   # the free rules; the sheet's: SHEET
+SHEET = load("paciencia-porta-joias")
 
 
 def C(text: str) -> Card:
@@ -151,7 +152,7 @@ def test_start_layout_from_a_deal():
 def test_start_of_another_deal_by_name():
     deal = Deal.from_number(40000, decks=2)
     pos = JewelPosition.start(deal, "paciencia-porta-joias")
-    assert pos.variant == V
+    assert pos.variant == SHEET
     laid = list(pos.lid) + [p[0] for p in pos.sides + pos.bottoms] + list(pos.jewels) + list(pos.stock)
     assert sorted(laid) == sorted(deal.cards)
 
@@ -322,6 +323,37 @@ def test_the_turned_card_placements_in_order():
     for m in legal_moves(pos):
         play(pos, m)
     assert play(pos, mv("2H", "stock", "lid:2")).lid[1] == C("2H")
+
+
+def test_the_sheet_puts_a_turned_card_on_a_reserve_only_when_it_has_no_other_place():
+    """paciencia-porta-joias: "Se estas cartas não puderem ser colocadas em
+    algumas destas pilhas, coloque-as em um dos três possíveis refugos"."""
+    variant = replace(SHEET, empty_lid="any")
+    pos = box(
+        variant,
+        lid="KC -- KS KS KD",
+        piles="KC / KC / 3S / KS / - / KD / 3C / KH",
+        foundations={"H": (1, 0)},
+        turned="2H",
+    )
+    assert legal_moves(pos) == [
+        mv("2H", "stock", "foundation:H"),
+        mv("2H", "stock", "side:3"),
+        mv("2H", "stock", "bottom:1"),
+        mv("2H", "stock", "bottom:3"),
+        mv("2H", "stock", "lid:2"),
+    ]
+    rejects(pos, mv("2H", "stock", "reserve:1"), "2♥ fits foundation:H", "only when no foundation and no pile top")
+    # Only a pile top obliges: with the foundation not wanting it, still no reserve.
+    on_top = replace(pos, foundations=((0, 0),) * 4)
+    assert [m.dst for m in legal_moves(on_top)] == ["side:3", "bottom:1", "bottom:3", "lid:2"]
+    rejects(on_top, mv("2H", "stock", "reserve:2"), "2♥ fits side:3")
+    # An empty place does not oblige: a card that fits no top may go to a reserve or the space.
+    alone = box(variant, lid="KC -- KS KS KD", piles="KC / KC / 9S / KS / - / KD / 9C / KH", turned="2H")
+    assert [m.dst for m in legal_moves(alone)] == ["bottom:1", "reserve:1", "reserve:2", "reserve:3", "lid:2"]
+    assert play(alone, mv("2H", "stock", "reserve:3")).reserves[2] == cards("2H")
+    # The free rules take any turned card on any reserve.
+    assert mv("2H", "stock", "reserve:1") in legal_moves(replace(pos, variant=replace(V, empty_lid="any")))
 
 
 # ---------------------------------------------------------------- reserves
@@ -814,6 +846,8 @@ def _opened(pos: JewelPosition) -> JewelPosition:
         (5, {"reserves": 1, "empty_pile": "none"}, False),
         (7, {"reserves": 2, "empty_pile": "any", "empty_lid": "any"}, True),
         (8, {"runs_move": True, "empty_pile": "king"}, True),
+        (9, {"reserve_takes": "unplaceable"}, False),
+        (10, {"reserve_takes": "unplaceable", "empty_lid": "any"}, True),
     ],
 )
 def test_legal_moves_and_play_agree(number, changes, opened):

@@ -25,7 +25,8 @@ from solver.rules.napoleao import (
 )
 from solver.variants import load
 
-NAPOLEAO = load("paciencia-napoleao")
+NAPOLEAO = load("paciencia-napoleao-free")   # the free rules; the sheet's: SHEET
+SHEET = load("paciencia-napoleao")
 EMPTY = ((),) * 12
 
 
@@ -314,6 +315,39 @@ def test_redeal_is_allowed_while_cards_could_still_go_home():
     assert play(pos, Move.redeal()).stock == tuple(cards("2D AD"))
 
 
+def test_the_sheet_deals_and_redeals_only_when_no_card_fits():
+    """paciencia-napoleao: "Retiradas todas as cartas possíveis ... o jogador
+    distribuirá": no round and no redeal while a playable card fits a base."""
+    pos = table("9H", piles("7C"), kbases=(6, 13, 13, 13), abases=(6, 13, 13, 13), rounds=5, variant=SHEET)
+    assert legal_moves(pos) == [Move.move(C("7C"), "pile:1", "kbase:C"), Move.move(C("7C"), "pile:1", "abase:C")]
+    text = rejects_move(pos, Move.deal(cards("9H")))
+    assert "7♣ on pile 1 still fits kbase:C" in text and "only when no playable card fits a base" in text
+    after = play(pos, Move.move(C("7C"), "pile:1", "abase:C"))
+    assert legal_moves(after) == [Move.deal(cards("9H"))]
+    # The redeal waits as well; the free rules deal and redeal at any time.
+    end = table(piles_=piles("2D", "AD"), kbases=(13, 13, 13, 11), redeals=0, rounds=9, variant=SHEET)
+    assert legal_moves(end) == [Move.move(C("2D"), "pile:1", "kbase:D")]
+    assert "2♦ on pile 1 still fits kbase:D" in rejects_move(end, Move.redeal())
+    assert Move.redeal() in legal_moves(replace(end, variant=NAPOLEAO))
+    assert Move.deal(cards("9H")) in legal_moves(replace(pos, variant=NAPOLEAO))
+
+
+def test_the_sheet_in_a_restricted_round_waits_only_for_kings_and_aces():
+    """In rounds 1 and 2 only a King or an Ace that starts a base may leave,
+    so only such a card holds the next round back."""
+    pos = table("9H 9H", piles("QC", "KS"), kbases=(1, 0, 13, 13), abases=(0, 1, 13, 13), redeals=0, rounds=1,
+                variant=SHEET)
+    assert legal_moves(pos) == [Move.move(C("KS"), "pile:2", "kbase:S")]
+    pos = play(pos, Move.move(C("KS"), "pile:2", "kbase:S"))
+    assert legal_moves(pos) == [Move.deal(cards("9H 9H"))]      # the Q♣ waits for round 3
+
+
+def rejects_move(pos: NapoleaoPosition, move: Move) -> str:
+    with pytest.raises(IllegalMoveError) as info:
+        play(pos, move)
+    return str(info.value)
+
+
 # --------------------------------------------------------------------------
 # The end of the game.
 
@@ -492,6 +526,8 @@ def candidates(pos: NapoleaoPosition) -> list[Move]:
     (1, NAPOLEAO),
     (2, replace(NAPOLEAO, deal_from="pile-12", restricted_again=True)),
     (3, replace(NAPOLEAO, start_bases=False, restricted_rounds=0)),
+    (4, SHEET),
+    (5, replace(SHEET, deal_from="pile-12", restricted_again=True)),
 ])
 def test_random_games_legal_moves_agree_with_play(number, variant):
     rng = random.Random(number)

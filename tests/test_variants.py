@@ -41,10 +41,19 @@ EXPECTED = {
     ),
     "paciencia-napoleao": dict(
         family="napoleao", start_bases=True, restricted_rounds=2, restricted_again=False,
-        redeals=2, deal_from="pile-1", passes=3, cards=104,
+        redeals=2, deal_from="pile-1", deal_when="nothing-fits", passes=3, cards=104,
+    ),
+    "paciencia-napoleao-free": dict(
+        family="napoleao", start_bases=True, restricted_rounds=2, restricted_again=False,
+        redeals=2, deal_from="pile-1", deal_when="any-time", passes=3, cards=104,
     ),
     "paciencia-porta-joias": dict(
-        family="jewel", reserves=3, runs_move=False, empty_pile="any", empty_lid="none", cards=104,
+        family="jewel", reserves=3, runs_move=False, empty_pile="any", empty_lid="none",
+        reserve_takes="unplaceable", cards=104,
+    ),
+    "paciencia-porta-joias-free": dict(
+        family="jewel", reserves=3, runs_move=False, empty_pile="any", empty_lid="none",
+        reserve_takes="any", cards=104,
     ),
 }
 CLASSES = {"tomb": Variant, "napoleao": NapoleaoVariant, "jewel": JewelVariant}
@@ -366,10 +375,28 @@ start_bases = true
 [rounds]
 restricted = 2
 restricted_after_redeal = false
+deal_when = "nothing-fits"
 
 [redeal]
 count = 2
 deal_from = "pile-1"
+"""
+
+JEWEL_TOML = """\
+name = "my-jewel"
+family = "jewel"
+description = "a test variant"
+
+[reserves]
+count = 3
+takes = "unplaceable"
+
+[piles]
+runs_move = false
+empty_takes = "any"
+
+[lid]
+empty_takes = "none"
 """
 
 
@@ -383,7 +410,25 @@ def test_a_two_deck_variant_file_loads_and_checks(tmp_path):
         ("restricted = 2", "restricted = -1", "'rounds.restricted'"),
         ("start_bases = true", "start_bases = 1", "'setup.start_bases'"),
         ("[redeal]", "[redeal]\nshuffle = true", "unknown field 'redeal.shuffle'"),
+        ('deal_when = "nothing-fits"', 'deal_when = "never"', "'rounds.deal_when'"),
+        ('deal_when = "nothing-fits"\n', "", "'rounds.deal_when' is missing"),
     ):
         path.write_text(NAPOLEAO_TOML.replace(old, new), encoding="utf-8")
+        with pytest.raises(VariantError, match=re.escape(words)):
+            load_file(path)
+
+
+def test_a_jewel_variant_file_says_which_cards_a_reserve_takes(tmp_path):
+    path = tmp_path / "my-jewel.toml"
+    path.write_text(JEWEL_TOML, encoding="utf-8")
+    assert load_file(path).reserve_takes == "unplaceable"
+    path.write_text(JEWEL_TOML.replace('"unplaceable"', '"any"'), encoding="utf-8")
+    assert load_file(path).reserve_takes == "any"
+    for old, new, words in (
+        ('takes = "unplaceable"', 'takes = "some"', "'reserves.takes' is 'some'; it must be one of 'unplaceable', 'any'"),
+        ('takes = "unplaceable"\n', "", "'reserves.takes' is missing"),
+        ('takes = "unplaceable"', "takes = true", "'reserves.takes' is True (bool)"),
+    ):
+        path.write_text(JEWEL_TOML.replace(old, new), encoding="utf-8")
         with pytest.raises(VariantError, match=re.escape(words)):
             load_file(path)

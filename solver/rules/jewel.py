@@ -16,7 +16,9 @@ The table, as :class:`JewelPosition` holds it (two decks, 104 cards):
   place becomes empty and jewels remain, the next jewel fills it at once (a
   ``jewel`` move, the only legal move until it is made);
 - the **stock**, turned one card at a time, once through; the turned card must
-  be placed (home, on a pile, on a reserve) before anything else happens;
+  be placed (home, on a pile, on a reserve) before anything else happens; with
+  ``reserve_takes = "unplaceable"`` (the sheet) it goes onto a reserve only
+  when no foundation and no pile top takes it, with ``"any"`` always;
 - up to three **reserves**, fed by the stock only;
 - eight **foundations**, two per suit, each built up in suit from the Ace;
   only their card counts are kept, the larger first.
@@ -316,7 +318,9 @@ def legal_moves(pos: JewelPosition) -> list[Move]:
 
     When a space waits for a jewel, only that jewel move. When a card is
     turned, only its placements: home, then onto the piles (side 1..4, bottom
-    1..4), then onto each reserve, then into an empty lid place. Otherwise:
+    1..4), then onto each reserve (with ``reserve_takes = "unplaceable"``, only
+    when neither a foundation nor a pile top takes it), then into an empty lid
+    place. Otherwise:
     moves home (from the lid, the piles, the reserves), then pile to pile,
     reserve to pile, moves into empty places (from the piles, then from the
     reserves), then the turn. A card moved from a one-card pile into an empty
@@ -334,8 +338,10 @@ def legal_moves(pos: JewelPosition) -> list[Move]:
             target = _pile(pos, dst)
             if builds_on(card, target[-1]) if target else _empty_pile_accepts(pos, card):
                 moves.append(Move.move(card, "stock", dst))
-        for dst in _reserve_places(pos):
-            moves.append(Move.move(card, "stock", dst))
+        placed = any(m.dst.startswith("foundation") or _pile(pos, m.dst) for m in moves)
+        if not (placed and pos.variant.reserve_takes == "unplaceable"):
+            for dst in _reserve_places(pos):
+                moves.append(Move.move(card, "stock", dst))
         if _empty_lid_accepts(pos):
             for dst, held in zip(LID_PLACES, pos.lid):
                 if held is None:
@@ -549,6 +555,22 @@ def _put(pos: JewelPosition, cards: tuple[Card, ...], dst: str, kind: str) -> Je
     raise _Reject(f"unknown destination place {dst!r}")  # pragma: no cover (checked earlier)
 
 
+def _check_unplaceable(pos: JewelPosition, card: Card) -> None:
+    """Under ``reserve_takes = "unplaceable"`` (the sheet) a turned card goes
+    onto a reserve only when no foundation and no side or bottom pile's top
+    card takes it (an empty place does not oblige)."""
+    if _foundation_accepts(pos, card):
+        where = f"foundation:{card.suit}"
+    else:
+        where = next((p for p in PILE_PLACES if _pile(pos, p) and builds_on(card, _pile(pos, p)[-1])), None)
+        if where is None:
+            return
+    raise _Reject(
+        f"{card.pretty()} fits {where}: {pos.variant.name} puts a turned card onto a reserve only when"
+        " no foundation and no pile top takes it"
+    )
+
+
 def _move_card(pos: JewelPosition, move: Move) -> JewelPosition:
     card, src, dst = move.card, move.src, move.dst
     if not isinstance(card, Card):
@@ -567,6 +589,8 @@ def _move_card(pos: JewelPosition, move: Move) -> JewelPosition:
         raise _Reject("a lid card goes only to a foundation")
     if dst_kind == "reserve" and src_kind != "stock":
         raise _Reject("a reserve takes cards only from the stock (the turned card)")
+    if dst_kind == "reserve" and pos.variant.reserve_takes == "unplaceable":
+        _check_unplaceable(pos, card)
     after, cards = _take(pos, card, src, src_kind, dst_kind)
     return _put(after, cards, dst, dst_kind)
 

@@ -20,7 +20,10 @@ The table, as :class:`NapoleaoPosition` holds it:
   ``restricted_again``) only a King or an Ace that starts an empty base may
   leave the piles;
 - once the stock is out, a **redeal** gathers the piles, without shuffling,
-  into a new stock, while redeals remain.
+  into a new stock, while redeals remain;
+- with ``deal_when = "nothing-fits"`` (the sheet) a round or a redeal is dealt
+  only when no playable card fits a base; with ``"any-time"`` whenever the
+  player likes.
 
 Moves name indexed places: ``pile:1`` ... ``pile:12``, ``kbase:S``,
 ``abase:S`` (``S`` a suit letter).
@@ -35,7 +38,7 @@ Moves name indexed places: ``pile:1`` ... ``pile:12``, ``kbase:S``,
 '3D 5H JC 5S 5H KC KC 8D JD 8C 6C 6H'
 >>> pos = play(pos, Move.deal(first))
 >>> legal_moves(pos)
-[Move.move(KC, 'pile:6', 'kbase:C'), Move.move(KC, 'pile:7', 'kbase:C'), Move.deal(TC 8D 4C JS QC 4H KD 2H TD 8S AC 7C)]
+[Move.move(KC, 'pile:6', 'kbase:C'), Move.move(KC, 'pile:7', 'kbase:C')]
 >>> pos = play(pos, Move.move(Card.parse("KC"), "pile:6", "kbase:C"))
 >>> score(pos), pos.moves_played, restricted(pos)
 (3, 2, True)
@@ -286,17 +289,20 @@ def _can_redeal(pos: NapoleaoPosition) -> bool:
 def legal_moves(pos: NapoleaoPosition) -> list[Move]:
     """Every legal move in ``pos``: the base moves (pile 1..12, for each its top
     card to the King base, then to the Ace base, of its suit), then the deal,
-    then the redeal.
+    then the redeal; with ``deal_when = "nothing-fits"`` the deal and the
+    redeal only when there is no base move.
 
     Written apart from :func:`play`'s checks on purpose: the tests check that
     the two agree.
 
     >>> from solver.variants import load
     >>> c = Card.parse
-    >>> pos = NapoleaoPosition(load("paciencia-napoleao"), (c("9H"),), piles=((c("7C"),),) + ((),) * 11,
+    >>> pos = NapoleaoPosition(load("paciencia-napoleao-free"), (c("9H"),), piles=((c("7C"),),) + ((),) * 11,
     ...                        kbases=(6, 0, 0, 0), abases=(6, 0, 0, 0), rounds=5)
     >>> legal_moves(pos)
     [Move.move(7C, 'pile:1', 'kbase:C'), Move.move(7C, 'pile:1', 'abase:C'), Move.deal(9H)]
+    >>> legal_moves(replace(pos, variant=load("paciencia-napoleao")))
+    [Move.move(7C, 'pile:1', 'kbase:C'), Move.move(7C, 'pile:1', 'abase:C')]
     """
     moves = []
     only_starts = restricted(pos)
@@ -310,11 +316,41 @@ def legal_moves(pos: NapoleaoPosition) -> list[Move]:
             if only_starts and not _starts_base(pos, card, kind):
                 continue
             moves.append(Move.move(card, f"pile:{i}", f"{kind}:{card.suit}"))
+    if moves and pos.variant.deal_when == "nothing-fits":
+        return moves
     if pos.stock:
         moves.append(Move.deal(pos.stock[:PILES]))
     elif _can_redeal(pos):
         moves.append(Move.redeal())
     return moves
+
+
+def _fitting(pos: NapoleaoPosition) -> tuple[Card, int, str] | None:
+    """The first playable card that a base takes now (respecting a restricted
+    round), as (card, pile number, base place), or ``None``: under
+    ``deal_when = "nothing-fits"`` no round and no redeal is dealt while there
+    is one."""
+    only_starts = restricted(pos)
+    for i, cards in enumerate(pos.piles, 1):
+        if not cards:
+            continue
+        card = cards[-1]
+        for kind in ("kbase", "abase"):
+            if _wants(pos, kind, card.suit) == card.rank and (not only_starts or _starts_base(pos, card, kind)):
+                return card, i, f"{kind}:{card.suit}"
+    return None
+
+
+def _check_nothing_fits(pos: NapoleaoPosition, what: str) -> None:
+    if pos.variant.deal_when != "nothing-fits":
+        return
+    fit = _fitting(pos)
+    if fit:
+        card, pile, base = fit
+        raise _Reject(
+            f"{card.pretty()} on pile {pile} still fits {base}: {pos.variant.name} deals {what} only when"
+            " no playable card fits a base"
+        )
 
 
 # --------------------------------------------------------------------------
@@ -339,6 +375,7 @@ def _deal(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
         if len(expected) == 1:
             raise _Reject(f"the next card of the stock is {expected[0].pretty()}")
         raise _Reject(f"the next {len(expected)} cards of the stock are {_cards_text(expected)}")
+    _check_nothing_fits(pos, "a round")
     piles = tuple(
         pile + (expected[i],) if i < len(expected) else pile for i, pile in enumerate(pos.piles)
     )
@@ -358,6 +395,7 @@ def _redeal(pos: NapoleaoPosition) -> NapoleaoPosition:
         )
     if not any(pos.piles):
         raise _Reject("the piles are empty: nothing to redeal")
+    _check_nothing_fits(pos, "again")
     # Gathered without shuffling: each pile keeps its order, bottom card first.
     order = pos.piles if v.deal_from == "pile-1" else tuple(reversed(pos.piles))
     stock = tuple(card for pile in order for card in pile)

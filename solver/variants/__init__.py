@@ -23,6 +23,10 @@ CELL_TARGETS = ("foundation", "cell", "reserve", "waste")
 FAMILIES = ("tomb", "napoleao", "jewel")
 MAX_CELLS = 4  # the C core's key holds four cells
 MAX_PASSES = 7
+#: Paciência Napoleão: when a round (or a redeal) may be dealt.
+DEAL_WHEN = ("nothing-fits", "any-time")
+#: Paciência do Porta-Jóias: which turned cards a reserve takes.
+RESERVE_TAKES = ("unplaceable", "any")
 
 
 class VariantError(ValueError):
@@ -68,6 +72,8 @@ class NapoleaoVariant(BaseVariant):
     restricted_again: bool     # the restriction comes back after each redeal
     redeals: int
     deal_from: str             # "pile-1": the gathered pack deals pile 1 (bottom up) first; or "pile-12"
+    deal_when: str             # "nothing-fits": a round or a redeal only when no playable card fits a
+                               # base (the sheet); "any-time": whenever the player likes
 
     decks = 2
     cards = 104
@@ -85,6 +91,8 @@ class JewelVariant(BaseVariant):
     runs_move: bool            # a run in alternating colours moves as a unit between side/bottom piles
     empty_pile: str            # once the jewels are gone, an empty side/bottom place takes: "any", "king", "none"
     empty_lid: str             # once the jewels are gone, an empty lid place takes: "any" or "none"
+    reserve_takes: str         # "unplaceable": a turned card goes onto a reserve only when no foundation
+                               # and no pile top takes it (the sheet); "any": any turned card
 
     decks = 2
     cards = 104
@@ -117,6 +125,7 @@ def _schema(family: str) -> dict[str, tuple[type, Any, str]]:
             "rounds.restricted_after_redeal": (bool, *boolean),
             "redeal.count": (int, *int_range(0, 5)),
             "redeal.deal_from": (str, *one_of(("pile-1", "pile-12"))),
+            "rounds.deal_when": (str, *one_of(DEAL_WHEN)),
         }
     if family == "jewel":
         return common | {
@@ -124,6 +133,7 @@ def _schema(family: str) -> dict[str, tuple[type, Any, str]]:
             "piles.runs_move": (bool, *boolean),
             "piles.empty_takes": (str, *one_of(("any", "king", "none"))),
             "lid.empty_takes": (str, *one_of(("any", "none"))),
+            "reserves.takes": (str, *one_of(RESERVE_TAKES)),
         }
     if family != "tomb":
         return common
@@ -175,6 +185,7 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
             restricted_again=values["rounds.restricted_after_redeal"],
             redeals=values["redeal.count"],
             deal_from=values["redeal.deal_from"],
+            deal_when=values["rounds.deal_when"],
         )
     if family == "jewel":
         return JewelVariant(
@@ -183,6 +194,7 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
             runs_move=values["piles.runs_move"],
             empty_pile=values["piles.empty_takes"],
             empty_lid=values["lid.empty_takes"],
+            reserve_takes=values["reserves.takes"],
         )
     if "reserve" in values["cells.send_to"] and not values["reserve.sixes"]:
         raise VariantError(f"{where}: field 'cells.send_to' names 'reserve' but 'reserve.sixes' is false")
