@@ -99,6 +99,10 @@ void d2_stop(d2_solver *s);
 void d2_get_stats(const d2_solver *s, solver_stats *out);
 int d2_line_length(const d2_solver *s, int which);
 int d2_line_move(const d2_solver *s, int which, int index, d2_move *out);
+/* The family's upper bound on the score of every position reachable from the
+ * root (docs/search.md, "dead-cards"), or the family's full score if it has
+ * none: for the tests and for studies. */
+int d2_root_bound(const d2_solver *s);
 void d2_free(d2_solver *s);
 
 #endif

@@ -35,8 +35,10 @@ typedef struct family {
     void (*key)(const void *game, const void *state, uint64_t *key);
     int (*score)(const void *game, const void *state);
     /* Optional: an upper bound on the score of every position reachable from
-     * state (D2_DEAD_CARDS); NULL for none. */
-    int (*bound)(const void *game, const void *state);
+     * state (D2_DEAD_CARDS), reached by move m (NULL at the root); NULL for
+     * none. A family may return max_score after moves where the bound is
+     * not worth its time. */
+    int (*bound)(const void *game, const void *state, const gmove *m);
     /* The solution-format moves of m played from state (a jewel filling a
      * space, a turn before its placement, are moves of their own); returns
      * how many were written (at most 3). */

@@ -336,7 +336,7 @@ static int dfs(d2_solver *s, uint64_t cap)
         /* Shortcut "dead-cards" (docs/search.md): a position that cannot win
          * nor beat the best score seen is stored but not expanded. */
         if (s->fam.bound && (s->flags & D2_DEAD_CARDS)) {
-            int u = s->fam.bound(s->fam.game, child);
+            int u = s->fam.bound(s->fam.game, child, m);
             if (u < s->fam.max_score && u <= s->stats.best_score) {
                 continue;
             }
@@ -498,6 +498,11 @@ int d2_line_move(const d2_solver *s, int which, int index, d2_move *out)
         return -1;
     *out = s->out[which][index];
     return 0;
+}
+
+int d2_root_bound(const d2_solver *s)
+{
+    return s->fam.bound ? s->fam.bound(s->fam.game, s->root, NULL) : s->fam.max_score;
 }
 
 void d2_free(d2_solver *s)

@@ -418,6 +418,141 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
     family_put_bits(key, &at, 1, 1);
 }
 
+/* Shortcut "dead-cards" (docs/search.md): an upper bound on the score of
+ * every position reachable from s. It grows, from nothing, what some line
+ * could ever do, each fact only when what it needs could be done: a card
+ * could be free to move (a lid card, a card still in the stock, the top of
+ * a pile or a reserve, a card whose every card above could leave, a jewel
+ * when enough places could open before its turn); it could go home (free,
+ * and a foundation of its suit could reach the rank below: every rank in
+ * between has a free card); it could lie on a pile (free, and some card it
+ * builds on could lie on a pile, or a space could take it); it could leave
+ * its place (home, onto a pile, into a space; a lid card only home); a
+ * space could be had (the jewels could all come out, and one more place
+ * open). Every card some line sends home is counted: by induction over the
+ * line, what each move needs was done earlier, so it was grown first. */
+enum { L_LID, L_PILE, L_RES, L_JEWEL, L_STOCK };
+
+static int jw_bound(const void *game, const void *state, const gmove *m)
+{
+    const jw_game *g = game;
+    const jw_state *s = state;
+    if (g->rules.runs_move)
+        return 104;                 /* a run leaves its cards in place: not modelled */
+    /* Computed after a card comes from the stock (and at the root): the
+     * moves between two turns change the bound by little, and it costs more
+     * than the positions it would save there. */
+    if (m && m->src != P_STOCK && m->src != P_TURNED)
+        return 104;
+    uint8_t card[JW_SIDS], loc[JW_SIDS], jidx[JW_SIDS];
+    int16_t above[JW_SIDS];
+    uint8_t acc[JW_SIDS] = { 0 }, home[JW_SIDS] = { 0 }, leave[JW_SIDS] = { 0 }, onpile[JW_SIDS] = { 0 };
+    int bottom[D2_TABLEAU], nb = 0;
+    int n = 0;
+    for (int i = 0; i < D2_LID; i++)
+        if (s->lid[i] != NO) {
+            card[n] = s->lid[i]; loc[n] = L_LID; above[n] = -1; acc[n] = 1; n++;
+        }
+    for (int p = 0; p < D2_TABLEAU; p++) {
+        if (s->npile[p])
+            bottom[nb++] = n;
+        for (int i = 0; i < s->npile[p]; i++) {
+            card[n] = s->pile[p][i]; loc[n] = L_PILE;
+            above[n] = (int16_t)(i + 1 < s->npile[p] ? n + 1 : -1);
+            acc[n] = above[n] < 0;
+            onpile[n] = acc[n];
+            n++;
+        }
+    }
+    for (int k = 0; k < g->rules.reserves; k++)
+        for (int i = 0; i < s->nres[k]; i++) {
+            card[n] = g->sidcard[s->res[k][i]]; loc[n] = L_RES;
+            above[n] = (int16_t)(i + 1 < s->nres[k] ? n + 1 : -1);
+            acc[n] = above[n] < 0;
+            n++;
+        }
+    int jewels = g->njewels - s->jused;
+    for (int j = s->jused; j < g->njewels; j++) {
+        card[n] = g->jewel[j]; loc[n] = L_JEWEL; above[n] = -1; jidx[n] = (uint8_t)(j - s->jused); n++;
+    }
+    for (int i = s->next; i < g->nstock; i++) {
+        card[n] = g->sidcard[g->nroot + i]; loc[n] = L_STOCK; above[n] = -1; acc[n] = 1; n++;
+    }
+    if (s->turned != NO) {
+        card[n] = s->turned; loc[n] = L_STOCK; above[n] = -1; acc[n] = 1; n++;
+    }
+    int empty_now = 0;              /* places empty now (a jewel fills the first next) */
+    for (int p = 0; p < D2_TABLEAU; p++)
+        empty_now += !s->npile[p];
+    for (int i = 0; i < D2_LID; i++)
+        empty_now += s->lid[i] == NO && jewels;
+    int changed = 1, space = 0;
+    while (changed) {
+        changed = 0;
+        /* The ranks each foundation could reach. */
+        uint8_t free_kind[52] = { 0 }, pile_kind[52] = { 0 };
+        for (int i = 0; i < n; i++) {
+            free_kind[card[i]] |= acc[i];
+            pile_kind[card[i]] |= onpile[i];
+        }
+        int hi[4][2];
+        for (int su = 0; su < 4; su++)
+            for (int f = 0; f < 2; f++) {
+                int l = s->found[su][f];
+                while (l < 13 && free_kind[su * 13 + l])
+                    l++;
+                hi[su][f] = l;
+            }
+        /* Places open now or that could open: lid cards and jewels that
+         * could leave, piles whose bottom could. */
+        int opens = empty_now;
+        for (int i = 0; i < n; i++)
+            if ((loc[i] == L_LID || loc[i] == L_JEWEL) && leave[i])
+                opens++;
+        for (int b = 0; b < nb; b++)
+            opens += acc[bottom[b]] && leave[bottom[b]];
+        if (!space && opens > jewels)
+            space = changed = 1;
+        if (!space && g->rules.empty_lid == D2_EMPTY_ANY && (jewels == 0 || opens >= jewels))
+            space = changed = 1;       /* a lid place could take a card: counted as a space */
+        for (int i = 0; i < n; i++) {
+            if (loc[i] == L_JEWEL && !acc[i] && jidx[i] < opens)
+                acc[i] = changed = 1;
+            if (!acc[i])
+                continue;
+            int c = card[i], su = c / 13, r = rank_of(c);
+            if (!home[i] && ((r > s->found[su][0] && hi[su][0] >= r - 1) || (r > s->found[su][1] && hi[su][1] >= r - 1)))
+                home[i] = changed = 1;
+            if (loc[i] == L_LID) {
+                if (!leave[i] && home[i])
+                    leave[i] = changed = 1;
+                continue;
+            }
+            int builds = 0;
+            if (r < 13)
+                for (int t = 0; t < 4; t++)
+                    builds |= red(t * 13) != red(c) && pile_kind[t * 13 + r];
+            int sp = space && (g->rules.empty_lid == D2_EMPTY_ANY || empty_pile_takes(g, c));
+            int on = builds || sp || loc[i] == L_JEWEL || loc[i] == L_PILE;
+            if (!onpile[i] && on)
+                onpile[i] = changed = 1;
+            if (!leave[i] && (home[i] || builds || sp))
+                leave[i] = changed = 1;
+        }
+        /* A card is free when every card above it could leave. */
+        for (int i = n - 1; i >= 0; i--)
+            if (!acc[i] && above[i] >= 0 && acc[above[i]] && leave[above[i]]) {
+                acc[i] = changed = 1;
+                if (loc[i] == L_PILE)
+                    onpile[i] = 1;
+            }
+    }
+    int u = jw_score(game, state);
+    for (int i = 0; i < n; i++)
+        u += home[i];
+    return u < 104 ? u : 104;
+}
+
 static void place_of(int place, int *kind, int *index)
 {
     if (place < P_PILE) { *kind = D2_PLACE_LID; *index = place - P_LID + 1; }
@@ -577,6 +712,7 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
     f->key = jw_key;
     f->score = jw_score;
     f->describe = jw_describe;
+    f->bound = jw_bound;
     f->free_game = free;
     return 0;
 }

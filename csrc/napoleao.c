@@ -161,11 +161,14 @@ static int rank_fits(int r, int su, const int *a0, const int *hi, const int *k0,
     return (r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1);
 }
 
-static int np_bound(const void *game, const void *state)
+static int np_bound(const void *game, const void *state, const gmove *m)
 {
     const np_game *g = game;
     const np_state *s = state;
-    if (s->pass != g->last_pass)
+    /* After a card goes home the bound is left to the next round: a card
+     * home changes the bound by little, and the bound costs more than the
+     * positions it would save there. */
+    if (s->pass != g->last_pass || (m && m->kind == NM_HOME))
         return 104;
     int lo[4], hi[4], a0[4], k0[4];      /* Ace bases could reach hi; King bases down to lo */
     for (int su = 0; su < 4; su++) {
