@@ -13,9 +13,8 @@
 #include <time.h>
 
 #include "family.h"
-#include "table.h"
+#include "ctable.h"
 
-#define INITIAL_SLOTS (1u << 14)
 
 /* The staged search (D2_RESTARTS): the full search first gets FIRST_BUDGET
  * positions; then RESTARTS searches with a random move order (within the
@@ -35,7 +34,7 @@
 struct d2_solver {
     family fam;
     void *root;
-    table table;
+    ctable table;
     unsigned char *stack;       /* frames of frame_size bytes */
     size_t frame_size;
     int depth, stack_cap;
@@ -71,9 +70,14 @@ static frame_head *frame_hd(const d2_solver *s, int i)
     return (frame_head *)(s->stack + (size_t)i * s->frame_size + align8(s->fam.state_size));
 }
 
+static ctable_path *frame_path(const d2_solver *s, int i)
+{
+    return (ctable_path *)((unsigned char *)frame_hd(s, i) + align8(sizeof(frame_head)));
+}
+
 static gmove *frame_moves(const d2_solver *s, int i)
 {
-    return (gmove *)((unsigned char *)frame_hd(s, i) + align8(sizeof(frame_head)));
+    return (gmove *)((unsigned char *)frame_path(s, i) + align8(sizeof(ctable_path)));
 }
 
 static double now(void)
@@ -87,9 +91,10 @@ static double now(void)
  * frame size, the flags and the stage; -1 if memory runs out. */
 static int start_search(d2_solver *s, unsigned flags)
 {
-    if (table_init(&s->table, s->fam.key_words, INITIAL_SLOTS) < 0)
+    if (ctable_init(&s->table, s->fam.key_words) < 0)
         return -1;
-    s->frame_size = align8(align8(s->fam.state_size) + align8(sizeof(frame_head)) + sizeof(gmove) * G_MAX_MOVES);
+    s->frame_size = align8(align8(s->fam.state_size) + align8(sizeof(frame_head)) + align8(sizeof(ctable_path))
+                           + sizeof(gmove) * G_MAX_MOVES);
     s->status = -1;
     s->flags = flags;
     s->stop_flag = &s->stop;
@@ -171,7 +176,7 @@ static uint64_t stack_bytes(const d2_solver *s)
 
 static void update_bytes(d2_solver *s)
 {
-    s->stats.table_bytes = table_bytes(&s->table);
+    s->stats.table_bytes = ctable_bytes(&s->table);
     uint64_t b = s->stats.table_bytes + stack_bytes(s);
     if (b > s->stats.peak_bytes)
         s->stats.peak_bytes = b;
@@ -190,11 +195,11 @@ static int copy_line(d2_solver *s, gmove **line)
     return s->depth;
 }
 
-static int push(d2_solver *s, const void *state)
+static int push(d2_solver *s, const void *state, const ctable_path *path)
 {
     if (s->depth == s->stack_cap) {
         int cap = s->stack_cap ? s->stack_cap * 2 : 64;
-        if (s->max_bytes && table_bytes(&s->table) + (uint64_t)cap * s->frame_size > s->max_bytes)
+        if (s->max_bytes && ctable_bytes(&s->table) + (uint64_t)cap * s->frame_size > s->max_bytes)
             return -1;
         unsigned char *st = realloc(s->stack, s->frame_size * (size_t)cap);
         if (!st)
@@ -204,6 +209,7 @@ static int push(d2_solver *s, const void *state)
     }
     int i = s->depth++;
     memcpy(frame_state(s, i), state, s->fam.state_size);
+    *frame_path(s, i) = *path;
     frame_head *h = frame_hd(s, i);
     gmove *mv = frame_moves(s, i);
     h->n = (uint16_t)s->fam.moves(s->fam.game, state, mv);
@@ -248,6 +254,7 @@ static int dfs(d2_solver *s, uint64_t cap)
     double spent = s->stats.seconds;
     int status = -1;
     uint64_t key[G_KEY_WORDS_MAX];
+    ctable_path path;
     void *child = malloc(s->fam.state_size);
     if (!child)
         return finish(s, SOLVER_LIMIT_MEMORY);
@@ -255,7 +262,7 @@ static int dfs(d2_solver *s, uint64_t cap)
     if (!s->started) {
         s->started = 1;
         s->fam.key(s->fam.game, s->root, key);
-        table_insert(&s->table, key);
+        ctable_insert(&s->table, key, NULL, &path);
         s->stats.positions = 1;
         if (s->fam.score(s->fam.game, s->root) == s->fam.max_score) {
             s->win_len = 0;
@@ -263,7 +270,7 @@ static int dfs(d2_solver *s, uint64_t cap)
             update_bytes(s);
             return finish(s, SOLVER_WON);
         }
-        if (push(s, s->root) < 0) {
+        if (push(s, s->root, &path) < 0) {
             s->started = 0;
             free(child);
             return finish(s, SOLVER_LIMIT_MEMORY);
@@ -297,12 +304,12 @@ static int dfs(d2_solver *s, uint64_t cap)
             status = PHASE_DONE;
             break;
         }
-        if (table_needs_growth(&s->table)) {
-            if (s->max_bytes && table_grown_bytes(&s->table) + stack_bytes(s) > s->max_bytes) {
+        if (ctable_needs_growth(&s->table)) {
+            if (s->max_bytes && ctable_grown_bytes(&s->table) + stack_bytes(s) > s->max_bytes) {
                 status = SOLVER_LIMIT_MEMORY;
                 break;
             }
-            if (table_grow(&s->table) < 0) {
+            if (ctable_grow(&s->table) < 0) {
                 status = SOLVER_LIMIT_MEMORY;
                 break;
             }
@@ -312,7 +319,7 @@ static int dfs(d2_solver *s, uint64_t cap)
         memcpy(child, frame_state(s, top), s->fam.state_size);
         s->fam.apply(s->fam.game, child, m);
         s->fam.key(s->fam.game, child, key);
-        if (!table_insert(&s->table, key))
+        if (!ctable_insert(&s->table, key, frame_path(s, top), &path))
             continue;
         s->stats.positions++;
         int sc = s->fam.score(s->fam.game, child);
@@ -341,7 +348,7 @@ static int dfs(d2_solver *s, uint64_t cap)
                 continue;
             }
         }
-        if (push(s, child) < 0) {
+        if (push(s, child, &path) < 0) {
             status = SOLVER_LIMIT_MEMORY;
             break;
         }
@@ -509,7 +516,7 @@ void d2_free(d2_solver *s)
 {
     if (!s)
         return;
-    table_free(&s->table);
+    ctable_free(&s->table);
     free(s->stack);
     free(s->win_line);
     free(s->best_line);
