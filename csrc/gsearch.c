@@ -10,10 +10,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "family.h"
 #include "ctable.h"
+#include "clock.h"
 
 
 /* The staged search (D2_RESTARTS): the full search first gets FIRST_BUDGET
@@ -78,13 +78,6 @@ static ctable_path *frame_path(const d2_solver *s, int i)
 static gmove *frame_moves(const d2_solver *s, int i)
 {
     return (gmove *)((unsigned char *)frame_path(s, i) + align8(sizeof(ctable_path)));
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* What every search sets up once its family is known: the table, the
@@ -250,7 +243,7 @@ static int dfs(d2_solver *s, uint64_t cap)
 {
     if (s->finished)
         return s->status;
-    double start = now();
+    double start = search_clock();
     double spent = s->stats.seconds;
     int status = -1;
     uint64_t key[G_KEY_WORDS_MAX];
@@ -285,7 +278,7 @@ static int dfs(d2_solver *s, uint64_t cap)
                 status = SOLVER_INTERRUPTED;
                 break;
             }
-            if (s->max_seconds > 0 && now() - start + spent >= s->max_seconds) {
+            if (s->max_seconds > 0 && search_clock() - start + spent >= s->max_seconds) {
                 status = SOLVER_LIMIT_SECONDS;
                 break;
             }
@@ -356,7 +349,7 @@ static int dfs(d2_solver *s, uint64_t cap)
     free(child);
     if (status == -1)
         status = SOLVER_LOST;
-    s->stats.seconds = now() - start + spent;
+    s->stats.seconds = search_clock() - start + spent;
     update_bytes(s);
     if (status == SOLVER_LOST)
         s->depth = 0;

@@ -18,9 +18,9 @@
 #define _DEFAULT_SOURCE   /* madvise */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "memo.h"
+#include "clock.h"
 #include <sys/mman.h>
 
 static void *huge_calloc(size_t bytes)
@@ -374,13 +374,6 @@ static void moves_keep(memo *m, uint64_t q, uint64_t from, int best, int forced)
 
 #define ENTRIES(m) ((entry *)(m)->entries)
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* By places, a turn is met again soon: the same place and the same ranks in
  * the waste under the card turned, from another summary (the waste's order
  * differs) or another composition. The summary it leads to, with its cards
@@ -538,7 +531,7 @@ static entry *store(memo *m, uint64_t key, const uint64_t *exits, uint64_t n, in
 static __attribute__((noinline)) int check_clock(memo *m)
 {
     if (m->stop && __atomic_load_n(m->stop, __ATOMIC_RELAXED)) return SOLVER_INTERRUPTED;
-    if (m->deadline > 0 && now() >= m->deadline) return SOLVER_LIMIT_SECONDS;
+    if (m->deadline > 0 && search_clock() >= m->deadline) return SOLVER_LIMIT_SECONDS;
     return -1;
 }
 

@@ -10,12 +10,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "solver.h"
 #include "table.h"
 #include "tomb.h"
 #include "memo.h"
+#include "clock.h"
 
 /* Positions the first plain search gets before the restarts: fewer where
  * the summaries go by places (tuned on classic 1-3,000: 74 s of search in
@@ -102,13 +102,6 @@ struct solver {
     solver_position pos;    /* the root as given */
     solver *sub;            /* the classic phase's search (staged_run) */
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 solver *solver_new(const solver_rules *rules, const solver_position *pos,
                    unsigned flags, char *err, int errlen)
@@ -279,7 +272,7 @@ static int dfs_run(solver *s, uint64_t cap)
 {
     if (s->finished)
         return s->status;
-    double start = now();
+    double start = search_clock();
     double spent = s->stats.seconds;
     int status = -1;
     uint64_t key[KEY_WORDS_MAX];
@@ -291,7 +284,7 @@ static int dfs_run(solver *s, uint64_t cap)
         s->stats.positions = 1;
         if (tomb_score(&s->root) == 52) {
             s->win_len = 0;
-            s->stats.seconds = now() - start + spent;
+            s->stats.seconds = search_clock() - start + spent;
             return finish(s, SOLVER_WON);
         }
         if (push(s, &s->root, key) < 0) {
@@ -308,7 +301,7 @@ static int dfs_run(solver *s, uint64_t cap)
                 status = SOLVER_INTERRUPTED;
                 break;
             }
-            if (s->max_seconds > 0 && now() - start + spent >= s->max_seconds) {
+            if (s->max_seconds > 0 && search_clock() - start + spent >= s->max_seconds) {
                 status = SOLVER_LIMIT_SECONDS;
                 break;
             }
@@ -359,7 +352,7 @@ static int dfs_run(solver *s, uint64_t cap)
     }
     if (status < 0)
         status = SOLVER_LOST;
-    s->stats.seconds = now() - start + spent;
+    s->stats.seconds = search_clock() - start + spent;
     s->stats.positions = s->earlier_positions + s->table.count;
     update_bytes(s);
     return finish(s, status);
@@ -494,7 +487,7 @@ static int win_phase_run(solver *s, double start, double spent, const win_phase 
     int status = memo_run(s, start, spent, ph);
     note_memo_peak(s);
     if (status != CAPPED_NO_WIN) {
-        s->stats.seconds = now() - start + spent;
+        s->stats.seconds = search_clock() - start + spent;
         return status;
     }
     s->earlier_positions += s->memo.positions;
@@ -541,7 +534,7 @@ static int classic_phase(solver *s, double start, double spent)
     }
     double seconds = 0;
     if (s->max_seconds > 0) {
-        seconds = s->max_seconds - spent - (now() - start);
+        seconds = s->max_seconds - spent - (search_clock() - start);
         if (seconds <= 0)
             return SOLVER_LIMIT_SECONDS;
     }
@@ -646,7 +639,7 @@ static int staged_run(solver *s)
         }
         return dfs_run(s, cap);
     }
-    double start = now(), spent = s->stats.seconds;
+    double start = search_clock(), spent = s->stats.seconds;
     int status;
     /* The win phases: small, and they find most of the wins the restarts
      * missed. By places the two of WIN_PHASES; with full-cells the greedy one. */
@@ -661,13 +654,13 @@ static int staged_run(solver *s)
     if (fc_phases && s->phase == restarts + nphases + 1) {
         status = classic_phase(s, start, spent);
         if (status != CAPPED_NO_WIN) {
-            s->stats.seconds = now() - start + spent;
+            s->stats.seconds = search_clock() - start + spent;
             return finish(s, status);
         }
         s->phase++;
     }
     status = memo_run(s, start, spent, NULL);
-    s->stats.seconds = now() - start + spent;
+    s->stats.seconds = search_clock() - start + spent;
     note_memo_peak(s);
     return finish(s, status);
 }
