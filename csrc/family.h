@@ -43,6 +43,9 @@ typedef struct family {
      * space, a turn before its placement, are moves of their own); returns
      * how many were written (at most 3). */
     int (*describe)(const void *game, const void *state, const gmove *m, d2_move *out);
+    /* Optional: is m a milestone of a line (a redeal), a good place to
+     * revise the play before (the prefix restarts, gsearch.c)? */
+    int (*milestone)(const gmove *m);
     void (*free_game)(void *game);
 } family;
 

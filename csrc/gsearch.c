@@ -16,20 +16,32 @@
 #include "clock.h"
 
 
-/* The staged search (D2_RESTARTS): the full search first gets FIRST_BUDGET
- * positions; then RESTARTS searches with a random move order (within the
- * family's priority groups) and a fresh table get RESTART_BUDGET positions
- * each, to find a win; then the full search goes on to the end. The restarts
- * only ever find wins (their lines are real lines); "lost" comes only from
- * the full search, which every stage leaves as it was. */
+/* The staged search (D2_RESTARTS), docs/search.md "restarts": rounds of a
+ * full search and of restarts. Round r lets the full search store up to
+ * FIRST_BUDGET << r positions, then runs restarts for as many positions as
+ * the full search has stored in all (and, in round 0, FIRST_RESTARTS more
+ * restarts' worth first). A restart is a search with a fresh table of its
+ * own: from the root in a random move order (within the family's priority
+ * groups), RESTART_BUDGET positions; or, after the first FIRST_RESTARTS
+ * restarts, every other one from a position on the best line found so far,
+ * some moves before one of its milestones or its end, in the family's
+ * order, with PREFIX_BUDGET positions (doubled each time every point of
+ * the line was tried). The restarts only ever find wins and better lines
+ * (their lines are real lines); "lost" comes only from a search from the
+ * root that stored every reachable position: the full search, which every
+ * stage leaves as it was, or a random restart. */
 #define FIRST_BUDGET 100000
-#ifndef RESTARTS
-#define RESTARTS 1000
-#endif
 #ifndef RESTART_BUDGET
 #define RESTART_BUDGET 10000
 #endif
+#ifndef PREFIX_BUDGET
+#define PREFIX_BUDGET 100000
+#endif
+#define FIRST_RESTARTS 1000
+#define MAX_POINTS 64
+#define MAX_ROUNDS 30             /* then the full search alone, to the end */
 #define PHASE_DONE (-2)
+enum { STAGE_FULL, STAGE_RESTARTS, STAGE_TO_END };
 
 struct d2_solver {
     family fam;
@@ -50,10 +62,18 @@ struct d2_solver {
     unsigned flags;
     uint64_t seed;              /* non-zero: moves in a random order (a restart) */
     int *stop_flag;             /* the flag this search reads: its own, or its parent's */
-    int phase, restart;         /* staged search: 0 first budget, 1 restarts, 2 to the end */
+    /* The staged search: */
+    int stage, round;           /* STAGE_*; the round */
+    uint64_t restart_positions; /* positions the restarts have stored (the rest are the full search's) */
+    uint64_t round_left;        /* positions the restarts of this round may still store */
+    int restarts;               /* restarts run, for their seeds */
+    int points[MAX_POINTS];     /* depths on the best line the prefix restarts start from */
+    int npoints, next_point;    /* (none made yet: npoints 0) */
+    uint64_t prefix_budget;
 };
 
-/* A frame: the state, then n and next, then the moves. */
+/* A frame: the state, then n and next, then the state's path in the table
+ * (its children's keys are looked up from it), then the moves. */
 typedef struct {
     uint16_t n, next;
 } frame_head;
@@ -91,7 +111,8 @@ static int start_search(d2_solver *s, unsigned flags)
     s->status = -1;
     s->flags = flags;
     s->stop_flag = &s->stop;
-    s->phase = (flags & D2_RESTARTS) ? 0 : 2;
+    s->stage = (flags & D2_RESTARTS) ? STAGE_FULL : STAGE_TO_END;
+    s->prefix_budget = PREFIX_BUDGET;
     return 0;
 }
 
@@ -293,7 +314,7 @@ static int dfs(d2_solver *s, uint64_t cap)
             status = SOLVER_LIMIT_POSITIONS;
             break;
         }
-        if (cap && s->stats.positions >= cap) {
+        if (cap && s->stats.positions - s->restart_positions >= cap) {
             status = PHASE_DONE;
             break;
         }
@@ -358,19 +379,42 @@ static int dfs(d2_solver *s, uint64_t cap)
     return finish(s, status);
 }
 
-/* One randomised restart: a fresh search of its own, within what is left of
- * the limits. Returns its status; a win's line becomes this search's. */
-static int restart(d2_solver *s)
+/* Copies line[0..n) then more[0..m) into *out. */
+static int join_lines(gmove **out, const gmove *line, int n, const gmove *more, int m)
+{
+    gmove *l = malloc(sizeof(gmove) * (size_t)(n + m > 0 ? n + m : 1));
+    if (!l)
+        return -1;
+    memcpy(l, line, sizeof(gmove) * (size_t)n);
+    memcpy(l + n, more, sizeof(gmove) * (size_t)m);
+    free(*out);
+    *out = l;
+    return n + m;
+}
+
+/* One restart: a fresh search of its own from the position after the first
+ * `depth` moves of the best line (0: the root), in a random order (seed) or
+ * the family's (seed 0), within `budget` positions and what is left of the
+ * limits. Returns its status; a better line or a win becomes this search's
+ * (the prefix, then the restart's line). A restart from the root that stored
+ * every position it reaches proves the deal lost: SOLVER_LOST. One from a
+ * later position proves only that its position is lost: PHASE_DONE. */
+static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
 {
     d2_solver *r = fork_search(s);
     if (!r)
         return SOLVER_LIMIT_MEMORY;
-    r->seed = 0x9e3779b97f4a7c15ull * (uint64_t)(s->restart + 1) ^ 0xd1b54a32d192ed03ull;
-    uint64_t budget = RESTART_BUDGET;
-    if (s->max_positions)
-        budget = s->max_positions > s->stats.positions ? s->max_positions - s->stats.positions : 1;
-    if (budget > RESTART_BUDGET)
-        budget = RESTART_BUDGET;
+    for (int i = 0; i < depth; i++)
+        s->fam.apply(s->fam.game, r->root, &s->best_line[i]);
+    r->stats.best_score = s->fam.score(s->fam.game, r->root);
+    r->seed = seed;
+    if (s->max_positions) {
+        uint64_t left = s->max_positions > s->stats.positions ? s->max_positions - s->stats.positions : 1;
+        if (budget > left)
+            budget = left;
+    }
+    if (budget > s->round_left)
+        budget = s->round_left ? s->round_left : 1;
     double seconds = 0;
     if (s->max_seconds > 0)
         seconds = s->max_seconds > s->stats.seconds ? s->max_seconds - s->stats.seconds : 1e-9;
@@ -380,69 +424,111 @@ static int restart(d2_solver *s)
     d2_set_limits(r, budget, seconds, bytes);
     int st = dfs(r, 0);
     s->stats.positions += r->stats.positions;
+    s->restart_positions += r->stats.positions;
     s->stats.expanded += r->stats.expanded;
     s->stats.seconds += r->stats.seconds;
+    s->round_left = s->round_left > r->stats.positions ? s->round_left - r->stats.positions : 0;
     if (r->stats.best_score > s->stats.best_score && r->best_len > 0) {
-        s->stats.best_score = r->stats.best_score;
-        gmove *l = realloc(s->best_line, sizeof(gmove) * (size_t)r->best_len);
-        if (l) {
-            memcpy(l, r->best_line, sizeof(gmove) * (size_t)r->best_len);
-            s->best_line = l;
-            s->best_len = r->best_len;
-        }
-    }
-    if (st == SOLVER_WON) {
-        gmove *l = malloc(sizeof(gmove) * (size_t)(r->win_len > 0 ? r->win_len : 1));
-        if (!l) {
+        if (join_lines(&s->best_line, s->best_line, depth, r->best_line, r->best_len) < 0) {
             d2_free(r);
             return SOLVER_LIMIT_MEMORY;
         }
-        memcpy(l, r->win_line, sizeof(gmove) * (size_t)r->win_len);
-        free(s->win_line);
-        s->win_line = l;
-        s->win_len = r->win_len;
+        s->best_len = depth + r->best_len;
+        s->stats.best_score = r->stats.best_score;
+        s->npoints = 0;         /* the points of the new line */
+    }
+    if (st == SOLVER_WON) {
+        s->win_len = join_lines(&s->win_line, s->best_line, depth, r->win_line, r->win_len);
+        if (s->win_len < 0)
+            st = SOLVER_LIMIT_MEMORY;
     }
     d2_free(r);
+    if (st == SOLVER_LOST && depth > 0)
+        return PHASE_DONE;
     return st;
+}
+
+/* The depths of the best line the prefix restarts start from, tried in
+ * this order: some moves before each of the family's milestones, the last
+ * first (a redeal: a restart there revises the pass before it), then
+ * 4, 8, 16, ... moves before the line's end. */
+static void make_points(d2_solver *s)
+{
+    static const int before[] = { 2, 5, 10, 20, 30, 40 };
+    int n = 0;
+    for (int i = s->best_len - 1; i >= 0 && s->fam.milestone; i--)
+        if (s->fam.milestone(&s->best_line[i]))
+            for (size_t k = 0; k < sizeof before / sizeof *before && n < MAX_POINTS / 2; k++)
+                if (i - before[k] > 0)
+                    s->points[n++] = i - before[k];
+    for (int back = 4; back < s->best_len && n < MAX_POINTS; back *= 2)
+        s->points[n++] = s->best_len - back;
+    s->npoints = n;
+    s->next_point = 0;
+}
+
+/* The next restart: after the first FIRST_RESTARTS, every other one from a
+ * point of the best line (each point once, then all again with twice the
+ * budget); the others from the root in a random order. */
+static int next_restart(d2_solver *s)
+{
+    s->restarts++;
+    if (s->restarts > FIRST_RESTARTS && s->restarts % 2 == 0 && s->best_len > 0) {
+        if (!s->npoints)
+            make_points(s);
+        if (s->next_point == s->npoints) {
+            s->next_point = 0;
+            s->prefix_budget *= 2;
+        }
+        if (s->npoints)
+            return restart(s, s->points[s->next_point++], 0, s->prefix_budget);
+    }
+    uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)s->restarts ^ 0xd1b54a32d192ed03ull;
+    return restart(s, 0, seed, RESTART_BUDGET);
 }
 
 int d2_run(d2_solver *s)
 {
     if (s->finished)
         return s->status;
-    if (s->phase == 0) {
-        int st = dfs(s, FIRST_BUDGET);
-        if (st != PHASE_DONE)
-            return st;
-        s->phase = 1;
+    while (s->stage != STAGE_TO_END) {
+        if (s->stage == STAGE_FULL) {
+            int st = dfs(s, (uint64_t)FIRST_BUDGET << s->round);
+            if (st != PHASE_DONE)
+                return st;
+            /* The restarts of this round may store as many positions as the
+             * full search has stored in all; the first round's, the first
+             * restarts' too. */
+            s->round_left = s->stats.positions - s->restart_positions;
+            if (s->round == 0)
+                s->round_left += (uint64_t)FIRST_RESTARTS * RESTART_BUDGET;
+            s->stage = STAGE_RESTARTS;
+        }
+        while (s->round_left > 0) {
+            int st = next_restart(s);
+            if (st == SOLVER_WON || st == SOLVER_LOST) {
+                /* A win is a line; a restart from the root that stored
+                 * every reachable position (in another order) is the proof,
+                 * and its best line the best. */
+                update_bytes(s);
+                s->depth = st == SOLVER_LOST ? 0 : s->depth;
+                return finish(s, st);
+            }
+            if (st == SOLVER_INTERRUPTED) {
+                __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
+                return s->status = st;
+            }
+            /* A restart ends at its own budget; the caller's limits end the run. */
+            if (s->max_positions && s->stats.positions >= s->max_positions)
+                return s->status = SOLVER_LIMIT_POSITIONS;
+            if (s->max_seconds > 0 && s->stats.seconds >= s->max_seconds)
+                return s->status = SOLVER_LIMIT_SECONDS;
+            if (st == SOLVER_LIMIT_MEMORY)
+                return s->status = st;
+        }
+        s->round++;
+        s->stage = s->round < MAX_ROUNDS ? STAGE_FULL : STAGE_TO_END;
     }
-    while (s->phase == 1 && s->restart < RESTARTS) {
-        int st = restart(s);
-        if (st == SOLVER_WON) {
-            update_bytes(s);
-            return finish(s, SOLVER_WON);
-        }
-        if (st == SOLVER_LOST) {
-            /* The restart explored every reachable position (in another
-             * order): that is the proof, and its best line is the best. */
-            update_bytes(s);
-            s->depth = 0;
-            return finish(s, SOLVER_LOST);
-        }
-        if (st == SOLVER_INTERRUPTED) {
-            __atomic_store_n(&s->stop, 0, __ATOMIC_RELAXED);
-            return s->status = st;
-        }
-        /* A restart ends at its own budget; the caller's limits end the run. */
-        if (s->max_positions && s->stats.positions >= s->max_positions)
-            return s->status = SOLVER_LIMIT_POSITIONS;
-        if (s->max_seconds > 0 && s->stats.seconds >= s->max_seconds)
-            return s->status = SOLVER_LIMIT_SECONDS;
-        if (st == SOLVER_LIMIT_MEMORY)
-            return s->status = st;
-        s->restart++;
-    }
-    s->phase = 2;
     return dfs(s, 0);
 }
 

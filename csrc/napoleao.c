@@ -312,6 +312,11 @@ static int np_describe(const void *game, const void *state, const gmove *m, d2_m
     return 1;
 }
 
+static int np_milestone(const gmove *m)
+{
+    return m->kind == NM_REDEAL;
+}
+
 int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
                   void *root, char *err, int errlen)
 {
@@ -396,6 +401,7 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
     f->score = np_score;
     f->bound = np_bound;
     f->describe = np_describe;
+    f->milestone = np_milestone;
     f->free_game = free;
     return 0;
 }

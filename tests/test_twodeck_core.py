@@ -16,8 +16,10 @@ from solver.deals import Deal, DealError
 from solver.families import engine
 from solver.variants import load
 
-NAP = load("paciencia-napoleao")
+NAP = load("paciencia-napoleao")              # the sheets' rules
 JEWEL = load("paciencia-porta-joias")
+NAP_FREE = load("paciencia-napoleao-free")    # the free rules
+JEWEL_FREE = load("paciencia-porta-joias-free")
 SMALL = Limit(positions=300_000, seconds=None, memory=None)
 
 
@@ -33,20 +35,21 @@ def _late(result: Result, keep: int):
     return result.position(max(0, len(result.moves) - keep))
 
 
+@pytest.mark.parametrize("variant", [NAP, NAP_FREE], ids=str)
 @pytest.mark.parametrize("number", [1, 2, 4, 6, 9])
-def test_napoleao_wins_replay(number):
-    r = solve(number, NAP, Limit(positions=3_000_000, seconds=None))
-    assert r.verdict in ("won", "unknown")
-    _check_line(r, NAP)
+def test_napoleao_lines_replay(number, variant):
+    r = solve(number, variant, Limit(positions=3_000_000, seconds=None))
+    _check_line(r, variant)
     assert r.moves[0].action == "deal"
     if r.verdict == "won":
         assert r.score == 104
 
 
+@pytest.mark.parametrize("variant", [JEWEL, JEWEL_FREE], ids=str)
 @pytest.mark.parametrize("number", [7, 11, 20])
-def test_jewel_lines_replay(number):
-    r = solve(number, JEWEL, Limit(positions=200_000, seconds=None))
-    _check_line(r, JEWEL)
+def test_jewel_lines_replay(number, variant):
+    r = solve(number, variant, Limit(positions=200_000, seconds=None))
+    _check_line(r, variant)
     assert r.score >= 1
     assert Result.from_json(r.to_json()) == r
 
@@ -79,7 +82,8 @@ def _compare(pos, limit):
     return a, b
 
 
-@pytest.mark.parametrize("variant,keep,least", [(NAP, 30, 40), (JEWEL, 10, 35)])
+@pytest.mark.parametrize("variant,keep,least", [(NAP, 60, 40), (NAP_FREE, 30, 40), (JEWEL, 14, 35), (JEWEL_FREE, 10, 35)],
+                         ids=str)
 def test_shortcuts_change_no_verdict(variant, keep, least):
     """On 50 deals: every shortcut on against none, from a late position of
     each deal's line (where both searches finish), same verdict and best score;
@@ -99,7 +103,7 @@ def test_shortcuts_change_no_verdict(variant, keep, least):
 def test_napoleao_shortcut_fires_only_in_the_last_pass():
     """From the start of the last pass with the shortcut on, the search stores
     fewer positions than without it, and agrees."""
-    r = solve(1, NAP, Limit(positions=3_000_000, seconds=None))
+    r = solve(1, NAP_FREE, Limit(positions=3_000_000, seconds=None))
     moves = list(r.moves)
     last_redeal = max(i for i, m in enumerate(moves) if m.action == "redeal")
     pos = r.position(last_redeal + 1)
@@ -119,17 +123,17 @@ def test_napoleao_positions_before_the_last_pass_stay_won():
     # The lines are found without the shortcut, so that they do not depend on it.
     without = frozenset(core.SHORTCUTS_D2) - {"last-copy-home"}
     for number in (3, 4, 5, 6):
-        r = solve(number, NAP, Limit(positions=3_000_000, seconds=None), shortcuts=without)
+        r = solve(number, NAP_FREE, Limit(positions=3_000_000, seconds=None), shortcuts=without)
         assert r.verdict == "won"
         redeals = [i for i, m in enumerate(r.moves) if m.action == "redeal"]
         for back in (1, 5, 10):
             pos = r.position(redeals[-1] - back)
-            out = solve(pos, NAP, Limit(positions=2_000_000, seconds=None, memory=None))
+            out = solve(pos, NAP_FREE, Limit(positions=2_000_000, seconds=None, memory=None))
             assert out.verdict == "won", (number, back, out.verdict, out.score)
-            _check_line(out, NAP)
+            _check_line(out, NAP_FREE)
 
 
-@pytest.mark.parametrize("variant,keep", [(NAP, 14), (JEWEL, 10)])
+@pytest.mark.parametrize("variant,keep", [(NAP, 30), (NAP_FREE, 14), (JEWEL, 12), (JEWEL_FREE, 10)], ids=str)
 def test_core_agrees_with_the_reference_search(variant, keep):
     """The plain reference search (no pruning at all) and the core, with and
     without shortcuts, give the same verdict and best score on late positions."""
@@ -146,22 +150,23 @@ def test_core_agrees_with_the_reference_search(variant, keep):
     assert checked >= 20
 
 
-def test_lost_positions_are_proven():
+@pytest.mark.parametrize("variant", [JEWEL, JEWEL_FREE], ids=str)
+def test_lost_positions_are_proven(variant):
     """A late position of Porta-Jóias with a blocked card is lost, at the same best
     score as the reference search, and the line to it replays."""
     mod = engine("jewel")
     found = 0
     for n in range(1, 40):
-        r = solve(n, JEWEL, Limit(positions=50_000, seconds=None))
+        r = solve(n, variant, Limit(positions=50_000, seconds=None))
         if r.verdict == "won":
             continue
         pos = _late(r, 6)
         verdict, best, _ = mod.search(pos, max_positions=20_000)
         if verdict != "lost":
             continue
-        c = solve(pos, JEWEL, SMALL)
+        c = solve(pos, variant, SMALL)
         assert (c.verdict, c.score) == ("lost", best)
-        _check_line(c, JEWEL)
+        _check_line(c, variant)
         found += 1
         if found >= 5:
             break
@@ -202,7 +207,7 @@ def test_variant_parameters_reach_the_core():
 
 
 def test_limits_and_resume():
-    pos = start_position(5, NAP)
+    pos = start_position(5, NAP_FREE)
     s = core.Search(pos, core.flags_for(True, "napoleao"))
     s.set_limits(1000, None, None)
     first = s.outcome(s.run())
@@ -247,7 +252,7 @@ def test_bad_deals_are_refused():
 def test_restarts_stop_at_limits_and_resume():
     """A run stopped during the randomised restarts goes on from there; the win
     it finds replays. Without the restarts the plain search is used throughout."""
-    pos = start_position(12, NAP)
+    pos = start_position(12, NAP_FREE)
     s = core.Search(pos, core.flags_for(True, "napoleao"))
     s.set_limits(150_000, None, None)          # past the first budget, inside the restarts
     first = s.outcome(s.run())
@@ -257,10 +262,10 @@ def test_restarts_stop_at_limits_and_resume():
     assert second.verdict == "won" and second.positions > first.positions
     end = engine("napoleao").replay(pos, second.moves)
     assert end.won
-    plain = solve(12, NAP, Limit(positions=150_000, seconds=None),
+    plain = solve(12, NAP_FREE, Limit(positions=150_000, seconds=None),
                   shortcuts={"last-copy-home"})
     assert plain.verdict == "unknown"
-    _check_line(plain, NAP)
+    _check_line(plain, NAP_FREE)
 
 
 @pytest.mark.parametrize("name", sorted(core.SHORTCUTS_D2))
@@ -269,7 +274,7 @@ def test_each_shortcut_alone_changes_no_verdict(name):
     games (the positions of test_shortcuts_change_no_verdict, fewer of them)."""
     limit = Limit(positions=100_000, seconds=None, memory=None)
     decided = 0
-    for variant, keep in ((NAP, 30), (JEWEL, 10)):
+    for variant, keep in ((NAP, 60), (NAP_FREE, 30), (JEWEL, 14), (JEWEL_FREE, 10)):
         for pos in _endgames(variant, range(1, 21), keep, Limit(positions=60_000, seconds=None)):
             a = solve(pos, variant, limit, shortcuts={name})
             b = solve(pos, variant, limit, shortcuts=False)
@@ -287,21 +292,21 @@ def test_dead_cards_prunes_a_lost_last_pass():
     tried = 0
     with_bound = without = 0
     for n in range(1, 60):
-        r = solve(n, NAP, Limit(positions=40_000, seconds=None), shortcuts={"last-copy-home"})
+        r = solve(n, NAP_FREE, Limit(positions=40_000, seconds=None), shortcuts={"last-copy-home"})
         if r.verdict == "won" or sum(m.action == "redeal" for m in r.moves) < 2:
             continue
         last = max(i for i, m in enumerate(r.moves) if m.action == "redeal")
         pos = r.position(last + 1)
         limit = Limit(positions=3_000_000, seconds=None, memory=None)
-        a = solve(pos, NAP, limit, shortcuts={"last-copy-home", "dead-cards"})
-        b = solve(pos, NAP, limit, shortcuts={"last-copy-home"})
+        a = solve(pos, NAP_FREE, limit, shortcuts={"last-copy-home", "dead-cards"})
+        b = solve(pos, NAP_FREE, limit, shortcuts={"last-copy-home"})
         if "unknown" in (a.verdict, b.verdict) or a.verdict == "won":
             continue
         assert (a.verdict, a.score) == (b.verdict, b.score)
         assert a.stats.positions <= b.stats.positions
         with_bound += a.stats.positions
         without += b.stats.positions
-        _check_line(a, NAP)
+        _check_line(a, NAP_FREE)
         tried += 1
         if tried >= 8:
             break
@@ -318,7 +323,7 @@ def test_ctrl_c_stops_a_two_deck_search():
     import time
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "solver", "solve", "39", "--variant", "paciencia-napoleao", "--max-seconds", "60"],
+        [sys.executable, "-m", "solver", "solve", "39", "--variant", "paciencia-napoleao-free", "--max-seconds", "60"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
@@ -327,3 +332,137 @@ def test_ctrl_c_stops_a_two_deck_search():
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 3, err
     assert "UNKNOWN (interrupted)" in out.splitlines()[0]
+
+
+# --------------------------------------------------------------------------
+# The sheets' rules against the free rules.
+
+
+@pytest.mark.parametrize("sheet,free,numbers", [(NAP, NAP_FREE, range(1, 41)), (JEWEL, JEWEL_FREE, range(1, 9))],
+                         ids=["napoleao", "porta-joias"])
+def test_every_line_of_the_sheet_is_a_line_of_the_free_rules(sheet, free, numbers):
+    """A deal won under the sheet's rules is won under the free rules (its line
+    replays there), and one lost under the free rules is lost under the
+    sheet's; the free rules reach at least the sheet's best score."""
+    mod = engine(sheet.family)
+    limit = Limit(positions=2_000_000, seconds=None, memory=None)
+    both = 0
+    for n in numbers:
+        a = solve(n, sheet, limit)
+        b = solve(n, free, limit)
+        _check_line(a, sheet)
+        free_end = mod.replay(start_position(n, free), a.moves)
+        assert free_end.score == a.score
+        if a.verdict == "won":
+            assert b.verdict != "lost", n
+        if b.verdict == "lost":
+            assert a.verdict == "lost" and a.score <= b.score, n
+        if "unknown" not in (a.verdict, b.verdict):
+            assert a.score <= b.score, n
+            both += 1
+    assert both >= len(numbers) // 2
+
+
+def test_napoleao_sheet_positions_of_earlier_passes_keep_their_verdicts():
+    """Under the sheet's rules last-copy-home acts in every pass (no round is
+    dealt while the card fits, so it goes home before the next one in every
+    line): from positions 1 to 30 moves before the last redeal, and before
+    the first, the verdict and best score are the same with it and without."""
+    compared = 0
+    limit = Limit(positions=1_000_000, seconds=None, memory=None)
+    for n in range(1, 40):
+        r = solve(n, NAP, Limit(positions=200_000, seconds=None), shortcuts=False)
+        redeals = [i for i, m in enumerate(r.moves) if m.action == "redeal"]
+        for at in redeals:
+            for back in (1, 4, 10, 30):
+                if at - back < 0:
+                    continue
+                pos = r.position(at - back)
+                a = solve(pos, NAP, limit, shortcuts={"last-copy-home"})
+                b = solve(pos, NAP, limit, shortcuts=False)
+                if "unknown" in (a.verdict, b.verdict):
+                    continue
+                assert (a.verdict, a.score) == (b.verdict, b.score), (n, at, back)
+                compared += 1
+    assert compared >= 40
+
+
+def test_a_restart_from_the_best_line_proves_nothing_lost():
+    """A restart from a position of the best line that explores all of that
+    position's moves shows only that this position is lost, not the deal:
+    free Napoleão 39 is won, and its restarts from 2 to 5 moves before the
+    last redeal of its best line exhaust their positions within their
+    budget; the search must go on."""
+    r = solve(39, NAP_FREE, Limit(positions=1_500_000, seconds=None))
+    assert r.verdict == "unknown"
+    _check_line(r, NAP_FREE)
+
+
+@pytest.mark.parametrize("variant", [JEWEL, JEWEL_FREE], ids=str)
+def test_jewel_bound_holds_on_late_positions(variant):
+    """The dead-cards bound of a position is at least the best score the
+    complete search reaches from it, and the search with the bound gives the
+    same verdict and best score as without."""
+    limit = Limit(positions=400_000, seconds=None, memory=None)
+    checked = tight = 0
+    for pos in _endgames(variant, range(1, 41), 40, Limit(positions=60_000, seconds=None)):
+        handle = core.Search(pos, core.flags_for(True, "jewel"))
+        bound = core.lib.d2_root_bound(handle._handle)
+        b = solve(pos, variant, limit, shortcuts={"last-copy-home", "interchangeable"})
+        if b.verdict == "unknown":
+            continue
+        assert bound >= b.score, pos
+        tight += bound < 104
+        a = solve(pos, variant, limit, shortcuts={"last-copy-home", "interchangeable", "dead-cards"})
+        if a.verdict != "unknown":
+            assert (a.verdict, a.score) == (b.verdict, b.score), pos
+            _check_line(a, variant)
+        checked += 1
+    assert checked >= 15 and tight >= 3
+
+
+def _cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in text.split())
+
+
+def test_jewel_last_copy_home_waits_while_a_child_is_out():
+    """Porta-Jóias' last-copy-home sends a card home only when the four cards
+    that could be built on it are home. Here 3♠ (its copy home) is the only
+    place for the 2♥ to come (no reserve, no space): sent home at once, the
+    2♥ has nowhere to go (lost, best 81); kept, the deal is won. The suite
+    passed with that condition left out before this test."""
+    variant = replace(JEWEL_FREE, name="no-reserve", reserves=0, empty_pile="none")
+    mod = engine("jewel")
+    pos = mod.JewelPosition(
+        variant=variant, stock=_cards("2H AH 3H 4S 5H 5S 6H 6S 7H 8H 9H TH JH QH KH"), turned=None,
+        lid=(None,) * 5, sides=(_cards("4H 3S"), _cards("KS"), _cards("QS"), _cards("JS")),
+        bottoms=(_cards("TS"), _cards("9S"), _cards("8S"), _cards("7S")), jewels=(), reserves=(),
+        foundations=((13, 13), (13, 2), (13, 0), (13, 13)),
+    )
+    assert mod.search(pos, max_positions=50_000)[:2] == ("won", 104)
+    for shortcuts in ({"last-copy-home"}, False):
+        r = solve(pos, variant, SMALL, shortcuts=shortcuts)
+        assert (r.verdict, r.score) == ("won", 104), shortcuts
+        assert mod.replay(pos, r.moves).won
+
+
+def test_jewel_sheet_last_copy_home_gives_no_turned_card_a_new_place():
+    """Under the sheet's rules a turned card must go onto a pile top that
+    takes it, so sending a card home can take a reserve away from a card
+    still to come. Here 5♠ (its copy and its children home) lies on 6♥: sent
+    home at once, the 5♣ turned next must go onto the 6♥, which then waits
+    for the 4♣ under the 7♥, which waits for the 6♥ (lost, best 86); kept,
+    the 5♣ goes onto the empty reserve and the deal is won. The suite passed
+    with last-copy-home acting as under the free rules before this test."""
+    variant = replace(JEWEL, name="two-reserves", reserves=2, empty_pile="none")
+    mod = engine("jewel")
+    pos = mod.JewelPosition(
+        variant=variant, turned=None, lid=(None,) * 5,
+        stock=_cards("5C 5H 7S 8S 9S TS JS QS KS 6C 7C 8C 9C TC JC QC KC 8H 9H TH JH QH KH"),
+        sides=(_cards("6H 5S"), _cards("6S"), (), ()), bottoms=((), (), (), ()), jewels=(),
+        reserves=(_cards("4C 7H"), ()), foundations=((13, 3), (13, 4), (13, 4), (13, 13)),
+    )
+    for shortcuts in ({"last-copy-home", "dead-cards"}, {"dead-cards"}):
+        r = solve(pos, variant, SMALL, shortcuts=shortcuts)
+        assert (r.verdict, r.score) == ("won", 104), shortcuts
+        assert mod.replay(pos, r.moves).won
