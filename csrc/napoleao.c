@@ -30,7 +30,9 @@ typedef struct {
     uint8_t npile[D2_PILES];
     uint8_t kb[4], ab[4];
     uint8_t pass, rounds;           /* pass since the root; rounds dealt in this pass */
-    uint8_t gone[NP_CARDS];         /* 0, or 1 + the pass the card went home in */
+    /* For each card, 0 or 1 + the pass it went home in, in gone_bits bits:
+     * the first part of the key, kept packed as the key writes it. */
+    uint64_t gone[(NP_CARDS * 3 + 63) / 64];
 } np_state;
 
 typedef struct {
@@ -121,7 +123,8 @@ static void np_apply(const void *game, void *state, const gmove *m)
             s->kb[su]++;
         else
             s->ab[su]++;
-        s->gone[rid] = (uint8_t)(s->pass + 1);
+        int at = rid * g->gone_bits;
+        family_put_bits(s->gone, &at, (uint64_t)(s->pass + 1), g->gone_bits);
     } else if (m->kind == NM_DEAL) {
         int k = s->nstock - s->next;
         if (k > D2_PILES)
@@ -273,11 +276,11 @@ static void np_key(const void *game, const void *state, uint64_t *key)
 {
     const np_game *g = game;
     const np_state *s = state;
-    int words = (g->nrid * g->gone_bits + 7 + 3 + 16 + 1 + 1 + 63) / 64;
-    memset(key, 0, sizeof(uint64_t) * (size_t)words);
-    int at = 0;
-    for (int i = 0; i < g->nrid; i++)
-        family_put_bits(key, &at, s->gone[i], g->gone_bits);
+    int at = g->nrid * g->gone_bits;
+    int words = (at + 7 + 3 + 16 + 1 + 1 + 63) / 64;
+    int full = at / 64;
+    memcpy(key, s->gone, sizeof(uint64_t) * (size_t)(full + (at % 64 != 0)));
+    memset(key + full + (at % 64 != 0), 0, sizeof(uint64_t) * (size_t)(words - full - (at % 64 != 0)));
     family_put_bits(key, &at, s->next, 7);
     family_put_bits(key, &at, s->pass, 3);
     for (int i = 0; i < 4; i++)
