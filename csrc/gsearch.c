@@ -19,8 +19,8 @@
 /* The staged search (D2_RESTARTS), docs/search.md "restarts": rounds of a
  * full search and of restarts. Round r lets the full search store up to
  * FIRST_BUDGET << r positions, then runs restarts for as many positions as
- * the full search has stored in all (and, in round 0, FIRST_RESTARTS more
- * restarts' worth first). A restart is a search with a fresh table of its
+ * the full search has stored in all (FIRST_SHARE times as many until the
+ * first FIRST_RESTARTS restarts are done). A restart is a search with a fresh table of its
  * own: from the root in a random move order (within the family's priority
  * groups), RESTART_BUDGET positions; or, after the first FIRST_RESTARTS
  * restarts, every other one from a position on the best line found so far,
@@ -38,6 +38,7 @@
 #define PREFIX_BUDGET 100000
 #endif
 #define FIRST_RESTARTS 1000
+#define FIRST_SHARE 3
 #define MAX_POINTS 64
 #define MAX_ROUNDS 30             /* then the full search alone, to the end */
 #define PHASE_DONE (-2)
@@ -70,6 +71,7 @@ struct d2_solver {
     int points[MAX_POINTS];     /* depths on the best line the prefix restarts start from */
     int npoints, next_point;    /* (none made yet: npoints 0) */
     uint64_t prefix_budget;
+    int prune_at;               /* a restart: the best score of its parent (no line below it is wanted) */
 };
 
 /* A frame: the state, then n and next, then the state's path in the table
@@ -358,7 +360,7 @@ static int dfs(d2_solver *s, uint64_t cap)
          * nor beat the best score seen is stored but not expanded. */
         if (s->fam.bound && (s->flags & D2_DEAD_CARDS)) {
             int u = s->fam.bound(s->fam.game, child, m);
-            if (u < s->fam.max_score && u <= s->stats.best_score) {
+            if (u < s->fam.max_score && (u <= s->stats.best_score || u <= s->prune_at)) {
                 continue;
             }
         }
@@ -407,6 +409,7 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
     for (int i = 0; i < depth; i++)
         s->fam.apply(s->fam.game, r->root, &s->best_line[i]);
     r->stats.best_score = s->fam.score(s->fam.game, r->root);
+    r->prune_at = s->stats.best_score;
     r->seed = seed;
     if (s->max_positions) {
         uint64_t left = s->max_positions > s->stats.positions ? s->max_positions - s->stats.positions : 1;
@@ -497,11 +500,11 @@ int d2_run(d2_solver *s)
             if (st != PHASE_DONE)
                 return st;
             /* The restarts of this round may store as many positions as the
-             * full search has stored in all; the first round's, the first
-             * restarts' too. */
+             * full search has stored in all, FIRST_SHARE times as many
+             * until the first restarts are done. */
             s->round_left = s->stats.positions - s->restart_positions;
-            if (s->round == 0)
-                s->round_left += (uint64_t)FIRST_RESTARTS * RESTART_BUDGET;
+            if (s->restarts < FIRST_RESTARTS)
+                s->round_left *= FIRST_SHARE;
             s->stage = STAGE_RESTARTS;
         }
         while (s->round_left > 0) {
