@@ -188,13 +188,15 @@ def connect(scheduler: str, workers: int | None, timeout: float):
 
 
 def close(client, cluster) -> None:
+    # A LocalCluster's worker still in a search (a stop) is killed after 2 s;
+    # the client's exit would end it anyway.
     try:
-        client.close(timeout=10)
+        client.close(timeout=5)
     except Exception:
         pass
     if cluster is not None:
         try:
-            cluster.close(timeout=10)
+            cluster.close(timeout=2.5)
         except Exception:
             pass
 
@@ -377,11 +379,19 @@ def start(scheduler: str, workers: int | None, timeout: float, variant: str) -> 
     # from the workers directly, and a worker that does not answer (dead just
     # after its chunk ended) is given up after `timeout` rather than Dask's 30 s;
     # no task queued on a worker behind the running one, since Dask counts a
-    # worker's death against every task it holds (allowed-failures). What goes
+    # worker's death against every task it holds (allowed-failures). A
+    # LocalCluster's workers run without the statistical profiler (it samples
+    # their stacks every 10 ms) and without the MALLOC_TRIM_THRESHOLD_ that Dask
+    # sets for them: with it, glibc maps every search table afresh (about 1,200
+    # page faults a classic deal, 20% more CPU time; docs/batch.md). What goes
     # wrong is said by the batch itself (a worker that died, a deal that
     # crashed, a lost scheduler), where Dask would log tracebacks.
+    environ = {k: v for k, v in (dask.config.get("distributed.nanny.pre-spawn-environ") or {}).items()
+               if k != "MALLOC_TRIM_THRESHOLD_"}
     settings = dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s",
-                                "distributed.scheduler.worker-saturation": 1.0})
+                                "distributed.scheduler.worker-saturation": 1.0,
+                                "distributed.worker.profile.enabled": False,
+                                "distributed.nanny.pre-spawn-environ": environ})
     log = logging.getLogger("distributed")
     level = log.level
     log.setLevel(logging.CRITICAL)
