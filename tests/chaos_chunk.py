@@ -1,8 +1,14 @@
-"""A batch on Dask in which one deal kills every worker process that solves it
-(used by tests/test_cluster.py through ``python -m crashing_deal``, with tests/
-on the path): a crash of the C core, or the out-of-memory killer, on that deal.
+"""A batch on Dask whose chunk function misbehaves on one deal, as told by the
+environment variable CHAOS (used by tests/test_cluster.py through ``python -m
+chaos_chunk``, with tests/ on the path):
 
-Run as ``python -m crashing_deal <batch arguments>``: the batch command of the
+- ``CHAOS=crash:N``: the chunk that holds deal N kills its worker process,
+  each time it runs (a crash of the C core, or the out-of-memory killer);
+- ``CHAOS=pause:N:FILE``: the chunk that holds deal N writes the worker's pid
+  to FILE and waits 2 s before it solves, so that the test can kill that
+  worker in the middle of a chunk for certain.
+
+Run as ``python -m chaos_chunk <batch arguments>``: the batch command of the
 CLI with this chunk function in place of the real one. The client submits
 ``solver.batch._solve_chunk``, which is then ``__main__.solve_chunk``, and
 cloudpickle sends a function of ``__main__`` by value: the workers need not
@@ -14,15 +20,19 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import time
+from pathlib import Path
 
 from solver import batch
 
-DEAL = 17
-
 
 def solve_chunk(variant, deals, limit, pack=None):
-    if DEAL in deals:
-        os.kill(os.getpid(), signal.SIGKILL)
+    what, deal, *where = os.environ["CHAOS"].split(":", 2)
+    if int(deal) in deals:
+        if what == "crash":
+            os.kill(os.getpid(), signal.SIGKILL)
+        Path(where[0]).write_text(str(os.getpid()))
+        time.sleep(2)
     return batch._solve_chunk(variant, deals, limit, pack)
 
 

@@ -94,17 +94,25 @@ def test_a_local_cluster_stores_the_rows_of_the_process_pool(pool_db, tmp_path):
         (b.won, b.lost, b.unknown, b.reasons, b.ranges, list(b.positions), b.lost_scores)
 
 
-def test_a_worker_killed_mid_run_costs_only_the_rerun_of_its_chunk(tmp_path):
+def chaos(chaos: str, *args: str, **env) -> subprocess.Popen:
+    """The batch command run by tests/chaos_chunk.py with CHAOS=``chaos``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]), "CHAOS": chaos, **env}
+    return start(*args, module="chaos_chunk", env=env)
+
+
+def test_a_worker_killed_mid_chunk_costs_only_the_rerun_of_its_chunk(tmp_path):
     db = tmp_path / "chaos.sqlite"
-    proc = start(*batch_args("1-2500", "--db", str(db), *LOCAL))
-    wait_for_rows(db, proc, 300, timeout=60)
-    workers = [pid for pid in children(proc.pid)
-               if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()]
-    assert len(workers) == 2, workers
-    os.kill(workers[0], signal.SIGKILL)                          # its chunk dies with it
+    pid_file = tmp_path / "worker.pid"
+    proc = chaos(f"pause:1200:{pid_file}", *batch_args("1-2500", "--db", str(db), *LOCAL)[1:])
+    end = time.monotonic() + 60
+    while not pid_file.exists() or not pid_file.read_text():
+        assert proc.poll() is None and time.monotonic() < end, proc.communicate()
+        time.sleep(0.02)
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)          # in the middle of its chunk
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, (out, err)
     assert "Traceback" not in err
+    assert "died; Dask runs its chunk again (deals from" in err, err
     assert solved_count(out) == 2500                            # each chunk stored once
     stored = rows(db)
     assert sorted(stored) == list(range(1, 2501))
@@ -112,7 +120,7 @@ def test_a_worker_killed_mid_run_costs_only_the_rerun_of_its_chunk(tmp_path):
     assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT deal) FROM results").fetchone() == (2500, 2500)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert not any(r["reason"] == "crashed" for r in stored.values())
-    for n in (1, 1250, 2500):
+    for n in (1, 1200, 2500):
         r = solve(n, VARIANT, Limit(positions=20_000, seconds=60))
         assert (stored[n]["verdict"], stored[n]["score"], stored[n]["positions"]) == (
             r.verdict, r.score, r.stats.positions)
@@ -120,9 +128,8 @@ def test_a_worker_killed_mid_run_costs_only_the_rerun_of_its_chunk(tmp_path):
 
 def test_a_deal_that_kills_its_workers_is_stored_as_crashed(tmp_path, pool_db):
     db = tmp_path / "crash.sqlite"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)]),
-           "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}   # Dask gives up after 2 deaths
-    proc = start(*batch_args("1-40", "--db", str(db), *LOCAL)[1:], module="crashing_deal", env=env)
+    proc = chaos("crash:17", *batch_args("1-40", "--db", str(db), *LOCAL)[1:],
+                 DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="1")   # Dask gives up after 2 deaths
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, (out, err)
     assert "deal 17 stored as unknown (crashed): 2 workers died running it" in err, err
@@ -282,31 +289,31 @@ def test_a_batch_on_a_dask_scheduler_and_workers(scheduler, pool_db, tmp_path):
         stop_worker(p, address)
 
 
-def test_a_worker_without_the_package_is_named_at_start(scheduler, tmp_path):
+def refused_at_start(scheduler, tmp_path, command, *words: str, env: dict | None = None) -> None:
+    """A batch on the cluster with one worker started by ``command`` stops at once,
+    with an error naming that worker and saying ``words``."""
     address, worker = scheduler
-    p = worker(sys.executable, str(ROOT / "tests" / "bare_worker.py"), "--no-nanny")
+    p = worker(*command, "--no-nanny", env=env)
     try:
         proc = run(*batch_args("1-20", "--db", str(tmp_path / "x.sqlite"), "--scheduler", address))
-        assert_error(proc, "cannot import the solver package", "tcp://127.0.0.1:", "tomb-solver[cluster]")
+        assert_error(proc, "error: the worker tcp://127.0.0.1:", *words)
         assert count(tmp_path / "x.sqlite") == 0
     finally:
         stop_worker(p, address)
 
 
+def test_a_worker_without_the_package_is_named_at_start(scheduler, tmp_path):
+    refused_at_start(scheduler, tmp_path, (sys.executable, str(ROOT / "tests" / "bare_worker.py")),
+                     "cannot import the solver package", "tomb-solver[cluster]")
+
+
 def test_a_worker_of_another_version_is_named_at_start(scheduler, tmp_path):
-    address, worker = scheduler
     other = tmp_path / "other"
     shutil.copytree(ROOT / "solver", other / "solver", ignore=shutil.ignore_patterns("__pycache__"))
     with open(other / "solver" / "deals.py", "a", encoding="utf-8") as f:
         f.write("\n# another version\n")
-    env = {**os.environ, "PYTHONPATH": str(other)}               # ahead of the installed package
-    p = worker(*DASK_WORKER, "--no-nanny", env=env)
-    try:
-        proc = run(*batch_args("1-20", "--db", str(tmp_path / "x.sqlite"), "--scheduler", address))
-        assert_error(proc, "runs another version of tomb-solver", "the digest of its files", "tcp://127.0.0.1:")
-        assert count(tmp_path / "x.sqlite") == 0
-    finally:
-        stop_worker(p, address)
+    refused_at_start(scheduler, tmp_path, DASK_WORKER, "runs another version of tomb-solver",
+                     "the digest of its files", env={**os.environ, "PYTHONPATH": str(other)})  # ahead of the installed one
 
 
 # ---------------------------------------------------------------------------
