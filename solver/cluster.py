@@ -107,7 +107,7 @@ def run_chunk(expected: dict, solve_chunk, variant: str, deals: list[int], limit
         try:
             from distributed import get_worker
 
-            where = get_worker().address
+            where = f"the worker {get_worker().address}"
         except ValueError:
             where = "a worker"
         raise WrongVersion(f"{where} runs another version of tomb-solver than this client "

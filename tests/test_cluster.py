@@ -261,9 +261,12 @@ def scheduler(tmp_path_factory):
             p.kill()
 
 
-def stop_worker(p: subprocess.Popen, address: str) -> None:
-    p.terminate()
-    p.wait(timeout=30)
+def stop_worker(address: str, *procs: subprocess.Popen) -> None:
+    """Stop these `dask worker`s, the cluster's last ones, and wait until it has none."""
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.wait(timeout=30)
     client = Client(address, timeout=30)
     end = time.monotonic() + 30
     try:
@@ -286,7 +289,7 @@ def test_a_batch_on_a_dask_scheduler_and_workers(scheduler, pool_db, tmp_path):
         assert f"Dask {address}, 2 workers" in proc.stdout
         same_rows(rows(db), rows(pool_db))
     finally:
-        stop_worker(p, address)
+        stop_worker(address, p)
 
 
 def refused_at_start(scheduler, tmp_path, command, *words: str, env: dict | None = None) -> None:
@@ -299,7 +302,7 @@ def refused_at_start(scheduler, tmp_path, command, *words: str, env: dict | None
         assert_error(proc, "error: the worker tcp://127.0.0.1:", *words)
         assert count(tmp_path / "x.sqlite") == 0
     finally:
-        stop_worker(p, address)
+        stop_worker(address, p)
 
 
 def test_a_worker_without_the_package_is_named_at_start(scheduler, tmp_path):
@@ -307,13 +310,38 @@ def test_a_worker_without_the_package_is_named_at_start(scheduler, tmp_path):
                      "cannot import the solver package", "tomb-solver[cluster]")
 
 
-def test_a_worker_of_another_version_is_named_at_start(scheduler, tmp_path):
+def other_version(tmp_path: Path) -> dict:
+    """The environment of a worker that imports a copy of the package with one
+    file changed (PYTHONPATH comes before the installed package)."""
     other = tmp_path / "other"
     shutil.copytree(ROOT / "solver", other / "solver", ignore=shutil.ignore_patterns("__pycache__"))
     with open(other / "solver" / "deals.py", "a", encoding="utf-8") as f:
         f.write("\n# another version\n")
+    return {**os.environ, "PYTHONPATH": str(other)}
+
+
+def test_a_worker_of_another_version_is_named_at_start(scheduler, tmp_path):
     refused_at_start(scheduler, tmp_path, DASK_WORKER, "runs another version of tomb-solver",
-                     "the digest of its files", env={**os.environ, "PYTHONPATH": str(other)})  # ahead of the installed one
+                     "the digest of its files", env=other_version(tmp_path))
+
+
+@pytest.mark.slow
+def test_a_worker_of_another_version_that_joins_later_stops_the_batch(scheduler, tmp_path):
+    address, worker = scheduler
+    workers = [worker(*DASK_WORKER)]
+    db = tmp_path / "late.sqlite"
+    proc = start(*batch_args("1-100000", "--db", str(db), "--scheduler", address))
+    try:
+        wait_for_rows(db, proc, 50, timeout=60)
+        workers.append(worker(*DASK_WORKER, "--no-nanny", env=other_version(tmp_path)))
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 2, (out, err)
+        assert "error: the worker tcp://127.0.0.1:" in err and "runs another version of tomb-solver" in err, err
+        assert "Traceback" not in err and count(db) >= 50
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        stop_worker(address, *workers)
 
 
 # ---------------------------------------------------------------------------
