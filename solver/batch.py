@@ -13,8 +13,14 @@ same command resumes after Ctrl-C or a crash), one row per deal::
 time. The parent process is the only writer (WAL mode, a commit for each chunk
 of deals a worker hands back); the workers only solve.
 
-``python -m solver stats --db results.sqlite`` reads it back: counts, the win
-rate with its Wilson interval, distributions, the hardest deals.
+``--scheduler tcp://HOST:8786`` (or ``local``) sends the chunks to a Dask
+cluster instead (solver/cluster.py); ``--out DIR`` writes a Parquet file per
+chunk instead of the database (solver/parquet.py). Either way the client alone
+writes, and the rows are the same.
+
+``python -m solver stats --db results.sqlite`` (or ``--out DIR``) reads it
+back: counts, the win rate with its Wilson interval, distributions, the
+hardest deals.
 """
 
 from __future__ import annotations
@@ -241,9 +247,11 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-def _solve_chunk(variant: str, deals: list[int], limit: Limit) -> tuple[list[tuple], float]:
+def _solve_chunk(variant: str, deals: list[int], limit: Limit, pack: str | None = None) -> tuple[object, float]:
     """Solve ``deals``; the rows for the database and the wall time. Stops early
-    (handing back the deals done) on Ctrl-C; an interrupted search is not a row."""
+    (handing back the deals done) on Ctrl-C; an interrupted search is not a row.
+    ``pack="parquet"``: the rows as a Parquet file's bytes instead
+    (:func:`solver.parquet.pack_rows`), encoded where they were solved."""
     global _current
     start = time.perf_counter()
     limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
@@ -260,7 +268,20 @@ def _solve_chunk(variant: str, deals: list[int], limit: Limit) -> tuple[list[tup
         st = r.stats
         rows.append((r.variant, n, r.verdict, r.reason, r.score, st.positions, st.seconds,
                      st.table_bytes, r.dumps(), limits, datetime.now(timezone.utc).isoformat()))
+    if pack == "parquet":
+        from .parquet import pack_rows
+
+        return pack_rows(rows), time.perf_counter() - start
     return rows, time.perf_counter() - start
+
+
+def crashed_row(variant: str, deal: int, limit: Limit, why: str) -> tuple:
+    """The row of a deal whose search crashed every process that ran it: unknown,
+    reason ``crashed``, no line to replay (``line`` holds the error instead)."""
+    limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
+    line = json.dumps({"variant": variant, "deal": deal, "verdict": "unknown", "reason": "crashed", "error": why},
+                      ensure_ascii=False)
+    return (variant, deal, "unknown", "crashed", 0, 0, 0.0, 0, line, limits, datetime.now(timezone.utc).isoformat())
 
 
 # ---------------------------------------------------------------------------
@@ -317,6 +338,16 @@ class Progress:
             self.stream.write(text + "\n")
         self.stream.flush()
 
+    def note(self, text: str) -> None:
+        """A line of its own (on a terminal, over the bar, which the next update redraws)."""
+        if self.stream is None:
+            return
+        if self.tty and self.drawn:
+            self.stream.write("\r\x1b[K")
+            self.drawn = False
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
     def close(self, done: int, won: int, lost: int, unknown: int) -> None:
         if self.stream is None:
             return
@@ -343,13 +374,15 @@ class Summary:
     counts: dict[str, int] = field(default_factory=lambda: {"won": 0, "lost": 0, "unknown": 0})
     seconds: float = 0.0
     stopped_by: int | None = None   # the signal that stopped the run
+    engine: str = ""          # what solved them: "2 jobs", or the Dask cluster
 
     def __str__(self) -> str:
         c = self.counts
         rate = self.solved / self.seconds if self.seconds > 0 else 0.0
         lines = [
             f"{self.variant}, deals {format_ranges(self.ranges)} -> {self.db}",
-            f"solved {self.solved:,} this run in {self.seconds:.1f} s ({rate:,.1f} deals/s, {self.jobs} jobs): "
+            f"solved {self.solved:,} this run in {self.seconds:.1f} s ({rate:,.1f} deals/s, "
+            f"{self.engine or f'{self.jobs} jobs'}): "
             f"won {c['won']:,}, lost {c['lost']:,}, unknown {c['unknown']:,}",
             f"{self.skipped:,} of the {self.total:,} deals were already stored",
         ]
@@ -357,6 +390,100 @@ class Summary:
             left = self.todo - self.solved
             lines.append(f"interrupted: {left:,} deals still to solve; run the same command again to resume")
         return "\n".join(lines)
+
+
+class Database:
+    """The SQLite results database as the store of a batch: which deals it holds,
+    and a commit for each chunk of rows."""
+
+    pack = None                       # the workers hand back plain rows
+
+    def __init__(self, path: str | os.PathLike):
+        self.where = str(path)
+        self.conn = connect(path)
+
+    def count_done(self, variant: str, ranges, retry_unknown: bool) -> int:
+        return count_done(self.conn, variant, ranges, retry_unknown)
+
+    def to_solve(self, variant: str, ranges, retry_unknown: bool) -> Iterator[int]:
+        return to_solve(self.conn, variant, ranges, retry_unknown)
+
+    @staticmethod
+    def pack_rows(rows: list[tuple]) -> list[tuple]:
+        return rows
+
+    def write(self, rows: list[tuple]) -> dict[str, int]:
+        """Store one chunk's rows (committed on return); their verdicts counted."""
+        counts = {"won": 0, "lost": 0, "unknown": 0}
+        if rows:
+            self.conn.executemany(_UPSERT, rows)
+            self.conn.commit()
+        for row in rows:
+            counts[row[2]] += 1
+        return counts
+
+    def close(self) -> None:
+        self.conn.commit()
+        self.conn.close()
+
+
+def _one_store(db, out) -> None:
+    if (db is None) == (out is None):
+        raise BatchError("give --db FILE (an SQLite database) or --out DIR (Parquet files)"
+                         + (", not both" if db is not None else ""))
+
+
+def open_store(db: str | os.PathLike | None, out: str | os.PathLike | None):
+    """The store of a batch: the SQLite database ``db`` or the Parquet directory ``out``."""
+    _one_store(db, out)
+    if db is not None:
+        return Database(db)
+    from .parquet import ParquetStore
+
+    return ParquetStore(out)
+
+
+class Feed:
+    """The deals still to solve, cut into chunks of about ``target`` seconds of
+    work (at most ``most`` deals), and the recording of each chunk handed back.
+
+    The chunk size follows the mean time a deal has taken so far in this run."""
+
+    def __init__(self, store, deals: Iterator[int], summary: Summary, target: float, most: int):
+        self.store = store
+        self.deals = deals
+        self.summary = summary
+        self.target = target
+        self.most = most
+        self.chunk = 4
+        self.taken = 0
+        self.work_seconds = 0.0
+        self.timed = 0            # deals behind work_seconds
+
+    def take(self, share: int = 1) -> list[int]:
+        """The next chunk; with ``share`` > 1, at most 1/share of the deals left,
+        so that the last chunks of a run are small and end together."""
+        size = self.chunk
+        if share > 1:
+            left = self.summary.todo - self.taken
+            size = min(size, max(1, -(-left // share)))
+        deals = list(islice(self.deals, size))
+        self.taken += len(deals)
+        return deals
+
+    def record(self, packed, wall: float) -> int:
+        """Store a chunk's rows (as :attr:`store.pack` made them); how many."""
+        counts = self.store.write(packed)
+        n = sum(counts.values())
+        for verdict, k in counts.items():
+            self.summary.counts[verdict] += k
+        self.summary.solved += n
+        if n and wall > 0:
+            self.work_seconds += wall
+            self.timed += n
+            per_deal = self.work_seconds / self.timed
+            self.chunk = max(1, min(self.most, int(self.target / max(per_deal, 1e-6))))
+        return n
 
 
 def _workers(executor: ProcessPoolExecutor) -> list:
@@ -413,24 +540,42 @@ def _signal_workers(executor: ProcessPoolExecutor, signum: int) -> None:
             pass
 
 
-def run_batch(db: str | os.PathLike, variant: str, ranges: list[tuple[int, int]], limit: Limit,
+def run_batch(db: str | os.PathLike | None, variant: str, ranges: list[tuple[int, int]], limit: Limit,
               jobs: int | None = None, retry_unknown: bool = False,
-              progress: TextIO | None = sys.stderr, progress_every: float | None = None) -> Summary:
+              progress: TextIO | None = sys.stderr, progress_every: float | None = None, *,
+              out: str | os.PathLike | None = None, scheduler: str | None = None, workers: int | None = None,
+              connect_timeout: float = 10.0) -> Summary:
     """Solve the deals of ``ranges`` missing from ``db`` in ``jobs`` processes.
+
+    ``out``: a directory of Parquet files instead of the database ``db``.
+    ``scheduler``: the address of a Dask scheduler, or ``"local"`` for a
+    LocalCluster of ``workers`` processes, instead of local processes
+    (solver/cluster.py).
 
     Ctrl-C (SIGINT) or SIGTERM stops the run cleanly: the workers stop their
     searches and are ended, every finished deal is committed, and the summary
     says which signal stopped it (``stopped_by``)."""
+    if scheduler is None and workers is not None:
+        raise BatchError("--workers is the size of a LocalCluster: give it with --scheduler local")
+    if scheduler is not None and jobs is not None:
+        raise BatchError("--jobs is for local processes; on a Dask cluster its workers decide "
+                         "(with --scheduler local, give --workers)")
     jobs = jobs or os.cpu_count() or 1
-    summary = Summary(variant, ranges, str(db), jobs)
+    store = open_store(db, out)
+    summary = Summary(variant, ranges, store.where, jobs, engine=f"{jobs} jobs")
     summary.total = sum(b - a + 1 for a, b in ranges)
-    conn = connect(db)
+    session = None
     try:
-        summary.skipped = count_done(conn, variant, ranges, retry_unknown)
+        if scheduler is not None:
+            from . import cluster
+
+            session = cluster.start(scheduler, workers, connect_timeout, variant)
+            summary.engine = session.engine
+        summary.skipped = store.count_done(variant, ranges, retry_unknown)
         summary.todo = summary.total - summary.skipped
         if progress is not None:
             progress.write(f"batch: {variant}, deals {format_ranges(ranges)}: {summary.todo:,} to solve, "
-                           f"{summary.skipped:,} already in {db}; {jobs} jobs\n")
+                           f"{summary.skipped:,} already in {store.where}; {summary.engine}\n")
             progress.flush()
         bar = Progress(progress, summary.todo, progress_every)
         stop: dict[str, int | None] = {"signal": None}
@@ -444,7 +589,12 @@ def run_batch(db: str | os.PathLike, variant: str, ranges: list[tuple[int, int]]
                 handlers[sig] = signal.signal(sig, on_signal)
         start = time.monotonic()
         try:
-            _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop)
+            deals = store.to_solve(variant, ranges, retry_unknown)
+            if session is None:
+                _run(Feed(store, deals, summary, 0.25, 500), variant, limit, jobs, bar, stop)
+            else:
+                session.run(Feed(store, deals, summary, cluster.CHUNK_SECONDS, cluster.CHUNK_MOST), variant,
+                            limit, bar, stop)
         finally:
             summary.seconds = time.monotonic() - start
             for sig, old in handlers.items():
@@ -454,50 +604,43 @@ def run_batch(db: str | os.PathLike, variant: str, ranges: list[tuple[int, int]]
         summary.stopped_by = stop["signal"]
         return summary
     finally:
-        conn.close()
+        if session is not None:
+            session.close()
+        store.close()
 
 
 _WORKER_DIED = ("a worker process died (killed, out of memory, or a crash in the C core); "
                 "the deals done so far are stored: rerun to resume")
 
 
-def _submit(executor: ProcessPoolExecutor, variant: str, deals: list[int], limit: Limit):
+def _submit(executor: ProcessPoolExecutor, variant: str, deals: list[int], limit: Limit, pack: str | None):
     # submit() may start a worker process, which inherits the signal mask:
     # SIGINT and SIGTERM stay blocked in it until its handlers are in place (_init_worker).
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
     try:
-        return executor.submit(_solve_chunk, variant, deals, limit)
+        if pack is None:
+            return executor.submit(_solve_chunk, variant, deals, limit)
+        return executor.submit(_solve_chunk, variant, deals, limit, pack)
     except BrokenProcessPool:       # a worker died before its future was read
         raise BatchError(_WORKER_DIED) from None
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop) -> None:
+def _run(feed: Feed, variant: str, limit: Limit, jobs: int, bar: Progress, stop: dict) -> None:
+    """The batch on a pool of ``jobs`` local processes."""
     import multiprocessing
 
-    deals = to_solve(conn, variant, ranges, retry_unknown)
-    chunk = 4                     # deals a task; tuned to about a quarter second of work
-    work_seconds = 0.0
+    summary = feed.summary
     pending: set = set()
     exhausted = False
 
     def store(future) -> None:
-        nonlocal work_seconds, chunk
         try:
-            rows, wall = future.result()
+            packed, wall = future.result()
         except BrokenProcessPool:
             raise BatchError(_WORKER_DIED) from None
-        if rows:
-            conn.executemany(_UPSERT, rows)
-            conn.commit()
-        for row in rows:
-            summary.counts[row[2]] += 1
-        summary.solved += len(rows)
-        if rows:
-            work_seconds += wall
-            per_deal = work_seconds / summary.solved
-            chunk = max(1, min(500, int(0.25 / max(per_deal, 1e-6))))
+        feed.record(packed, wall)
 
     executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=_init_worker, initargs=(os.getpid(),))
@@ -505,11 +648,11 @@ def _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop) 
     try:
         while True:
             while stop["signal"] is None and not exhausted and len(pending) < 2 * jobs:
-                batch = list(islice(deals, chunk))
+                batch = feed.take()
                 if not batch:
                     exhausted = True
                     break
-                pending.add(_submit(executor, variant, batch, limit))
+                pending.add(_submit(executor, variant, batch, limit, feed.store.pack))
             if not pending or stop["signal"] is not None:
                 break
             done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -544,7 +687,6 @@ def _run(conn, variant, ranges, limit, jobs, retry_unknown, summary, bar, stop) 
             _terminate(executor)
             _release_results(executor)
         executor.shutdown(wait=True, cancel_futures=True)
-        conn.commit()
 
 
 # ---------------------------------------------------------------------------
@@ -722,20 +864,33 @@ def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
         plt.close(fig)
 
 
-def stats(db: str | os.PathLike, variant: str | None = None) -> list[VariantStats]:
-    """The statistics of each variant stored in ``db`` (or of ``variant`` only)."""
-    conn = connect(db, readonly=True)
-    try:
-        names = [variant] if variant else stored_variants(conn)
-        out = [gather(conn, name) for name in names]
-    except sqlite3.Error as exc:
-        raise BatchError(f"{db}: cannot read the database ({exc})") from None
-    finally:
-        conn.close()
-    out = [s for s in out if s.n]
-    if not out:
-        raise BatchError(f"{db}: no results stored" + (f" for variant {variant!r}" if variant else ""))
-    return out
+def stats(db: str | os.PathLike | None, variant: str | None = None, *,
+          out: str | os.PathLike | None = None) -> list[VariantStats]:
+    """The statistics of each variant stored in ``db`` (or of ``variant`` only);
+    ``out``: of the Parquet files of ``batch --out`` instead."""
+    _one_store(db, out)
+    if out is not None:
+        from . import parquet
+
+        parquet.require()
+        if not Path(out).is_dir():
+            raise BatchError(f"{out}: no such directory of Parquet files")
+        where = out
+        found = [parquet.gather(out, name) for name in ([variant] if variant else parquet.variants(out))]
+    else:
+        where = db
+        conn = connect(db, readonly=True)
+        try:
+            names = [variant] if variant else stored_variants(conn)
+            found = [gather(conn, name) for name in names]
+        except sqlite3.Error as exc:
+            raise BatchError(f"{db}: cannot read the database ({exc})") from None
+        finally:
+            conn.close()
+    found = [s for s in found if s.n]
+    if not found:
+        raise BatchError(f"{where}: no results stored" + (f" for variant {variant!r}" if variant else ""))
+    return found
 
 
 # ---------------------------------------------------------------------------
@@ -749,10 +904,14 @@ def cli_batch(args) -> int:
     ranges = parse_deals(args.deals)
     if args.jobs is not None and args.jobs < 1:
         raise BatchError("--jobs must be at least 1")
+    if args.workers is not None and args.workers < 1:
+        raise BatchError("--workers must be at least 1")
     from .cli import limit_of
 
     limit = limit_of(args)
-    summary = run_batch(args.db, name, ranges, limit, jobs=args.jobs, retry_unknown=args.retry_unknown)
+    summary = run_batch(args.db, name, ranges, limit, jobs=args.jobs, retry_unknown=args.retry_unknown,
+                        out=args.out, scheduler=args.scheduler, workers=args.workers,
+                        connect_timeout=args.connect_timeout)
     print(summary)
     sys.stdout.flush()
     if summary.stopped_by is not None:
@@ -765,7 +924,7 @@ def cli_stats(args) -> int:
         from . import variants
 
         variants.load(args.variant)
-    found = stats(args.db, args.variant)
+    found = stats(args.db, args.variant, out=args.out)
     print("\n\n".join(report(s) for s in found))
     if args.plot:
         plot(found, args.plot)

@@ -262,17 +262,27 @@ def _batch_parser(sub) -> None:
         "batch",
         help="solve a range of deals in parallel into an SQLite database (resumable)",
         description=(
-            "Solve every deal of --deals that the database does not hold yet, in --jobs processes, "
-            "one row per deal; rerunning the same command resumes. Ctrl-C stops cleanly (exit 130). "
-            "Exit 0 when every deal is stored, 2 on an error."
+            "Solve every deal of --deals that the database does not hold yet, in --jobs processes "
+            "or on a Dask cluster (--scheduler), one row per deal; rerunning the same command resumes. "
+            "Ctrl-C stops cleanly (exit 130). Exit 0 when every deal is stored, 2 on an error."
         ),
     )
     b.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
     b.add_argument("--deals", "-d", required=True,
                    help="deal numbers: N, A-B, or a comma list of both (e.g. 1-1000000 or 1-10,20-30)")
-    b.add_argument("--db", required=True, metavar="FILE", help="the SQLite results database (created if missing)")
+    where = b.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", metavar="FILE", help="the SQLite results database (created if missing)")
+    where.add_argument("--out", metavar="DIR",
+                       help="write a Parquet file per chunk into DIR instead of a database (needs pyarrow)")
     b.add_argument("--jobs", "-j", type=int, default=None,
                    help="worker processes (default: the number of CPUs)")
+    b.add_argument("--scheduler", metavar="ADDRESS",
+                   help="solve on the Dask cluster of this scheduler (tcp://HOST:8786), or 'local' for a "
+                        "LocalCluster on this machine; needs pip install 'tomb-solver[cluster]'")
+    b.add_argument("--workers", type=int, default=None,
+                   help="with --scheduler local: worker processes (default: the number of CPUs)")
+    b.add_argument("--connect-timeout", type=_positive(float), default=10.0, metavar="SECONDS",
+                   help="with --scheduler: how long to wait for the scheduler and a first worker (default 10)")
     b.add_argument("--retry-unknown", action="store_true",
                    help="solve again the deals stored as unknown (with these limits), replacing their rows")
     add_limit_args(b, Limit(), "each deal")
@@ -288,7 +298,9 @@ def _stats_parser(sub) -> None:
             "Exit 0, or 2 on an error."
         ),
     )
-    s.add_argument("--db", required=True, metavar="FILE", help="the SQLite results database of `batch`")
+    where = s.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", metavar="FILE", help="the SQLite results database of `batch`")
+    where.add_argument("--out", metavar="DIR", help="the directory of Parquet files of `batch --out`")
     s.add_argument("--variant", "-v", default=None, help="only this variant (default: each variant stored)")
     s.add_argument("--plot", metavar="FILE.png", help="draw the distributions to a PNG (needs matplotlib)")
 

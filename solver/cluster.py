@@ -1,0 +1,415 @@
+"""Batch runs on a Dask cluster: ``batch --scheduler tcp://HOST:8786`` (a
+cluster started with ``dask scheduler`` and ``dask worker``) or ``--scheduler
+local --workers N`` (a ``LocalCluster`` on this machine). docs/batch.md.
+
+The client walks the deals as a local batch does (:class:`solver.batch.Feed`)
+and submits chunks of them as tasks, a few more than the cluster has threads,
+so that the scheduler holds a short queue and never the whole range. Each
+finished chunk comes back to the client, which alone writes the store; a chunk
+whose worker died is run again by Dask. A chunk that killed
+``distributed.scheduler.allowed-failures`` + 1 workers comes back as
+``KilledWorker``: its deals go again one a task, and a deal that kills its
+workers alone is stored as unknown with the reason ``crashed``.
+
+Before the first chunk, every worker must run the same solver as the client:
+:func:`identity` (the version, a digest of the package's files, and the
+results of two small searches of the variant, which differ whenever the C
+core searches differently) is compared; each task compares it again on the
+worker that runs it, for workers that join later.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import itertools
+import json
+import logging
+import os
+import queue
+import signal
+import time
+import uuid
+from pathlib import Path
+
+from .api import Limit, solve
+from .batch import _STOP_SIGNALS, BatchError, Feed, Progress, crashed_row
+
+INSTALL = "pip install 'tomb-solver[cluster]'"
+#: Seconds of work a chunk is cut to: the overhead of a task (a few
+#: milliseconds, docs/batch.md) stays under 1%, and a Ctrl-C or a dead worker
+#: costs at most this much work per thread.
+CHUNK_SECONDS = 5.0
+CHUNK_MOST = 20_000
+#: Chunks in flight per thread of the cluster: one running, one queued.
+IN_FLIGHT = 2
+_PROBE_DEALS = (1, 2)
+_PROBE_LIMIT = Limit(positions=20_000, seconds=None)
+
+
+def require_dask() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise BatchError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL} "
+                         "(or pip install 'dask[distributed]' pyarrow)") from None
+
+
+# ---------------------------------------------------------------------------
+# The same solver everywhere
+
+
+@functools.cache
+def _files_digest() -> str:
+    """A digest of the package's Python and variant files, as installed here."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+@functools.cache
+def identity(variant: str) -> dict[str, str]:
+    """What must be equal on the client and every worker for their rows to be
+    the same: the package's version, its files, and what its C core finds."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        release = version("tomb-solver")
+    except PackageNotFoundError:
+        release = "not installed"
+    probe = hashlib.sha256()
+    for n in _PROBE_DEALS:
+        r = solve(n, variant, _PROBE_LIMIT)
+        probe.update(json.dumps([r.verdict, r.reason, r.score, r.stats.positions,
+                                 [m.to_json() for m in r.moves]]).encode())
+    return {"version": release, "files": _files_digest(), "core": probe.hexdigest()[:16]}
+
+
+class WrongVersion(RuntimeError):
+    """A worker runs another version of the solver than the client."""
+
+
+_WHAT = {"version": "the package version", "files": "the digest of its files", "core": "what its C core finds"}
+
+
+def _differences(theirs: dict, ours: dict) -> str:
+    return "; ".join(f"{_WHAT[k]}: {theirs.get(k)} there, {ours[k]} here" for k in ours if theirs.get(k) != ours[k])
+
+
+def run_chunk(expected: dict, solve_chunk, variant: str, deals: list[int], limit: Limit, pack: str | None):
+    """The task of one chunk, on a worker: ``solve_chunk`` (solver.batch._solve_chunk)
+    once the worker is found to run the client's solver."""
+    mine = identity(variant)
+    if mine != expected:
+        try:
+            from distributed import get_worker
+
+            where = f"the worker {get_worker().address}"
+        except ValueError:
+            where = "a worker"
+        raise WrongVersion(f"{where} runs another version of tomb-solver than this client "
+                           f"({_differences(mine, expected)}): install the same one on every worker")
+    return solve_chunk(variant, deals, limit, pack)
+
+
+def _missing(exc: BaseException) -> bool:
+    return isinstance(exc, ImportError) and (getattr(exc, "name", None) or "").split(".")[0] == "solver" \
+        or "No module named 'solver'" in str(exc)
+
+
+def _lacks(where: str) -> BatchError:
+    return BatchError(f"{where} cannot import the solver package: install it on every worker ({INSTALL}, "
+                      "the same version as here)")
+
+
+def check_workers(client, variant: str) -> dict:
+    """The client's :func:`identity`, once every worker is found to share it."""
+    ours = identity(variant)
+    answers = client.run(identity, variant, on_error="return")
+    for address, theirs in sorted(answers.items()):
+        if isinstance(theirs, BaseException):
+            if _missing(theirs):
+                raise _lacks(f"the worker {address}")
+            raise BatchError(f"the worker {address} cannot run the solver: {type(theirs).__name__}: {theirs}")
+        if theirs != ours:
+            raise BatchError(f"the worker {address} runs another version of tomb-solver than this client "
+                             f"({_differences(theirs, ours)}): install the same one on every worker")
+    return ours
+
+
+# ---------------------------------------------------------------------------
+# Connecting
+
+
+def connect(scheduler: str, workers: int | None, timeout: float):
+    """A Client of the scheduler at ``scheduler`` (or of a new LocalCluster),
+    and the LocalCluster if one was started; errors name the address."""
+    from distributed import Client, LocalCluster
+
+    # The threads that Dask starts, and the worker processes they start, inherit
+    # this mask: Ctrl-C in a terminal reaches the whole process group, and
+    # must stop the batch (the client), not kill LocalCluster's workers mid-task.
+    # multiprocessing's resource tracker, when it first starts, unblocks these
+    # signals in the thread that starts it (CPython 3.11): start it before.
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    cluster = None
+    try:
+        if scheduler == "local":
+            # One process a worker (a crash kills one search; see also start()).
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                                   processes=True, host="127.0.0.1", dashboard_address=":0",
+                                   silence_logs=logging.CRITICAL)
+            client = Client(cluster, timeout=timeout, direct_to_workers=True)
+        else:
+            client = Client(scheduler, timeout=timeout, direct_to_workers=True)
+    except OSError as exc:
+        if cluster is not None:
+            cluster.close()
+        raise BatchError(f"no Dask scheduler answers at {scheduler} (waited {timeout:g} s): start one with "
+                         f"`dask scheduler`, or check the address ({exc})") from None
+    except (ValueError, TypeError) as exc:
+        raise BatchError(f"--scheduler {scheduler!r} is not a scheduler address such as tcp://HOST:8786 "
+                         f"or local ({exc})") from None
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except Exception:           # dask.distributed.TimeoutError, OSError
+        close(client, cluster)
+        raise BatchError(f"the Dask scheduler at {scheduler} has no workers (waited {timeout:g} s): "
+                         f"start some with `dask worker {scheduler}`") from None
+    return client, cluster
+
+
+def close(client, cluster) -> None:
+    # A LocalCluster's worker still in a search (a stop) is killed after 2 s;
+    # the client's exit would end it anyway.
+    try:
+        client.close(timeout=5)
+    except Exception:
+        pass
+    if cluster is not None:
+        try:
+            cluster.close(timeout=2.5)
+        except Exception:
+            pass
+
+
+def _threads(client) -> int:
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:
+        return 1
+
+
+# ---------------------------------------------------------------------------
+# The batch on a cluster
+
+
+class Session:
+    """A client of a Dask cluster whose workers were checked for ``variant``
+    (:func:`start`), ready to run a batch."""
+
+    def __init__(self, client, cluster, variant: str):
+        self.client = client
+        self.cluster = cluster
+        self.address = client.scheduler.address
+        self.restore = lambda: None
+        self.expected = check_workers(client, variant)
+        self.engine = (f"Dask {'LocalCluster ' if cluster is not None else ''}{self.address}, "
+                       f"{len(client.nthreads())} workers, {_threads(client)} threads at start")
+
+    def close(self) -> None:
+        close(self.client, self.cluster)
+        self.restore()
+
+    def lost(self, why: str = "") -> BatchError:
+        return BatchError(f"lost the Dask scheduler at {self.address}{why}: the deals done so far are stored; "
+                          "rerun to resume")
+
+    def run(self, feed: Feed, variant: str, limit: Limit, bar: Progress, stop: dict) -> None:
+        """Solve what ``feed`` hands out on the cluster."""
+        try:
+            self._run(feed, variant, limit, bar, stop)
+        except OSError as exc:          # the connection to the scheduler
+            raise self.lost(f" ({exc})") from None
+        finally:
+            try:
+                self.client.unsubscribe_topic("all")
+            except Exception:
+                pass
+
+    def _run(self, feed: Feed, variant: str, limit: Limit, bar: Progress, stop: dict) -> None:
+        from distributed import CancelledError, KilledWorker
+
+        from . import batch
+
+        client = self.client
+        summary = feed.summary
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        flying: dict = {}             # key: (future, deals)
+        pack = feed.store.pack
+        run_id = uuid.uuid4().hex[:8]
+        serial = itertools.count()
+
+        def submit(deals: list[int]) -> None:
+            key = f"solve-{variant}-{deals[0]}-{deals[-1]}-{run_id}-{next(serial)}"
+            future = client.submit(run_chunk, self.expected, batch._solve_chunk, variant, deals, limit, pack,
+                                   key=key, pure=False)
+            flying[key] = (future, deals)
+            future.add_done_callback(finished.put)
+
+        def handle(future) -> None:
+            status = future.status
+            if status not in ("finished", "error", "cancelled"):
+                # Its result was lost with its worker before it came here: Dask runs it again.
+                future.add_done_callback(finished.put)
+                return
+            _, deals = flying.pop(future.key)
+            exc = None
+            if status == "finished":
+                try:
+                    packed, wall = future.result()
+                except (Exception, CancelledError) as e:   # failed when run again
+                    exc = e
+                else:
+                    future.release()
+                    feed.record(packed, wall)
+                    return
+            elif status == "error":
+                exc = future.exception()
+            future.release()
+            if status == "cancelled" or isinstance(exc, CancelledError):
+                raise self.lost()
+            if isinstance(exc, KilledWorker):
+                if len(deals) > 1:
+                    bar.note(f"dask: the workers running deals {deals[0]}-{deals[-1]} ({len(deals)} deals) died; "
+                             "each of them goes again alone")
+                    for n in deals:
+                        submit([n])
+                else:
+                    why = (f"{exc.allowed_failures + 1} workers died running it "
+                           f"(KilledWorker; the last was {exc.last_worker.address})")
+                    bar.note(f"dask: deal {deals[0]} stored as unknown (crashed): {why}")
+                    feed.record(feed.store.pack_rows([crashed_row(variant, deals[0], limit, why)]), 0.0)
+                return
+            if isinstance(exc, WrongVersion):
+                raise BatchError(str(exc))
+            if _missing(exc):
+                raise _lacks("a worker")
+            raise BatchError(f"a chunk of deals {deals[0]}-{deals[-1]} failed on the cluster: "
+                             f"{type(exc).__name__}: {exc}")
+
+        left: queue.SimpleQueue = queue.SimpleQueue()    # workers removed, from the scheduler's events
+        client.subscribe_topic("all", lambda event: left.put(event[1]) if isinstance(event[1], dict)
+                               and event[1].get("action") == "remove-worker" else None)
+
+        def note_deaths() -> None:
+            while not left.empty():
+                event = left.get()
+                if event.get("expected"):
+                    continue
+                running = sorted(flying[k][1][0] for k in event.get("processing-tasks", ()) if k in flying)
+                what = (f"; Dask runs its chunk again (deals from {', '.join(map(str, running))})"
+                        if running else "")
+                bar.note(f"dask: the worker {event.get('worker')} died{what}")
+
+        threads = _threads(client)
+        exhausted = False
+        counted = time.monotonic()
+        while True:
+            note_deaths()
+            if time.monotonic() - counted > 2.0:
+                threads, counted = _threads(client), time.monotonic()
+            while stop["signal"] is None and not exhausted and len(flying) < IN_FLIGHT * threads:
+                deals = feed.take(share=2 * IN_FLIGHT * threads)
+                if not deals:
+                    exhausted = True
+                    break
+                submit(deals)
+            if not flying or stop["signal"] is not None:
+                break
+            try:
+                done = [finished.get(timeout=0.2)]
+            except queue.Empty:
+                done = []
+            while not finished.empty():
+                done.append(finished.get())
+            broken = None
+            for future in done:
+                try:
+                    handle(future)
+                except BatchError as exc:   # store the others first
+                    broken = broken or exc
+            if broken is not None:
+                raise broken
+            c = summary.counts
+            bar.update(summary.solved, c["won"], c["lost"], c["unknown"])
+        if stop["signal"] is not None:
+            # What finishes within 3 s is stored; the rest is cancelled (a chunk
+            # running goes on on its worker, and its result is dropped).
+            end = time.monotonic() + 3.0
+            while flying and time.monotonic() < end:
+                try:
+                    future = finished.get(timeout=max(0.0, end - time.monotonic()))
+                except queue.Empty:
+                    break
+                if future.status == "finished":
+                    try:
+                        handle(future)
+                    except BatchError:
+                        pass
+                else:
+                    flying.pop(future.key, None)
+            client.cancel([f for f, _ in flying.values()])
+
+
+def start(scheduler: str, workers: int | None, timeout: float, variant: str) -> Session:
+    """Connect to the cluster (or start a LocalCluster) and check its workers."""
+    require_dask()
+    import dask
+
+    # For this session (and a LocalCluster's scheduler): results are fetched
+    # from the workers directly, and a worker that does not answer (dead just
+    # after its chunk ended) is given up after `timeout` rather than Dask's 30 s;
+    # no task queued on a worker behind the running one, since Dask counts a
+    # worker's death against every task it holds (allowed-failures). A
+    # LocalCluster's workers run without the statistical profiler (it samples
+    # their stacks every 10 ms) and without the MALLOC_TRIM_THRESHOLD_ that Dask
+    # sets for them: with it, glibc maps every search table afresh (about 1,200
+    # page faults a classic deal, 20% more CPU time; docs/batch.md). What goes
+    # wrong is said by the batch itself (a worker that died, a deal that
+    # crashed, a lost scheduler), where Dask would log tracebacks.
+    environ = {k: v for k, v in (dask.config.get("distributed.nanny.pre-spawn-environ") or {}).items()
+               if k != "MALLOC_TRIM_THRESHOLD_"}
+    settings = dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s",
+                                "distributed.scheduler.worker-saturation": 1.0,
+                                "distributed.worker.profile.enabled": False,
+                                "distributed.nanny.pre-spawn-environ": environ})
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+
+    def restore() -> None:
+        settings.__exit__(None, None, None)
+        log.setLevel(level)
+
+    try:
+        client, cluster = connect(scheduler, workers, timeout)
+    except BaseException:
+        restore()
+        raise
+    try:
+        session = Session(client, cluster, variant)
+    except BaseException:
+        close(client, cluster)
+        restore()
+        raise
+    session.restore = restore
+    return session
