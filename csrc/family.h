@@ -36,9 +36,11 @@ typedef struct family {
     int (*score)(const void *game, const void *state);
     /* Optional: an upper bound on the score of every position reachable from
      * state (D2_DEAD_CARDS), reached by move m (NULL at the root); NULL for
-     * none. A family may return max_score after moves where the bound is
-     * not worth its time. */
-    int (*bound)(const void *game, const void *state, const gmove *m);
+     * none. Only whether it is above `limit` matters to the caller: once it
+     * is known to be, the family may stop and return any value above it. A
+     * family may return max_score after moves where the bound is not worth
+     * its time. */
+    int (*bound)(const void *game, const void *state, const gmove *m, int limit);
     /* The solution-format moves of m played from state (a jewel filling a
      * space, a turn before its placement, are moves of their own); returns
      * how many were written (at most 3). */

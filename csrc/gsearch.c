@@ -359,8 +359,9 @@ static int dfs(d2_solver *s, uint64_t cap)
         /* Shortcut "dead-cards" (docs/search.md): a position that cannot win
          * nor beat the best score seen is stored but not expanded. */
         if (s->fam.bound && (s->flags & D2_DEAD_CARDS)) {
-            int u = s->fam.bound(s->fam.game, child, m);
-            if (u < s->fam.max_score && (u <= s->stats.best_score || u <= s->prune_at)) {
+            int best = s->stats.best_score > s->prune_at ? s->stats.best_score : s->prune_at;
+            int u = s->fam.bound(s->fam.game, child, m, best);
+            if (u < s->fam.max_score && u <= best) {
                 continue;
             }
         }
@@ -384,6 +385,8 @@ static int dfs(d2_solver *s, uint64_t cap)
 /* Copies line[0..n) then more[0..m) into *out. */
 static int join_lines(gmove **out, const gmove *line, int n, const gmove *more, int m)
 {
+    if (n < 0 || m < 0)
+        return -1;
     gmove *l = malloc(sizeof(gmove) * (size_t)(n + m > 0 ? n + m : 1));
     if (!l)
         return -1;
@@ -591,7 +594,7 @@ int d2_line_move(const d2_solver *s, int which, int index, d2_move *out)
 
 int d2_root_bound(const d2_solver *s)
 {
-    return s->fam.bound ? s->fam.bound(s->fam.game, s->root, NULL) : s->fam.max_score;
+    return s->fam.bound ? s->fam.bound(s->fam.game, s->root, NULL, s->fam.max_score) : s->fam.max_score;
 }
 
 void d2_free(d2_solver *s)

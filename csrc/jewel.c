@@ -433,7 +433,7 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
  * line, what each move needs was done earlier, so it was grown first. */
 enum { L_LID, L_PILE, L_RES, L_JEWEL, L_STOCK };
 
-static int jw_bound(const void *game, const void *state, const gmove *m)
+static int jw_bound(const void *game, const void *state, const gmove *m, int limit)
 {
     const jw_game *g = game;
     const jw_state *s = state;
@@ -486,9 +486,11 @@ static int jw_bound(const void *game, const void *state, const gmove *m)
         empty_now += !s->npile[p];
     for (int i = 0; i < D2_LID; i++)
         empty_now += s->lid[i] == NO && jewels;
-    int changed = 1, space = 0;
+    int changed = 1, space = 0, score = jw_score(game, state), homes = 0;
     while (changed) {
         changed = 0;
+        if (score + homes > limit)
+            return score + homes;       /* above the limit: no need to know by how much */
         /* The ranks each foundation could reach. */
         uint8_t free_kind[52] = { 0 }, pile_kind[52] = { 0 };
         for (int i = 0; i < n; i++) {
@@ -521,8 +523,11 @@ static int jw_bound(const void *game, const void *state, const gmove *m)
             if (!acc[i])
                 continue;
             int c = card[i], su = c / 13, r = rank_of(c);
-            if (!home[i] && ((r > s->found[su][0] && hi[su][0] >= r - 1) || (r > s->found[su][1] && hi[su][1] >= r - 1)))
+            if (!home[i] && ((r > s->found[su][0] && hi[su][0] >= r - 1) || (r > s->found[su][1] && hi[su][1] >= r - 1))) {
                 home[i] = changed = 1;
+                if (score + ++homes > limit)
+                    return score + homes;
+            }
             if (loc[i] == L_LID) {
                 if (!leave[i] && home[i])
                     leave[i] = changed = 1;
@@ -547,10 +552,7 @@ static int jw_bound(const void *game, const void *state, const gmove *m)
                     onpile[i] = 1;
             }
     }
-    int u = jw_score(game, state);
-    for (int i = 0; i < n; i++)
-        u += home[i];
-    return u < 104 ? u : 104;
+    return score + homes < 104 ? score + homes : 104;
 }
 
 static void place_of(int place, int *kind, int *index)

@@ -164,8 +164,9 @@ static int rank_fits(int r, int su, const int *a0, const int *hi, const int *k0,
     return (r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1);
 }
 
-static int np_bound(const void *game, const void *state, const gmove *m)
+static int np_bound(const void *game, const void *state, const gmove *m, int limit)
 {
+    (void)limit;
     const np_game *g = game;
     const np_state *s = state;
     /* After a card goes home the bound is left to the next round: a card
