@@ -9,12 +9,12 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build solve test test-slow test-asan bench clean
+.PHONY: build browser solve serve test test-slow test-asan bench clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(wildcard csrc/*.c csrc/*.h)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,web]'
 	touch $(STAMP)
 
 build: $(STAMP)
@@ -24,7 +24,21 @@ build: $(STAMP)
 solve: build
 	@$(PY) -m solver solve $(DEAL) --variant $(VARIANT) $(ARGS); rc=$$?; [ $$rc -ne 2 ] || exit 2
 
-test: build
+# The browser tests (tests/test_web_browser.py) drive Debian's Chromium
+# through Playwright; installed here when missing, as root (CI is). No
+# browser is downloaded by Playwright itself.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "no Chromium at $(CHROMIUM): the browser tests are skipped (apt-get install chromium)"
+
+# The web game on http://127.0.0.1:8000/ (PORT=0: any free port).
+PORT ?= 8000
+serve: build
+	$(PY) -m solver serve --port $(PORT)
+
+test: build browser
 	$(PY) -m pytest
 
 test-slow: build

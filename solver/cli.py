@@ -96,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     _play_parser(sub)
     _batch_parser(sub)
     _stats_parser(sub)
-    from .cli_game import add_parsers  # winnable, index
+    from .cli_game import add_parsers  # serve, winnable, index
 
     add_parsers(sub)
     return p

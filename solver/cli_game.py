@@ -1,5 +1,5 @@
-"""The command line of the game: ``winnable`` and ``index`` (the verdict
-index, :mod:`solver.verdicts`). Registered by
+"""The command line of the game: ``serve`` (the web game), ``winnable`` and
+``index`` (the verdict index, :mod:`solver.verdicts`). Registered by
 :func:`add_parsers` from :mod:`solver.cli`; each sets ``args.run``.
 
 Exit codes of ``winnable``: 0 winnable, 1 not winnable (proven), 3 unknown,
@@ -17,6 +17,23 @@ EXIT = {True: 0, False: 1, None: 3}
 
 def add_parsers(sub) -> None:
     from .cli import add_limit_args
+    from .hints import DEFAULT_HINT_LIMIT
+
+    s = sub.add_parser(
+        "serve",
+        help="play in the browser: start the web game on a local address",
+        description=(
+            "Start the web game (needs the 'web' extra: pip install 'tomb-solver[web]') and print its address. "
+            "Ctrl-C stops it."
+        ),
+    )
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
+    s.add_argument("--hint-seconds", type=float, default=DEFAULT_HINT_LIMIT.seconds,
+                   help=f"the limit of one hint's search (default {DEFAULT_HINT_LIMIT.seconds:g} s)")
+    s.add_argument("--hint-workers", type=int, default=2,
+                   help="hints searched at once; more wait their turn (default 2)")
+    s.set_defaults(run=_serve)
 
     w = sub.add_parser(
         "winnable",
@@ -51,6 +68,12 @@ def add_parsers(sub) -> None:
     i.add_argument("--deals", default="1-1000000", help="the range A-B to cover (default 1-1000000)")
     i.add_argument("--out", metavar="DIR", default=None, help="write there instead of the package's folder")
     i.set_defaults(run=_index)
+
+
+def _serve(args) -> int:
+    from .web import serve
+
+    return serve(args.host, args.port, hint_seconds=args.hint_seconds, hint_workers=args.hint_workers)
 
 
 def _winnable(args) -> int:

@@ -45,7 +45,7 @@ META = "index.json"
 #: What :func:`difficulty` answers.
 DIFFICULTIES = {
     "blind": "a careful player who cannot see the stock wins it",
-    "sighted": "winnable, but only by a player who sees the stock: the careful blind player loses it",
+    "sighted": "only a player who sees the stock wins it; the careful blind player loses it",
     "lost": "no line wins it (proven)",
     "unknown": "the solver could not tell within its limit",
 }
