@@ -197,3 +197,10 @@ def test_the_serve_command_prints_its_address_and_serves():
         assert taken.returncode == 2 and taken.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}")
     finally:
         own.stop()
+
+
+def test_serve_without_the_web_extra_says_how_to_get_it():
+    code = "import sys; sys.modules['uvicorn'] = None; from solver.cli import main; sys.exit(main(['serve']))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr == "error: the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)\n"

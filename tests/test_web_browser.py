@@ -197,7 +197,36 @@ def test_a_screenshot_of_each_games_table(tab):
         for _ in range(14):
             tab.press("h")
             tab.press("Enter")
+        tab.press("h")    # the next hint, its cards outlined
+        assert "this move keeps a win" in tab.text("#message")
         path = SHOTS / f"{name}.png"
         tab.page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 10_000
         assert tab.page.locator("#table [data-key]").count() >= 10
+
+
+def test_the_indicator_winnable_only_deals_and_watching_the_solver(tab):
+    from solver import verdicts
+
+    tab.open("napoleons-tomb", 1)                  # lost: the best line brings 31 cards home
+    tab.page.check("#indicator")
+    tab.page.wait_for_function("document.getElementById('winnable').textContent.startsWith('✗')")
+    assert tab.text("#winnable") == "✗ cannot be won any more (best 31)"
+    tab.page.wait_for_function("document.getElementById('deal-info').textContent.includes('lost')")
+    # A new deal, winnable only: the index says it is won.
+    tab.page.select_option("#variant", "napoleons-tomb-3")
+    tab.settle()
+    tab.page.check("#winnable-only")
+    tab.press("n")
+    deal = int(tab.page.input_value("#deal-input"))
+    assert verdicts.lookup(deal, "napoleons-tomb-3") == "won"
+    tab.page.wait_for_function("document.getElementById('winnable').textContent.startsWith('✓')")
+    # The solver plays its line, a move at a time, until W stops it.
+    tab.page.keyboard.press("w")
+    tab.page.wait_for_function("/· ([5-9]|[1-9][0-9]+) moves/.test(document.getElementById('score').textContent)")
+    tab.page.keyboard.press("w")
+    tab.settle()
+    assert tab.text("#message").startswith("The solver: ")
+    stopped = tab.moves()
+    tab.page.wait_for_timeout(800)
+    assert tab.moves() == stopped

@@ -113,8 +113,20 @@
     game.steps.push(data.step);
     game.redo = [];
     selected = hintMove = null;
+    say(describeStep(data.step));
     setView(data.view);
   }
+
+  // "J♦ waste → cell 1; then 5♥ cell 2 → tomb by itself"
+  function describeStep(step) {
+    const words = { turn: "Turned the stock", deal: "Dealt a round", redeal: "Redealt", jewel: "a jewel opened" };
+    const one = (m) => m.action === "move"
+      ? `${m.card ? pretty(m.card) + " " : ""}${m.from.replace(":", " ")} → ${m.to.replace(":", " ")}`
+      : words[m.action];
+    const [first, ...auto] = step;
+    return one(first) + (auto.length ? `; then by itself: ${auto.map(one).join(", ")}` : "") + ".";
+  }
+  const pretty = (code) => (RANK[code[0]] || code[0]) + SUIT[code[1]];
 
   async function undo() {
     if (!game.steps.length) return say("This is the start of the deal: nothing to undo.");
@@ -327,7 +339,7 @@
     const suit = code[1];
     const c = el("div", "card" + (suit === "H" || suit === "D" ? " red" : ""));
     c.dataset.card = code;
-    c.title = rank + SUIT[suit];
+    c.title = pretty(code);
     c.append(el("span", "corner"), el("span", "pip", SUIT[suit]));
     c.firstChild.append(rank, document.createElement("br"), SUIT[suit]);
     return c;
@@ -575,7 +587,9 @@
   }
 
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest("input, select, textarea") || e.ctrlKey || e.metaKey || e.altKey || !view) return;
+    const typing = e.target.closest("input:not([type=checkbox]), select, textarea");
+    if (typing || e.ctrlKey || e.metaKey || e.altKey || !view) return;
+    if (e.target.closest("button, input") && (e.key === " " || e.key === "Enter")) return;  // their own
     const keys = {
       ArrowLeft: () => moveFocus(-1, 0), ArrowRight: () => moveFocus(1, 0),
       ArrowUp: () => moveFocus(0, -1), ArrowDown: () => moveFocus(0, 1),
