@@ -128,30 +128,27 @@
   }
   const pretty = (code) => (RANK[code[0]] || code[0]) + SUIT[code[1]];
 
+  // Undo and redo move a step from one list to the other and replay; a
+  // replay the server refuses puts it back.
+  async function shift(from, to, done) {
+    to.push(from.pop());
+    selected = hintMove = null;
+    try {
+      await refresh();
+    } catch (e) {
+      from.push(to.pop());
+      throw e;
+    }
+    say(done());
+  }
   async function undo() {
     if (!game.steps.length) return say("This is the start of the deal: nothing to undo.");
-    game.redo.push(game.steps.pop());
-    selected = hintMove = null;
-    try {
-      await refresh();
-    } catch (e) {
-      game.steps.push(game.redo.pop());
-      throw e;
-    }
-    say(`Undone (${game.steps.length} step${game.steps.length === 1 ? "" : "s"} from the start).`);
+    await shift(game.steps, game.redo,
+      () => `Undone (${game.steps.length} step${game.steps.length === 1 ? "" : "s"} from the start).`);
   }
-
   async function redo() {
     if (!game.redo.length) return say("Nothing to redo.");
-    game.steps.push(game.redo.pop());
-    selected = hintMove = null;
-    try {
-      await refresh();
-    } catch (e) {
-      game.redo.push(game.steps.pop());
-      throw e;
-    }
-    say("Redone.");
+    await shift(game.redo, game.steps, () => "Redone.");
   }
 
   async function restart() {
