@@ -505,9 +505,10 @@ class _Lines:
     best score, which the rest of the line reaches. A position met twice on
     a line continues from its last visit."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, positions: int = 10_000) -> None:
         self._lines: OrderedDict[int, tuple[dict, Hint]] = OrderedDict()
-        self._size = size
+        self._room = positions          # the positions kept, all lines together
+        self._kept = 0
         self._lock = threading.Lock()
         self._count = 0
 
@@ -532,8 +533,9 @@ class _Lines:
         with self._lock:
             self._count += 1
             self._lines[self._count] = (where, h)
-            while len(self._lines) > self._size:
-                self._lines.popitem(last=False)
+            self._kept += len(where)
+            while self._kept > self._room and len(self._lines) > 1:
+                self._kept -= len(self._lines.popitem(last=False)[1][0])
 
 
 _LINES = _Lines()

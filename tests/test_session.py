@@ -258,3 +258,21 @@ def test_the_view_is_json_and_says_the_game_state():
     assert not hidden(game.position) & set(json.dumps(view).split('"'))
     for v in all_variants():
         assert Game(v.name, 5).view()["family"] == v.family
+
+
+def test_the_lines_of_past_hints_are_kept_within_their_room():
+    from solver import hint as search_hint
+
+    lines = session._Lines(positions=150)
+    first = start_position(14, "napoleons-tomb")
+    h = search_hint(first)
+    lines.put(first, h)
+    after = engine("tomb").play(first, h.line[0])
+    assert lines.get(after).line == h.line[1:] and lines.get(after).move == h.line[1]
+    other = start_position(5, "napoleons-tomb-3")
+    lines.put(other, search_hint(other))      # more than 150 positions with the first: it goes
+    assert lines.get(after) is None and lines.get(other) is not None
+    # A hint that proved nothing leaves no line.
+    unsure = replace(search_hint(first), status="unknown")
+    lines.put(first, unsure)
+    assert lines.get(first) is None
