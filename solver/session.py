@@ -155,9 +155,7 @@ def describe(move: Move) -> str:
 
 def _indexed(place: str, kind: str, count: int) -> int | None:
     """The 0-based index of ``kind:N`` (1..count); ``None`` for the bare kind."""
-    name, sep, index = place.partition(":")
-    if name != kind:
-        raise ValueError(place)
+    _, sep, index = place.partition(":")
     if not sep:
         return None
     if not (index.isascii() and index.isdigit()) or not 1 <= int(index) <= count:

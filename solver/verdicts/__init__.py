@@ -173,11 +173,12 @@ def winnable(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = 
 
 
 def difficulty(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = True,
-               limit: Limit | None = None) -> str:
+               limit: Limit | None = None, known: str | None = None) -> str:
     """How hard ``deal`` is, one of :data:`DIFFICULTIES`: ``"blind"`` when
     the careful blind player (:mod:`solver.blind`) wins it, else
     ``"sighted"`` when it can be won, ``"lost"`` or ``"unknown"``. The
-    Napoleon's Tomb variants only (the blind players are theirs)."""
+    Napoleon's Tomb variants only (the blind players are theirs). ``known``:
+    the deal's verdict when the caller has it already (no second search)."""
     from ..blind import play
 
     v = load(variant)
@@ -187,7 +188,7 @@ def difficulty(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool 
     number = _number(deal)
     if play(number, v, "careful").won:
         return "blind"
-    found, _ = verdict(number, v.name, search=search, limit=limit)
+    found = known or verdict(number, v.name, search=search, limit=limit)[0]
     return {"won": "sighted", "lost": "lost"}.get(found, "unknown")
 
 

@@ -170,18 +170,20 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
     waiting = 0
 
     async def read_body(request: Request) -> dict:
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > MAX_BODY:
-            raise _BadRequest(413, f"the request body is over {MAX_BODY // 1024} KiB")
+        # A body over MAX_BODY is read on (up to 8 times that, not kept), so
+        # that the client, still sending, gets the 413 rather than a reset.
         chunks, total = [], 0
         try:
             async for chunk in request.stream():
                 total += len(chunk)
-                if total > MAX_BODY:
-                    raise _BadRequest(413, f"the request body is over {MAX_BODY // 1024} KiB")
-                chunks.append(chunk)
+                if total <= MAX_BODY:
+                    chunks.append(chunk)
+                elif total > 8 * MAX_BODY:
+                    break
         except ClientDisconnect:
             raise _BadRequest(400, "the client went away before the body was read") from None
+        if total > MAX_BODY:
+            raise _BadRequest(413, f"the request body is over {MAX_BODY // 1024} KiB")
         try:
             body = json.loads(b"".join(chunks) or b"null")
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -254,7 +256,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
         out = {"variant": name, "deal": deal, "verdict": found, "source": source,
                "winnable": {"won": True, "lost": False}.get(found), "difficulty": None}
         if load(name).family == "tomb":
-            level = await in_worker(lambda: verdicts.difficulty(deal, name, limit=hint_limit))
+            level = await in_worker(lambda: verdicts.difficulty(deal, name, known=found, limit=hint_limit))
             out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
         return out
 
