@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build browser solve serve test test-slow test-asan bench clean
+.PHONY: build browser solve serve index test test-slow test-asan bench clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(wildcard csrc/*.c csrc/*.h)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,15 @@ browser:
 PORT ?= 8000
 serve: build
 	$(PY) -m solver serve --port $(PORT)
+
+# The verdict index of VARIANT (docs/web.md): a batch run of DEALS into
+# build/index/VARIANT.sqlite (resumable: run it again after a stop), then
+# its bitset in solver/verdicts/, up to the first deal not yet decided.
+DEALS ?= 1-1000000
+index: build
+	mkdir -p build/index
+	nice -n 10 $(PY) -m solver batch --variant $(VARIANT) --deals $(DEALS) --jobs 2 --db build/index/$(VARIANT).sqlite
+	$(PY) -m solver index --db build/index/$(VARIANT).sqlite --variant $(VARIANT) --deals $(DEALS)
 
 test: build browser
 	$(PY) -m pytest
