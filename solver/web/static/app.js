@@ -523,7 +523,11 @@
     if (!drag.ghost) {
       if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6 || drag.key === "@deck") return;
       const cards = drag.node.querySelectorAll(".card");
-      if (!cards.length || !movesFrom(drag.key).length) return;
+      if (!cards.length) return;
+      if (!movesFrom(drag.key).length) {
+        drag.refused = true;
+        return;
+      }
       drag.ghost = cards[cards.length - 1].cloneNode(true);
       drag.ghost.classList.add("dragging");
       document.body.append(drag.ghost);
@@ -537,6 +541,7 @@
     if (!drag) return;
     const d = drag;
     drag = null;
+    if (d.refused) return say("That card cannot move now.");
     if (!d.ghost) {
       if (e.target.closest("[data-key]") === d.node || d.node.contains(e.target)) choose(d.key, false);
       return;
