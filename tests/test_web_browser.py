@@ -208,6 +208,11 @@ def test_a_screenshot_of_each_games_table(tab):
 def test_the_indicator_winnable_only_deals_and_watching_the_solver(tab):
     from solver import verdicts
 
+    # A bad deal number is refused with a message.
+    tab.page.fill("#deal-input", "12x")
+    tab.page.press("#deal-input", "Enter")
+    assert tab.text("#message").startswith('"12x" is not a deal number')
+    assert tab.page.get_attribute("#message", "class") == "error"
     tab.open("napoleons-tomb", 1)                  # lost: the best line brings 31 cards home
     tab.page.check("#indicator")
     tab.page.wait_for_function("document.getElementById('winnable').textContent.startsWith('✗')")
