@@ -82,7 +82,7 @@
   // -- the game
 
   function freshGame(variant, deal) {
-    return { variant, deal, steps: [], redo: [], played: false, won: false };
+    return { variant, deal, steps: [], redo: [], played: false, won: false, watched: false };
   }
 
   async function startGame(variant, deal) {
@@ -212,10 +212,12 @@
         stopWatching();
         return say(h.text, "end");
       }
+      game.watched = true;
       await playMove(h.move, false);
       say("The solver: " + h.text, "hint");
-      if (watching && !view.won && !view.stuck) setTimeout(tick, 350);
-      else stopWatching();
+      if (watching && !view.won && !view.stuck) return setTimeout(tick, 350);
+      stopWatching();
+      checkEnd();
     });
   }
 
@@ -227,11 +229,14 @@
       endShown = null;
       return;
     }
+    // A game counts once, and not at all once the solver has played in it.
     const entry = stats[game.variant] || (stats[game.variant] = { played: 0, won: 0 });
-    if (!game.played) { entry.played += 1; game.played = true; }
-    if (view.won && !game.won) { entry.won += 1; game.won = true; }
-    store("stats", stats);
-    persist();
+    if (!game.watched) {
+      if (!game.played) { entry.played += 1; game.played = true; }
+      if (view.won && !game.won) { entry.won += 1; game.won = true; }
+      store("stats", stats);
+      persist();
+    }
     updateStatus();
     const key = `${game.variant}/${game.deal}/${game.steps.length}`;
     if (endShown === key || watching) return;
