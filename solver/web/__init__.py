@@ -122,7 +122,7 @@ def _game(body: dict) -> Game:
     return Game.replay(_variant(body), _deal(body), _steps(body), auto=auto)
 
 
-def _hint_json(game: Game, h: Hint) -> dict[str, Any]:
+def _hint_json(h: Hint) -> dict[str, Any]:
     """A hint as the page shows it: its move in the player's notation (a
     turn names no card), what it proved, and the sentence that says so."""
     if h.move is None:
@@ -236,7 +236,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
     async def hint(body):
         game = _game(body)
         h = await in_worker(lambda: game.hint(hint_limit))
-        return {"hint": _hint_json(game, h)}
+        return {"hint": _hint_json(h)}
 
     async def new(body):
         name = _variant(body)
