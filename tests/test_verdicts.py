@@ -96,6 +96,7 @@ def test_the_index_is_built_from_a_batch_database(batch_db, tmp_path):
     assert [ix.verdict(d) for d in range(1, 41)] == [solve(d).verdict for d in range(1, 41)]
     meta = json.loads((tmp_path / "index.json").read_text())["napoleons-tomb"]
     assert meta["won"] + meta["lost"] == 40 and meta["unknown"] == [] and meta["asked"] == [1, 50]
+    assert meta["note"] == "deals 41-50 were not decided when the index was built: winnable() searches there"
     assert meta["limits"] == [{"memory": 2**31, "positions": 50_000_000, "seconds": 10.0}]
     # A bitset that does not match its SHA-256 is refused.
     path = tmp_path / "napoleons-tomb.bits.zlib"

@@ -267,6 +267,9 @@ def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
         "from": command or f"python -m solver batch --variant {name} --deals {first}-{last}",
         "limits": [json.loads(x) for x in sorted(limits)],
     }
+    if end < last:
+        meta_all[name]["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"
+                                  " winnable() searches there")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / _bits_name(name)).write_bytes(zlib.compress(bits, 9))
     (folder / META).write_text(json.dumps(meta_all, indent=1, sort_keys=True) + "\n", encoding="utf-8")
