@@ -112,7 +112,7 @@ def _index(args) -> int:
         raise ValueError(f"--deals: the index covers one range A-B, not {args.deals!r}")
     (first, last), = ranges
     name = load(args.variant).name
-    command = f"python -m solver batch --variant {name} --deals {first}-{last} (default limits)"
+    command = f"python -m solver batch --variant {name} --deals {first}-{last}"
     ix = verdicts.build(args.db, name, first, last, args.out, command=command)
     lost = ix.meta["lost"]
     unknown = len(ix.meta["unknown"])
