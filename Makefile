@@ -9,12 +9,12 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build solve test test-slow test-asan bench clean
+.PHONY: build browser solve serve index test test-slow test-asan bench clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(wildcard csrc/*.c csrc/*.h)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test,cluster]'
+	$(PY) -m pip install -q -e '.[test,cluster,web]'
 	touch $(STAMP)
 
 build: $(STAMP)
@@ -24,7 +24,30 @@ build: $(STAMP)
 solve: build
 	@$(PY) -m solver solve $(DEAL) --variant $(VARIANT) $(ARGS); rc=$$?; [ $$rc -ne 2 ] || exit 2
 
-test: build
+# The browser tests (tests/test_web_browser.py) drive Debian's Chromium
+# through Playwright; installed here when missing, as root (CI is). No
+# browser is downloaded by Playwright itself.
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "no Chromium at $(CHROMIUM): the browser tests are skipped (apt-get install chromium)"
+
+# The web game on http://127.0.0.1:8000/ (PORT=0: any free port).
+PORT ?= 8000
+serve: build
+	$(PY) -m solver serve --port $(PORT)
+
+# The verdict index of VARIANT (docs/web.md): a batch run of DEALS into
+# build/index/VARIANT.sqlite (resumable: run it again after a stop), then
+# its bitset in solver/verdicts/, up to the first deal not yet decided.
+DEALS ?= 1-1000000
+index: build
+	mkdir -p build/index
+	nice -n 10 $(PY) -m solver batch --variant $(VARIANT) --deals $(DEALS) --jobs 2 --db build/index/$(VARIANT).sqlite
+	$(PY) -m solver index --db build/index/$(VARIANT).sqlite --variant $(VARIANT) --deals $(DEALS)
+
+test: build browser
 	$(PY) -m pytest
 
 test-slow: build

@@ -96,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     _play_parser(sub)
     _batch_parser(sub)
     _stats_parser(sub)
+    from .cli_game import add_parsers  # serve, winnable, index
+
+    add_parsers(sub)
     return p
 
 
@@ -325,6 +328,8 @@ def _variants(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if hasattr(args, "run"):
+            return args.run(args)
         if args.command == "solve":
             return _solve(args)
         if args.command == "hint":

@@ -1,4 +1,4 @@
-"""Hints: what a hint button shows, from any position.
+"""Hints: what a hint button shows, from any position of any family.
 
 :func:`hint` searches from the position with a short limit
 (:data:`DEFAULT_HINT_LIMIT`: 2 seconds) and answers with the next move and what
@@ -13,10 +13,14 @@ is known:
   the best line found so far.
 
 When the line has no move although moves are legal (the position already
-holds the best score found), the move is a sensible legal one instead: the
-careful blind player's choice (:mod:`solver.blind`), preferring a move that does
-not leave the game without a move at once. ``move`` is ``None`` only when the
-game is won or no move is legal.
+holds the best score found), the move is a sensible legal one instead: in the
+Napoleon's Tomb family the careful blind player's choice (:mod:`solver.blind`),
+in the two-deck games the first legal move; either way preferring a move that
+does not leave the game without a move at once. ``move`` is ``None`` only when
+the game is won or no move is legal.
+
+The two-deck games (Paciência Napoleão, Porta-Jóias) get hints the same way,
+from their positions (:func:`~solver.api.position_after` with their variant).
 
 >>> h = hint_after(14, "napoleons-tomb", [])
 >>> h.status, h.move.to_json()
@@ -31,12 +35,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import families
 from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
 from .deals import Deal
 from .game import Move, Position
 from .blind import careful, view_of
-from .rules import tomb as rules
-from .variants import Variant
+from .variants import BaseVariant
 
 __all__ = ["DEFAULT_HINT_LIMIT", "HINT_STATUSES", "Hint", "hint", "hint_after", "describe_move"]
 
@@ -56,7 +60,7 @@ class Hint:
     ``move``: the move to play (a :class:`~solver.game.Move`), or ``None`` when
     the game is won or no move is legal. ``status``: ``"wins"``, ``"lost"`` or
     ``"unknown"`` (module text). ``score``: the cards home at the end of the
-    line the move starts (52 for ``wins``; for ``lost`` the most any line
+    line the move starts (all the cards for ``wins``; for ``lost`` the most any line
     reaches). ``reason``: for ``unknown``, the limit that stopped the search
     (``"seconds"``, ``"positions"``, ``"memory"``, ``"interrupted"``), else
     ``None``. ``line``: the searched line from here (empty when the move is
@@ -71,6 +75,7 @@ class Hint:
     stats: Stats = field(default_factory=Stats, compare=False)
     #: The score of the position the hint was asked from.
     score_now: int = 0
+    total: int = 52
 
     @property
     def line_length(self) -> int:
@@ -79,7 +84,7 @@ class Hint:
     @property
     def won(self) -> bool:
         """The position is already won."""
-        return self.score_now == 52
+        return self.score_now == self.total
 
     def to_json(self) -> dict[str, Any]:
         """``{"move": <solution-format move or null>, "status", "score", "reason"}``."""
@@ -93,7 +98,7 @@ class Hint:
     def __str__(self) -> str:
         if self.move is None:
             if self.won:
-                return "The deal is won: all 52 cards are home."
+                return f"The deal is won: all {self.total} cards are home."
             return f"No move is left: the game ends with {self.score_now} cards home."
         head = describe_move(self.move)
         if self.status == "wins":
@@ -114,28 +119,36 @@ def describe_move(move: Move) -> str:
     >>> describe_move(Move.move(Card.parse("8H"), "waste", "cell"))
     'Play 8♥ waste → cell'
     >>> describe_move(Move.turn([Card.parse("9C")])), describe_move(Move.redeal())
-    ('Turn the stock', 'Turn the waste over (redeal)')
+    ('Turn the stock', 'Redeal')
+    >>> describe_move(Move.deal([Card.parse("9C")])), describe_move(Move("jewel", dst="lid:2"))
+    ('Deal a round', 'Open the next jewel into lid:2')
     """
     if move.action == "turn":
         return "Turn the stock"
     if move.action == "redeal":
-        return "Turn the waste over (redeal)"
+        return "Redeal"
+    if move.action == "deal":
+        return "Deal a round"
+    if move.action == "jewel":
+        return f"Open the next jewel into {move.dst}"
     return f"Play {move}"
 
 
-def _fallback(pos: Position) -> Move | None:
-    """A sensible legal move when the searched line has none: the careful blind
-    player's choice, or else the first legal move, preferring one after which
-    the game still has a move (or is won)."""
+def _fallback(pos) -> Move | None:
+    """A sensible legal move when the searched line has none: in the tomb
+    family the careful blind player's choice, or else the first legal move,
+    preferring one after which the game still has a move (or is won)."""
+    rules = families.engine(pos.variant.family)
     legal = rules.legal_moves(pos)
     if not legal:
         return None
-    view = view_of(pos)
-    choice = careful.choose(view, view.moves)
     candidates = []
-    if choice is not None:
-        real = next(m for m in legal if m == choice or (choice.action == "turn" and m.action == "turn"))
-        candidates.append(real)
+    if pos.variant.family == "tomb":
+        view = view_of(pos)
+        choice = careful.choose(view, view.moves)
+        if choice is not None:
+            real = next(m for m in legal if m == choice or (choice.action == "turn" and m.action == "turn"))
+            candidates.append(real)
     candidates += [m for m in legal if m not in candidates]
     for m in candidates:
         after = rules.play(pos, m)
@@ -146,14 +159,14 @@ def _fallback(pos: Position) -> Move | None:
 
 def hint(
     position: Position | int | str | Deal,
-    variant: str | Variant | None = None,
+    variant: str | BaseVariant | None = None,
     limit: Limit | None = None,
 ) -> Hint:
-    """The hint from ``position`` (a :class:`~solver.game.Position`, or a deal
-    for its start), searching within ``limit`` (default
+    """The hint from ``position`` (a position of any family, or a deal for
+    its start), searching within ``limit`` (default
     :data:`DEFAULT_HINT_LIMIT`). See the module text for what it answers.
     """
-    if not isinstance(position, Position):
+    if not isinstance(position, families.position_classes()):
         position = start_position(position, variant or DEFAULT_VARIANT)
         variant = None
     limit = limit or DEFAULT_HINT_LIMIT
@@ -171,12 +184,13 @@ def hint(
         line=line,
         stats=result.stats,
         score_now=position.score,
+        total=position.variant.cards,
     )
 
 
 def hint_after(
     deal: int | str | Deal,
-    variant: str | Variant = DEFAULT_VARIANT,
+    variant: str | BaseVariant = DEFAULT_VARIANT,
     moves: Iterable[Move | dict] = (),
     limit: Limit | None = None,
 ) -> Hint:

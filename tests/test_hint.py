@@ -293,3 +293,21 @@ def test_cli_hint_needs_a_deal():
 def test_cli_hint_missing_file():
     proc = run("hint", "--deal", "1", "--moves", "/nonexistent/game.json")
     assert proc.returncode == 2 and "cannot read the moves" in proc.stderr
+
+
+# ---------------------------------------------------------------------------
+# The two-deck games
+
+
+@pytest.mark.parametrize("variant,deal", [("paciencia-napoleao", 2), ("paciencia-porta-joias", 7)])
+def test_hints_of_the_two_deck_games(variant, deal):
+    from solver.families import engine
+
+    pos = start_position(deal, variant)
+    h = hint(pos)
+    assert h.status == "wins" and h.score == 104 and h.total == 104
+    assert str(h).endswith(": this line wins.") and h.line[0] == h.move
+    assert engine(pos.variant.family).replay(pos, h.line).won
+    # A won position has no hint move, and says so with the game's own total.
+    done = hint(engine(pos.variant.family).replay(pos, h.line))
+    assert done.move is None and str(done) == "The deal is won: all 104 cards are home."

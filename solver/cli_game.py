@@ -1,0 +1,122 @@
+"""The command line of the game: ``serve`` (the web game), ``winnable`` and
+``index`` (the verdict index, :mod:`solver.verdicts`). Registered by
+:func:`add_parsers` from :mod:`solver.cli`; each sets ``args.run``.
+
+Exit codes of ``winnable``: 0 winnable, 1 not winnable (proven), 3 unknown,
+2 error, as ``solve``'s.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .api import DEFAULT_VARIANT, Limit
+
+EXIT = {True: 0, False: 1, None: 3}
+
+
+def add_parsers(sub) -> None:
+    from .cli import add_limit_args
+    from .hints import DEFAULT_HINT_LIMIT
+
+    s = sub.add_parser(
+        "serve",
+        help="play in the browser: start the web game on a local address",
+        description=(
+            "Start the web game (needs the 'web' extra: pip install 'tomb-solver[web]') and print its address. "
+            "Ctrl-C stops it."
+        ),
+    )
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
+    s.add_argument("--hint-seconds", type=float, default=DEFAULT_HINT_LIMIT.seconds,
+                   help=f"the limit of one hint's search (default {DEFAULT_HINT_LIMIT.seconds:g} s)")
+    s.add_argument("--hint-workers", type=int, default=2,
+                   help="hints searched at once; more wait their turn (default 2)")
+    s.set_defaults(run=_serve)
+
+    w = sub.add_parser(
+        "winnable",
+        help="whether a deal can be won: from the verdict index, else a search",
+        description=(
+            "Whether a deal can be won, at once from the verdict index shipped with the package "
+            "(deals 1-1,000,000 of the Napoleon's Tomb variants it holds), else by a search within the limits. "
+            "With --difficulty, also who wins it (the careful blind player, or only one who sees the stock). "
+            "Exit 0 winnable, 1 not winnable (proven), 3 unknown, 2 error."
+        ),
+    )
+    w.add_argument("deal", help="deal number (PySolFC's game number)")
+    w.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
+    w.add_argument("--no-search", action="store_true", help="answer from the index only (unknown beyond it)")
+    w.add_argument("--difficulty", action="store_true",
+                   help="also the deal's difficulty (Napoleon's Tomb variants: plays the careful blind player)")
+    w.add_argument("--json", action="store_true", help='print {"deal", "variant", "winnable", "source", ...}')
+    add_limit_args(w, Limit(), "the search beyond the index")
+    w.set_defaults(run=_winnable)
+
+    i = sub.add_parser(
+        "index",
+        help="build the verdict index of a variant from a batch database",
+        description=(
+            "Write solver/verdicts/<variant>.bits.zlib and its entry in index.json from a database of "
+            "`batch` (docs/web.md): the deals of --deals from its first up to the first one the database "
+            "does not hold. Exit 0, or 2 on an error."
+        ),
+    )
+    i.add_argument("--db", required=True, metavar="FILE", help="the batch database")
+    i.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
+    i.add_argument("--deals", default="1-1000000", help="the range A-B to cover (default 1-1000000)")
+    i.add_argument("--out", metavar="DIR", default=None, help="write there instead of the package's folder")
+    i.set_defaults(run=_index)
+
+
+def _serve(args) -> int:
+    from .web import serve
+
+    return serve(args.host, args.port, hint_seconds=args.hint_seconds, hint_workers=args.hint_workers)
+
+
+def _winnable(args) -> int:
+    from . import verdicts
+    from .cli import limit_of
+    from .variants import load
+
+    variant = load(args.variant)
+    limit = limit_of(args)
+    found, source = verdicts.verdict(args.deal, variant.name, search=not args.no_search, limit=limit)
+    answer = {"won": True, "lost": False}.get(found)
+    level = verdicts.difficulty(args.deal, variant.name, limit=limit) if args.difficulty else None
+    deal = int(args.deal.strip())
+    if args.json:
+        out = {"deal": deal, "variant": variant.name, "winnable": answer, "verdict": found, "source": source}
+        if level is not None:
+            out["difficulty"] = level
+        print(json.dumps(out))
+        return EXIT[answer]
+    text = {True: "winnable", False: "lost (no line wins it)", None: "unknown"}[answer]
+    where = {"index": "from the verdict index", "search": "from a search", "none": "not in the verdict index"}[source]
+    line = f"{variant.name}, deal {deal}: {text} ({where})"
+    if level is not None:
+        line += f"; difficulty {level}: {verdicts.DIFFICULTIES[level]}"
+    print(line)
+    return EXIT[answer]
+
+
+def _index(args) -> int:
+    from . import verdicts
+    from .batch import parse_deals
+    from .variants import load
+
+    ranges = parse_deals(args.deals)
+    if len(ranges) != 1:
+        raise ValueError(f"--deals: the index covers one range A-B, not {args.deals!r}")
+    (first, last), = ranges
+    name = load(args.variant).name
+    command = f"python -m solver batch --variant {name} --deals {first}-{last}"
+    ix = verdicts.build(args.db, name, first, last, args.out, command=command)
+    lost = ix.meta["lost"]
+    unknown = len(ix.meta["unknown"])
+    short = f" (the database holds no deal {ix.last + 1}: the index stops before it)" if ix.last < last else ""
+    print(f"{name}: deals {ix.first}-{ix.last}{short}: won {ix.meta['won']:,}, lost {lost:,}, unknown {unknown:,}")
+    return 0
+

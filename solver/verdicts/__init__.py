@@ -1,0 +1,277 @@
+"""The verdict index: which deals of 1..1,000,000 can be won, without a search.
+
+Shipped in this folder for each Napoleon's Tomb variant: ``<variant>.bits.zlib``,
+a bitset (bit ``n - first`` set when deal ``n`` is won; byte ``i // 8``, bit
+``i % 8``, least significant first) compressed with zlib, and ``index.json``,
+which says for each variant the range of deals it covers, how many were won
+and lost, the deals the solver left unknown (none so far: their bit is 0), the
+SHA-256 of the bitset and the command that built it.
+
+It is built from batch runs (docs/web.md)::
+
+    python -m solver batch --variant napoleons-tomb --deals 1-1000000 --jobs 2 --db tomb.sqlite
+    python -m solver index --db tomb.sqlite --variant napoleons-tomb
+
+:func:`winnable` answers from the index, and beyond it (a deal it does not
+cover, a variant it does not hold) falls back to a search.
+
+>>> winnable(1, "napoleons-tomb-3")
+True
+>>> lookup(10**15, "napoleons-tomb-3") is None     # not in the index
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..api import DEFAULT_VARIANT, Limit, solve
+from ..deals import Deal, DealError
+from ..variants import load
+
+__all__ = ["DIFFICULTIES", "Index", "VerdictIndexError", "build", "difficulty", "index_of", "lookup",
+           "random_deal", "verdict", "winnable"]
+
+HERE = Path(__file__).parent
+META = "index.json"
+
+#: What :func:`difficulty` answers.
+DIFFICULTIES = {
+    "blind": "a careful player who cannot see the stock wins it",
+    "sighted": "only a player who sees the stock wins it; the careful blind player loses it",
+    "lost": "no line wins it (proven)",
+    "unknown": "the solver could not tell within its limit",
+}
+
+
+class VerdictIndexError(ValueError):
+    """A verdict index that cannot be built or read."""
+
+
+@dataclass(frozen=True)
+class Index:
+    """The verdicts of one variant's deals ``first``..``last``."""
+
+    variant: str
+    first: int
+    last: int
+    bits: bytes
+    unknown: frozenset[int]
+    meta: dict[str, Any]
+
+    def __contains__(self, deal: int) -> bool:
+        return self.first <= deal <= self.last
+
+    def verdict(self, deal: int) -> str | None:
+        """``"won"``, ``"lost"``, ``"unknown"``, or ``None`` when the index
+        does not cover ``deal``."""
+        if deal not in self:
+            return None
+        if deal in self.unknown:
+            return "unknown"
+        i = deal - self.first
+        return "won" if self.bits[i >> 3] >> (i & 7) & 1 else "lost"
+
+    def won_deals(self) -> int:
+        return sum(bin(b).count("1") for b in self.bits)
+
+
+_loaded: dict[tuple[str, str], Index | None] = {}
+
+
+def _bits_name(variant: str) -> str:
+    return f"{variant}.bits.zlib"
+
+
+def _read_meta(folder: Path) -> dict[str, Any]:
+    path = folder / META
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise VerdictIndexError(f"{path}: cannot read the index ({exc})") from None
+    if not isinstance(data, dict):
+        raise VerdictIndexError(f"{path}: expected a JSON object of variants")
+    return data
+
+
+def index_of(variant: str, folder: str | Path | None = None) -> Index | None:
+    """The index of ``variant`` (shipped, or in ``folder``), or ``None`` when
+    there is none. Read once and kept."""
+    folder = Path(folder) if folder is not None else HERE
+    key = (str(folder), variant)
+    if key not in _loaded:
+        meta = _read_meta(folder).get(variant)
+        if meta is None:
+            _loaded[key] = None
+        else:
+            path = folder / _bits_name(variant)
+            try:
+                bits = zlib.decompress(path.read_bytes())
+            except (OSError, zlib.error) as exc:
+                raise VerdictIndexError(f"{path}: cannot read the bitset ({exc})") from None
+            if hashlib.sha256(bits).hexdigest() != meta.get("sha256"):
+                raise VerdictIndexError(f"{path}: the bitset does not match its SHA-256 in {META}")
+            first, last = meta["first"], meta["last"]
+            if len(bits) != (last - first) // 8 + 1:
+                raise VerdictIndexError(f"{path}: {len(bits)} bytes do not cover deals {first}-{last}")
+            _loaded[key] = Index(variant, first, last, bits, frozenset(meta.get("unknown", ())), meta)
+    return _loaded[key]
+
+
+def _number(deal: int | str) -> int:
+    if isinstance(deal, bool) or not isinstance(deal, (int, str)):
+        raise DealError(f"a deal number is a whole number, not {deal!r}")
+    if isinstance(deal, str):
+        text = deal.strip()
+        if not (text.isascii() and text.isdigit()):
+            raise DealError(f"deal number {deal!r} is not a whole number (1..10**20)")
+        deal = int(text)
+    Deal.from_number(deal)  # checks the range, naming it
+    return deal
+
+
+def lookup(deal: int | str, variant: str = DEFAULT_VARIANT) -> str | None:
+    """The index's verdict on ``deal``: ``"won"``, ``"lost"``, ``"unknown"``,
+    or ``None`` when the index does not cover it (or the variant has none)."""
+    number = _number(deal)
+    index = index_of(load(variant).name)
+    return index.verdict(number) if index is not None else None
+
+
+def verdict(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = True,
+            limit: Limit | None = None) -> tuple[str | None, str]:
+    """The verdict on ``deal`` and where it comes from: ``(verdict, "index")``,
+    ``(verdict, "search")`` when the index does not cover it and ``search``
+    (with ``limit``, the default :class:`~solver.api.Limit`), or ``(None,
+    "none")`` when it does not and ``search`` is false."""
+    number = _number(deal)
+    found = lookup(number, variant)
+    if found is not None:
+        return found, "index"
+    if not search:
+        return None, "none"
+    return solve(number, variant, limit).verdict, "search"
+
+
+def winnable(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = True,
+             limit: Limit | None = None) -> bool | None:
+    """Whether ``deal`` can be won: ``True`` or ``False`` (both proven), or
+    ``None`` (unknown: the solver's limit stopped it; or not in the index and
+    ``search`` is false). From the index when it covers the deal, else from
+    a search within ``limit``."""
+    found, _ = verdict(deal, variant, search=search, limit=limit)
+    return {"won": True, "lost": False}.get(found)
+
+
+def difficulty(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = True,
+               limit: Limit | None = None, known: str | None = None) -> str:
+    """How hard ``deal`` is, one of :data:`DIFFICULTIES`: ``"blind"`` when
+    the careful blind player (:mod:`solver.blind`) wins it, else
+    ``"sighted"`` when it can be won, ``"lost"`` or ``"unknown"``. The
+    Napoleon's Tomb variants only (the blind players are theirs). ``known``:
+    the deal's verdict when the caller has it already (no second search)."""
+    from ..blind import play
+
+    v = load(variant)
+    if v.family != "tomb":
+        raise ValueError(f"a difficulty needs the blind players, written for the Napoleon's Tomb variants;"
+                         f" {v.name} is not one")
+    number = _number(deal)
+    if play(number, v, "careful").won:
+        return "blind"
+    found = known or verdict(number, v.name, search=search, limit=limit)[0]
+    return {"won": "sighted", "lost": "lost"}.get(found, "unknown")
+
+
+def random_deal(variant: str = DEFAULT_VARIANT, *, winnable_only: bool = False, rng: random.Random | None = None,
+                top: int = 1_000_000) -> int:
+    """A random deal number of 1..``top`` (with ``winnable_only``, one the
+    index says is won; a variant without an index draws from all deals)."""
+    rng = rng or random.Random()
+    index = index_of(load(variant).name) if winnable_only else None
+    if index is None:
+        return rng.randint(1, top)
+    if index.won_deals() == 0:
+        raise VerdictIndexError(f"the index of {variant} holds no won deal")
+    while True:
+        n = rng.randint(index.first, index.last)
+        if index.verdict(n) == "won":
+            return n
+
+
+# ---------------------------------------------------------------------------
+# Building the index from a batch database
+
+
+def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
+          folder: str | Path | None = None, command: str | None = None) -> Index:
+    """Write the index of ``variant`` from a batch database: the deals
+    ``first``..``K``, where ``K`` (at most ``last``) is the last deal before
+    the first one the database does not hold. Returns it, as read back."""
+    from ..batch import connect
+
+    name = load(variant).name
+    folder = Path(folder) if folder is not None else HERE
+    if first < 1 or last < first:
+        raise VerdictIndexError(f"deals {first}-{last}: give a range A-B with 1 <= A <= B")
+    conn = connect(db, readonly=True)
+    try:
+        rows = conn.execute(
+            "SELECT deal, verdict FROM results WHERE variant = ? AND deal BETWEEN ? AND ? ORDER BY deal",
+            (name, first, last),
+        )
+        bits = bytearray((last - first) // 8 + 1)
+        unknown: list[int] = []
+        won = lost = 0
+        expected = first
+        for deal, found in rows:
+            if deal != expected:
+                break
+            i = deal - first
+            if found == "won":
+                bits[i >> 3] |= 1 << (i & 7)
+                won += 1
+            elif found == "lost":
+                lost += 1
+            else:
+                unknown.append(deal)
+            expected += 1
+        limits = {row[0] for row in conn.execute(
+            "SELECT DISTINCT limits FROM results WHERE variant = ? AND deal BETWEEN ? AND ?",
+            (name, first, expected - 1))}
+    finally:
+        conn.close()
+    end = expected - 1
+    if end < first:
+        raise VerdictIndexError(f"{db}: holds no {name} deal from {first} on: run the batch first (docs/web.md)")
+    bits = bytes(bits[: (end - first) // 8 + 1])
+    meta_all = _read_meta(folder)
+    meta_all[name] = {
+        "first": first,
+        "last": end,
+        "asked": [first, last],
+        "won": won,
+        "lost": lost,
+        "unknown": unknown,
+        "sha256": hashlib.sha256(bits).hexdigest(),
+        "built": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "from": command or f"python -m solver batch --variant {name} --deals {first}-{last}",
+        "limits": [json.loads(x) for x in sorted(limits)],
+    }
+    if end < last:
+        meta_all[name]["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"
+                                  " winnable() searches there")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / _bits_name(name)).write_bytes(zlib.compress(bits, 9))
+    (folder / META).write_text(json.dumps(meta_all, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    _loaded.pop((str(folder), name), None)
+    return index_of(name, folder)

@@ -1,0 +1,327 @@
+"""The web game: a thin JSON layer over :class:`solver.session.Game`, and the
+page (``static/``: plain HTML, CSS and JavaScript, nothing fetched from
+elsewhere), served by Starlette on uvicorn. ``python -m solver serve``.
+
+The server keeps no game: each request carries the variant, the deal number
+and the steps played so far (the player's notation, which names no hidden
+card), and the server replays them. Undo, redo, reload and a restart of the
+server lose nothing; the page keeps the game in the browser.
+
+Routes (JSON in, JSON out; docs/web.md has the fields):
+
+- ``GET  /api/variants``: the variants, the 3-card deal first;
+- ``POST /api/state``: the table after the steps;
+- ``POST /api/play``: play one move, get the step (with the moves the rules
+  made by themselves) and the table;
+- ``POST /api/hint``: the solver's next move and what it proved;
+- ``POST /api/new``: a new deal number (``winnable_only`` from the index);
+- ``POST /api/verdict``: whether the deal can be won, and its difficulty.
+
+Every error is ``{"error": "..."}`` with a 4xx status (400 a bad request,
+404, 405, 413 a body over :data:`MAX_BODY` bytes, 422 a move the rules
+refuse, 503 too many hints waiting); no response carries a traceback.
+Hints run in threads (the search releases the GIL), at most
+``hint_workers`` at once, each within its limit.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+from pathlib import Path
+from typing import Any
+
+from .. import verdicts
+from ..api import DEFAULT_VARIANT, Limit
+from ..cards import CardError
+from ..deals import MAX_NUMBER, DealError
+from ..game import MoveError
+from ..hints import DEFAULT_HINT_LIMIT, Hint
+from ..session import Game, GameError, describe, move_json, parse_move
+from ..variants import VariantError, all_variants, load
+
+__all__ = ["MAX_BODY", "MAX_MOVES", "create_app", "serve"]
+
+STATIC = Path(__file__).parent / "static"
+#: The largest request body, in bytes: a game of MAX_MOVES moves fits in it.
+MAX_BODY = 512 * 1024
+#: The most moves a request may carry (a long Porta-Jóias win line has 2,000).
+MAX_MOVES = 5_000
+#: The variant the page opens with: the 3-card deal, as on the seed page.
+FIRST = "napoleons-tomb-3"
+#: Hints that may wait for a worker before the server answers 503.
+MAX_WAITING = 16
+
+log = logging.getLogger("solver.web")
+
+
+class _BadRequest(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _missing_extra() -> str:
+    return "the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)"
+
+
+def variants_json() -> list[dict[str, Any]]:
+    """Every shipped variant: the page's first one, the classic, the rest of
+    their family, then the other families."""
+    out = []
+    for v in all_variants():
+        ix = verdicts.index_of(v.name)
+        out.append({
+            "name": v.name,
+            "family": v.family,
+            "description": v.description,
+            "cards": v.cards,
+            "index": {"first": ix.first, "last": ix.last} if ix is not None else None,
+        })
+    out.sort(key=lambda v: (v["family"] != "tomb", v["name"] != FIRST, v["name"] != DEFAULT_VARIANT, v["name"]))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Reading a request
+
+
+def _deal(body: dict) -> int:
+    deal = body.get("deal")
+    if isinstance(deal, str) and deal.strip().isascii() and deal.strip().isdigit():
+        deal = int(deal.strip())
+    if isinstance(deal, bool) or not isinstance(deal, int):
+        raise _BadRequest(400, f"'deal' must be a deal number (1 to 10**20), not {json.dumps(deal)[:40]}")
+    if not 1 <= deal <= MAX_NUMBER:
+        raise _BadRequest(400, f"deal number {deal} is out of range: deal numbers are 1 to 10**20")
+    return deal
+
+
+def _variant(body: dict) -> str:
+    name = body.get("variant")
+    if not isinstance(name, str):
+        raise _BadRequest(400, f"'variant' must be a variant name, not {json.dumps(name)[:40]}")
+    return load(name).name
+
+
+def _steps(body: dict) -> list:
+    steps = body.get("steps", [])
+    if not isinstance(steps, list) or not all(isinstance(s, list) for s in steps):
+        raise _BadRequest(400, "'steps' must be a list of steps, each a list of moves")
+    if sum(len(s) for s in steps) > MAX_MOVES:
+        raise _BadRequest(413, f"the game is over {MAX_MOVES:,} moves long: start a new one")
+    return steps
+
+
+def _game(body: dict) -> Game:
+    auto = body.get("auto", True)
+    if not isinstance(auto, bool):
+        raise _BadRequest(400, f"'auto' must be true or false, not {json.dumps(auto)[:40]}")
+    return Game.replay(_variant(body), _deal(body), _steps(body), auto=auto)
+
+
+def _hint_json(h: Hint) -> dict[str, Any]:
+    """A hint as the page shows it: its move in the player's notation (a
+    turn names no card), what it proved, and the sentence that says so."""
+    if h.move is None:
+        text = (f"The deal is won: all {h.total} cards are home." if h.won
+                else f"No move is left: the game ends with {h.score_now} cards home.")
+    else:
+        head = describe(h.move)
+        head = head[0].upper() + head[1:]
+        if h.status == "wins":
+            text = f"{head}: this move keeps a win (proven: the solver's line wins from here)."
+        elif h.status == "lost":
+            text = (f"{head}. This deal can no longer be won (proven); best possible: {h.score} cards home,"
+                    f" and this move keeps it.")
+        else:
+            text = (f"{head}. The solver could not tell within its limit whether the deal can still be won;"
+                    f" its best line found brings {h.score} cards home.")
+    return {
+        "move": move_json(h.move) if h.move is not None else None,
+        "status": h.status,
+        "score": h.score,
+        "reason": h.reason,
+        "text": text,
+    }
+
+
+# ---------------------------------------------------------------------------
+# The application
+
+
+def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
+    """The Starlette application (hints within ``hint_limit``, at most
+    ``hint_workers`` at once)."""
+    try:
+        import anyio
+        from starlette.applications import Starlette
+        from starlette.exceptions import HTTPException
+        from starlette.requests import ClientDisconnect, Request
+        from starlette.responses import FileResponse, JSONResponse
+        from starlette.routing import Mount, Route
+        from starlette.staticfiles import StaticFiles
+    except ImportError:  # pragma: no cover - depends on the install
+        raise ValueError(_missing_extra()) from None
+
+    workers = anyio.CapacityLimiter(hint_workers)
+    waiting = 0
+
+    async def read_body(request: Request) -> dict:
+        # A body over MAX_BODY is read on (up to 8 times that, not kept), so
+        # that the client, still sending, gets the 413 rather than a reset.
+        chunks, total = [], 0
+        try:
+            async for chunk in request.stream():
+                total += len(chunk)
+                if total <= MAX_BODY:
+                    chunks.append(chunk)
+                elif total > 8 * MAX_BODY:
+                    break
+        except ClientDisconnect:
+            raise _BadRequest(400, "the client went away before the body was read") from None
+        if total > MAX_BODY:
+            raise _BadRequest(413, f"the request body is over {MAX_BODY // 1024} KiB")
+        try:
+            body = json.loads(b"".join(chunks) or b"null")
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise _BadRequest(400, f"the request body is not JSON ({exc})") from None
+        if not isinstance(body, dict):
+            raise _BadRequest(400, "the request body must be a JSON object")
+        return body
+
+    def endpoint(handler):
+        """A JSON endpoint: the body read and checked, every known error a
+        clear 4xx answer."""
+
+        async def run(request: Request):
+            try:
+                body = await read_body(request) if request.method == "POST" else dict(request.query_params)
+                return JSONResponse(await handler(body))
+            except _BadRequest as exc:
+                return JSONResponse({"error": exc.message}, status_code=exc.status)
+            except MoveError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=422)
+            except (DealError, CardError, VariantError, GameError, verdicts.VerdictIndexError, ValueError) as exc:
+                return JSONResponse({"error": str(exc)}, status_code=400)
+
+        return run
+
+    async def in_worker(fn):
+        """Run ``fn`` in a thread, at most ``hint_workers`` at once."""
+        nonlocal waiting
+        if waiting >= MAX_WAITING:
+            raise _BadRequest(503, "the server is busy with other hints: try again in a moment")
+        waiting += 1
+        try:
+            return await anyio.to_thread.run_sync(fn, limiter=workers)
+        finally:
+            waiting -= 1
+
+    async def get_variants(body):
+        return {"variants": variants_json(), "first": FIRST}
+
+    async def state(body):
+        return {"view": _game(body).view()}
+
+    async def play(body):
+        game = _game(body)
+        if "move" not in body:
+            raise _BadRequest(400, "give the 'move' to play")
+        step = game.play(parse_move(body["move"]))
+        return {"step": [move_json(m) for m in step], "view": game.view()}
+
+    async def hint(body):
+        game = _game(body)
+        h = await in_worker(lambda: game.hint(hint_limit))
+        return {"hint": _hint_json(h)}
+
+    async def new(body):
+        name = _variant(body)
+        only = body.get("winnable_only", False)
+        if not isinstance(only, bool):
+            raise _BadRequest(400, "'winnable_only' must be true or false")
+        if only and verdicts.index_of(name) is None:
+            deal = await in_worker(lambda: _search_winnable(name, hint_limit))
+            return {"deal": deal, "source": "search"}
+        return {"deal": verdicts.random_deal(name, winnable_only=only), "source": "index" if only else "random"}
+
+    async def verdict(body):
+        name, deal = _variant(body), _deal(body)
+        found, source = verdicts.verdict(deal, name, search=False)
+        if found is None:
+            found, source = await in_worker(lambda: verdicts.verdict(deal, name, limit=hint_limit))
+        out = {"variant": name, "deal": deal, "verdict": found, "source": source,
+               "winnable": {"won": True, "lost": False}.get(found), "difficulty": None}
+        if load(name).family == "tomb":
+            level = await in_worker(lambda: verdicts.difficulty(deal, name, known=found, limit=hint_limit))
+            out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
+        return out
+
+    async def page(request: Request):
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def http_error(request: Request, exc: HTTPException):
+        what = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
+        return JSONResponse({"error": what.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
+
+    async def internal_error(request: Request, exc: Exception):
+        log.exception("internal error on %s", request.url.path)
+        return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
+                            status_code=500)
+
+    routes = [
+        Route("/", page),
+        Route("/api/variants", endpoint(get_variants), methods=["GET"]),
+        Route("/api/state", endpoint(state), methods=["POST"]),
+        Route("/api/play", endpoint(play), methods=["POST"]),
+        Route("/api/hint", endpoint(hint), methods=["POST"]),
+        Route("/api/new", endpoint(new), methods=["POST"]),
+        Route("/api/verdict", endpoint(verdict), methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: internal_error})
+
+
+def _search_winnable(variant: str, limit: Limit, tries: int = 20) -> int:
+    """A random deal the solver proves won within ``limit`` (a variant
+    without an index)."""
+    from ..api import solve
+
+    for _ in range(tries):
+        deal = verdicts.random_deal(variant)
+        if solve(deal, variant, limit).won:
+            return deal
+    raise _BadRequest(503, f"no won deal of {variant} found in {tries} tries: try again")
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | None = None,
+          hint_workers: int = 2) -> int:
+    """Serve the web game on ``host:port`` (0: any free port) until Ctrl-C;
+    print the address first. Returns the exit code."""
+    try:
+        import uvicorn
+    except ImportError:
+        raise ValueError(_missing_extra()) from None
+    if hint_workers < 1:
+        raise ValueError("--hint-workers must be at least 1")
+    limit = DEFAULT_HINT_LIMIT if hint_seconds is None else Limit(
+        positions=DEFAULT_HINT_LIMIT.positions, seconds=hint_seconds, memory=DEFAULT_HINT_LIMIT.memory)
+    app = create_app(limit, hint_workers)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.listen(2048)  # from here on, a connection waits for the server instead of being refused
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    print(f"The web game is at http://{shown}:{bound}/ (Ctrl-C stops it)", flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

@@ -1,0 +1,134 @@
+"""The verdict index (solver.verdicts): the shipped bitsets agree with the
+solver, it is built from a batch database, winnable() answers from it and
+beyond it, the difficulty of a deal, and the winnable and index commands."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+import random
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from solver import Limit, solve, verdicts
+from solver.batch import parse_deals, run_batch
+from solver.deals import DealError
+
+ROOT = Path(__file__).resolve().parent.parent
+module = importlib.import_module("solver.verdicts")
+SHIPPED = json.loads((ROOT / "solver" / "verdicts" / "index.json").read_text())
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "solver", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_doctests():
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("variant", sorted(SHIPPED))
+def test_the_shipped_index_agrees_with_the_solver(variant):
+    """Deals 1-100 and 30 drawn at random from the index's range: the
+    index's verdict is the solver's."""
+    ix = verdicts.index_of(variant)
+    meta = SHIPPED[variant]
+    assert (ix.first, ix.last) == (meta["first"], meta["last"]) and ix.first == 1
+    assert ix.won_deals() == meta["won"] and meta["won"] + meta["lost"] + len(meta["unknown"]) == ix.last
+    rng = random.Random(variant)
+    for deal in list(range(1, 101)) + [rng.randint(1, ix.last) for _ in range(30)]:
+        assert ix.verdict(deal) == solve(deal, variant).verdict, deal
+    assert ix.verdict(ix.last + 1) is None and ix.verdict(0) is None
+
+
+def test_winnable_answers_from_the_index_and_beyond_it():
+    assert verdicts.winnable(5, "napoleons-tomb-3") is True
+    assert verdicts.verdict(5, "napoleons-tomb-3") == ("won", "index")
+    # Beyond the index: a search, or no answer without one.
+    assert verdicts.verdict(10**15, "napoleons-tomb-3") == ("won", "search")
+    assert verdicts.winnable(10**15, "napoleons-tomb-3", search=False) is None
+    # A variant without an index searches (paciencia-napoleao has none).
+    assert verdicts.lookup(2, "paciencia-napoleao") is None
+    assert verdicts.winnable(2, "paciencia-napoleao") is True
+    # A search stopped by its limit is unknown, not lost.
+    assert verdicts.winnable(7, "paciencia-porta-joias", limit=Limit(positions=1000)) is None
+    for bad in (0, -3, "x", True, 10**21):
+        with pytest.raises(DealError):
+            verdicts.winnable(bad, "napoleons-tomb-3")
+
+
+def test_difficulty():
+    assert verdicts.difficulty(5, "napoleons-tomb-3") == "blind"      # the careful player wins deal 5
+    assert verdicts.difficulty(5, "napoleons-tomb") == "sighted"      # won, but not by the careful player
+    assert verdicts.difficulty(1, "napoleons-tomb") == "lost"
+    assert set(verdicts.DIFFICULTIES) == {"blind", "sighted", "lost", "unknown"}
+    with pytest.raises(ValueError, match="blind players"):
+        verdicts.difficulty(1, "paciencia-napoleao")
+
+
+def test_random_winnable_deals_are_won():
+    rng = random.Random(3)
+    for _ in range(20):
+        deal = verdicts.random_deal("napoleons-tomb-3", winnable_only=True, rng=rng)
+        assert verdicts.lookup(deal, "napoleons-tomb-3") == "won"
+    assert 1 <= verdicts.random_deal("paciencia-napoleao", winnable_only=True, rng=rng) <= 1_000_000
+
+
+@pytest.fixture(scope="module")
+def batch_db(tmp_path_factory):
+    """Classic deals 1-40 and 45-50 (a hole at 41-44), through the batch."""
+    db = tmp_path_factory.mktemp("batch") / "classic.sqlite"
+    run_batch(db, "napoleons-tomb", parse_deals("1-40,45-50"), Limit(), jobs=1)
+    return db
+
+
+def test_the_index_is_built_from_a_batch_database(batch_db, tmp_path):
+    ix = verdicts.build(batch_db, "napoleons-tomb", 1, 50, tmp_path)
+    # It stops before the first deal the database does not hold.
+    assert (ix.first, ix.last) == (1, 40)
+    assert [ix.verdict(d) for d in range(1, 41)] == [solve(d).verdict for d in range(1, 41)]
+    meta = json.loads((tmp_path / "index.json").read_text())["napoleons-tomb"]
+    assert meta["won"] + meta["lost"] == 40 and meta["unknown"] == [] and meta["asked"] == [1, 50]
+    assert meta["note"] == "deals 41-50 were not decided when the index was built: winnable() searches there"
+    assert meta["limits"] == [{"memory": 2**31, "positions": 50_000_000, "seconds": 10.0}]
+    # A bitset that does not match its SHA-256 is refused.
+    path = tmp_path / "napoleons-tomb.bits.zlib"
+    bits = bytearray(zlib.decompress(path.read_bytes()))
+    bits[0] ^= 1
+    path.write_bytes(zlib.compress(bytes(bits)))
+    verdicts._loaded.clear()
+    with pytest.raises(verdicts.VerdictIndexError, match="does not match its SHA-256"):
+        verdicts.index_of("napoleons-tomb", tmp_path)
+    verdicts._loaded.clear()
+    with pytest.raises(verdicts.VerdictIndexError, match="holds no napoleons-tomb deal from 41 on"):
+        verdicts.build(batch_db, "napoleons-tomb", 41, 50, tmp_path)
+
+
+def test_the_index_command(batch_db, tmp_path):
+    out = run("index", "--db", str(batch_db), "--variant", "napoleons-tomb", "--deals", "1-50", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "napoleons-tomb: deals 1-40 (the database holds no deal 41: the index stops before it)" in out.stdout
+    assert (tmp_path / "napoleons-tomb.bits.zlib").is_file()
+    bad = run("index", "--db", str(tmp_path / "none.sqlite"), "--variant", "napoleons-tomb")
+    assert bad.returncode == 2 and "no such database file" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_winnable_command():
+    out = run("winnable", "5", "--variant", "napoleons-tomb-3", "--difficulty")
+    assert out.returncode == 0
+    assert out.stdout.strip() == ("napoleons-tomb-3, deal 5: winnable (from the verdict index);"
+                                  " difficulty blind: a careful player who cannot see the stock wins it")
+    out = run("winnable", "1", "--variant", "napoleons-tomb", "--json")
+    assert out.returncode == 1
+    assert json.loads(out.stdout)["winnable"] is False
+    out = run("winnable", "3000000", "--variant", "napoleons-tomb-3", "--no-search")
+    assert out.returncode == 3 and "not in the verdict index" in out.stdout
+    out = run("winnable", "x", "--variant", "napoleons-tomb")
+    assert out.returncode == 2 and out.stderr.startswith("error: deal number 'x'")

@@ -1,0 +1,206 @@
+"""The web game's server (solver.web) through its HTTP interface: the routes,
+every bad request a clear JSON error, no response naming a hidden card,
+hints off the event loop, and `python -m solver serve`."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from solver.session import Game
+from solver.variants import names
+from solver.web import MAX_BODY, MAX_MOVES
+
+from leaks import leaked
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def get_text(server, path):
+    with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=30) as r:
+        return r.status, r.headers["content-type"], r.read().decode()
+
+
+def test_the_page_and_its_files_are_served(server):
+    status, _, page = get_text(server, "/")
+    assert status == 200 and "<script src=\"/static/app.js\">" in page
+    for name, kind in (("app.js", "javascript"), ("style.css", "css")):
+        status, kind_got, _ = get_text(server, f"/static/{name}")
+        assert status == 200 and kind in kind_got
+    # Nothing is fetched from elsewhere: no address but the page's own.
+    for name in ("index.html", "app.js", "style.css"):
+        text = (ROOT / "solver" / "web" / "static" / name).read_text()
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text
+
+
+def test_variants_come_from_the_library_the_3_card_deal_first(server):
+    data = server.request("/api/variants")[1]
+    listed = [v["name"] for v in data["variants"]]
+    assert sorted(listed) == names() and listed[:2] == ["napoleons-tomb-3", "napoleons-tomb"]
+    assert data["first"] == "napoleons-tomb-3"
+    three = data["variants"][0]
+    assert three["index"]["first"] == 1 and three["index"]["last"] >= 1_000_000 - 1
+
+
+def test_play_state_and_steps(server):
+    body = {"variant": "napoleons-tomb", "deal": 1, "steps": []}
+    status, data = server.request("/api/play", {**body, "move": {"action": "turn"}})
+    assert status == 200 and data["step"] == [{"action": "turn"}]
+    assert data["view"]["table"]["waste"] == {"count": 1, "fan": ["JD"]}
+    steps = [data["step"]]
+    status, data = server.request("/api/play", {**body, "steps": steps,
+                                              "move": {"action": "move", "from": "waste", "to": "cell:2"}})
+    assert status == 200 and data["view"]["table"]["cells"] == [None, "JD", None, None]
+    steps.append(data["step"])
+    status, data = server.request("/api/state", {**body, "steps": steps})
+    assert status == 200 and data["view"]["steps"] == 2
+    status, data = server.request("/api/state", {**body, "steps": steps[:1]})   # undo: one step fewer
+    assert data["view"]["table"]["cells"] == [None] * 4 and data["view"]["table"]["waste"]["count"] == 1
+
+
+def test_hint_says_what_it_proved(server):
+    status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 14, "steps": []})
+    assert status == 200
+    assert data["hint"] == {"move": {"action": "turn"}, "status": "wins", "score": 52, "reason": None,
+                            "text": "Turn the stock: this move keeps a win (proven: the solver's line wins from here)."}
+    status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 1, "steps": []})
+    assert data["hint"]["status"] == "lost" and data["hint"]["score"] == 31
+    assert "This deal can no longer be won (proven); best possible: 31 cards home" in data["hint"]["text"]
+
+
+def test_new_deals_and_verdicts(server):
+    status, data = server.request("/api/new", {"variant": "napoleons-tomb-3", "winnable_only": True})
+    assert status == 200 and data["source"] == "index" and 1 <= data["deal"] <= 1_000_000
+    status, data = server.request("/api/verdict", {"variant": "napoleons-tomb-3", "deal": 5})
+    assert data == {"variant": "napoleons-tomb-3", "deal": 5, "verdict": "won", "source": "index", "winnable": True,
+                    "difficulty": "blind", "difficulty_text": "a careful player who cannot see the stock wins it"}
+    status, data = server.request("/api/verdict", {"variant": "paciencia-napoleao", "deal": 2})
+    assert data["verdict"] == "won" and data["source"] == "search" and data["difficulty"] is None
+
+
+BAD = [
+    ("/api/state", {"variant": "no-such", "deal": 1}, 400, "unknown variant 'no-such'"),
+    ("/api/state", {"variant": 3, "deal": 1}, 400, "'variant' must be a variant name"),
+    ("/api/state", {"variant": "napoleons-tomb", "deal": 0}, 400, "deal number 0 is out of range"),
+    ("/api/state", {"variant": "napoleons-tomb", "deal": 10**21}, 400, "out of range"),
+    ("/api/state", {"variant": "napoleons-tomb", "deal": "abc"}, 400, "'deal' must be a deal number"),
+    ("/api/state", {"variant": "napoleons-tomb", "deal": True}, 400, "'deal' must be a deal number"),
+    ("/api/state", {"variant": "napoleons-tomb"}, 400, "'deal' must be a deal number"),
+    ("/api/state", {"variant": "napoleons-tomb", "deal": 1, "steps": "x"}, 400, "'steps' must be a list"),
+    ("/api/state", {"variant": "napoleons-tomb", "deal": 1, "steps": [[{"action": "fly"}]]}, 422,
+     "step 1: unknown action 'fly'"),
+    ("/api/play", {"variant": "napoleons-tomb", "deal": 1}, 400, "give the 'move' to play"),
+    ("/api/play", {"variant": "napoleons-tomb", "deal": 1, "move": {"action": "move", "from": "waste", "to": "tomb"}},
+     422, "the waste is empty"),
+    ("/api/play", {"variant": "napoleons-tomb", "deal": 1, "move": {"action": "turn", "cards": ["AS"]}}, 422,
+     "a turn names no card"),
+    ("/api/play", {"variant": "napoleons-tomb", "deal": 1, "auto": "yes", "move": {"action": "turn"}}, 400,
+     "'auto' must be true or false"),
+    ("/api/new", {"variant": "napoleons-tomb", "winnable_only": 1}, 400, "'winnable_only' must be true or false"),
+    ("/api/verdict", {"variant": "napoleons-tomb", "deal": -1}, 400, "out of range"),
+]
+
+
+@pytest.mark.parametrize("path,body,status,message", BAD)
+def test_bad_requests_get_a_clear_error(server, path, body, status, message):
+    got, data = server.request(path, body)
+    assert got == status and set(data) == {"error"} and message in data["error"], data
+
+
+def test_malformed_oversized_and_misrouted_requests(server):
+    for raw, message in ((b"{not json", "not JSON"), (b"[1, 2]", "must be a JSON object"), (b"\xff\xfe", "not JSON"),
+                         (b"", "must be a JSON object")):
+        status, data = server.request("/api/state", raw=raw, method="POST")
+        assert status == 400 and message in data["error"]
+    big = b'{"x": "' + b"a" * MAX_BODY + b'"}'
+    status, data = server.request("/api/state", raw=big)
+    assert status == 413 and "over 512 KiB" in data["error"]
+    long_game = {"variant": "napoleons-tomb", "deal": 1, "steps": [[{"action": "turn"}]] * (MAX_MOVES + 1)}
+    status, data = server.request("/api/state", long_game)
+    assert status == 413 and "over 5,000 moves" in data["error"]
+    assert server.request("/api/play") == (405, {"error": "GET is not allowed here"})
+    assert server.request("/api/nothing") == (404, {"error": "no such page: /api/nothing"})
+
+
+@pytest.mark.parametrize("name", names())
+def test_no_response_names_a_hidden_card(server, name):
+    """Random games of every variant through the server, hints and illegal
+    moves included: no response names a card that is face down."""
+    rng = random.Random(name)
+    body = {"variant": name, "deal": 3, "steps": []}
+    game = Game(name, 3)   # the test's own copy, to know what is hidden
+    for i in range(40):
+        view = server.request("/api/state", body)[1]["view"]
+        assert not leaked(view, game.position)
+        if i % 8 == 0:
+            h = server.request("/api/hint", body)[1]
+            assert not leaked(h, game.position), h
+        if view["won"] or view["stuck"]:
+            break
+        # An illegal move's error.
+        wrong = {"action": "move", "from": "stock", "to": "tomb"}
+        status, err = server.request("/api/play", {**body, "move": wrong})
+        assert status == 422 and not leaked(err, game.position), err
+        move = rng.choice(view["legal"])
+        before = game.position
+        status, data = server.request("/api/play", {**body, "move": move})
+        assert status == 200
+        game.play(move)
+        assert not leaked(data, before, game.position), data
+        assert data["view"] == game.view() | {"can_redo": False}
+        body["steps"] = body["steps"] + [data["step"]]
+
+
+def test_a_slow_hint_does_not_hold_up_other_requests(server):
+    """A hint that takes seconds (Finnish deal 35118 is lost, and deciding
+    it takes longer than the hint's 2 s limit) runs in a thread: requests
+    made while it runs are answered before it ends."""
+    done = []
+    slow = threading.Thread(target=lambda: done.append(
+        server.request("/api/hint", {"variant": "napoleonin-hauta", "deal": 35118, "steps": []})))
+    slow.start()
+    answered = 0
+    while slow.is_alive() and answered < 5:
+        status, _ = server.request("/api/state", {"variant": "napoleons-tomb", "deal": 2, "steps": []})
+        assert status == 200
+        answered += 1
+        assert not done, "the hint ended before a request made while it ran"
+    slow.join()
+    assert answered == 5
+    status, data = done[0]
+    assert status == 200 and data["hint"]["status"] == "unknown" and data["hint"]["reason"] == "seconds"
+    assert "could not tell within its limit" in data["hint"]["text"]
+
+
+def test_the_serve_command_prints_its_address_and_serves():
+    from conftest import Server
+
+    own = Server()
+    try:
+        assert own.line.startswith("The web game is at http://127.0.0.1:") and "(Ctrl-C stops it)" in own.line
+        url = own.url
+        with urllib.request.urlopen(url + "api/variants", timeout=10) as r:
+            assert json.load(r)["first"] == "napoleons-tomb-3"
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert b"app.js" in r.read()
+        # A second server on the same port says why it cannot start.
+        port = url.rstrip("/").rsplit(":", 1)[1]
+        taken = subprocess.run([sys.executable, "-m", "solver", "serve", "--port", port], cwd=ROOT,
+                               capture_output=True, text=True, timeout=30)
+        assert taken.returncode == 2 and taken.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}")
+    finally:
+        own.stop()
+
+
+def test_serve_without_the_web_extra_says_how_to_get_it():
+    code = "import sys; sys.modules['uvicorn'] = None; from solver.cli import main; sys.exit(main(['serve']))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert out.stderr == "error: the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)\n"
