@@ -67,13 +67,21 @@ def test_json_round_trip_and_cards():
             assert m["from"].startswith("pile:") and m["to"].split(":")[0] in ("kbase", "abase")
 
 
-def _endgames(variant, numbers, keep, limit):
+_LINES: dict[tuple[str, int], Result] = {}
+
+
+def _line(variant, number: int) -> Result:
+    """The line of a search of ``number`` at 60,000 positions, made once for
+    all the tests that take late positions from it."""
+    key = (variant.name, number)
+    if key not in _LINES:
+        _LINES[key] = solve(number, variant, Limit(positions=60_000, seconds=None))
+    return _LINES[key]
+
+
+def _endgames(variant, numbers, keep):
     """Late positions of the lines of ``numbers``: positions the plain search can finish."""
-    out = []
-    for n in numbers:
-        r = solve(n, variant, limit)
-        out.append(_late(r, keep))
-    return out
+    return [_late(_line(variant, n), keep) for n in numbers]
 
 
 def _compare(pos, limit):
@@ -90,7 +98,7 @@ def test_shortcuts_change_no_verdict(variant, keep, least):
     then the line of the run with shortcuts replays."""
     limit = Limit(positions=100_000, seconds=None, memory=None)
     decided = 0
-    for pos in _endgames(variant, range(1, 51), keep, Limit(positions=60_000, seconds=None)):
+    for pos in _endgames(variant, range(1, 51), keep):
         a, b = _compare(pos, limit)
         if "unknown" in (a.verdict, b.verdict):
             continue
@@ -139,7 +147,7 @@ def test_core_agrees_with_the_reference_search(variant, keep):
     without shortcuts, give the same verdict and best score on late positions."""
     mod = engine(variant.family)
     checked = 0
-    for pos in _endgames(variant, range(1, 31), keep, Limit(positions=60_000, seconds=None)):
+    for pos in _endgames(variant, range(1, 31), keep):
         verdict, best, line = mod.search(pos, max_positions=5_000)
         if verdict == "unknown":
             continue
@@ -275,7 +283,7 @@ def test_each_shortcut_alone_changes_no_verdict(name):
     limit = Limit(positions=100_000, seconds=None, memory=None)
     decided = 0
     for variant, keep in ((NAP, 60), (NAP_FREE, 30), (JEWEL, 14), (JEWEL_FREE, 10)):
-        for pos in _endgames(variant, range(1, 21), keep, Limit(positions=60_000, seconds=None)):
+        for pos in _endgames(variant, range(1, 21), keep):
             a = solve(pos, variant, limit, shortcuts={name})
             b = solve(pos, variant, limit, shortcuts=False)
             if "unknown" in (a.verdict, b.verdict):
@@ -405,7 +413,7 @@ def test_jewel_bound_holds_on_late_positions(variant):
     same verdict and best score as without."""
     limit = Limit(positions=400_000, seconds=None, memory=None)
     checked = tight = 0
-    for pos in _endgames(variant, range(1, 41), 40, Limit(positions=60_000, seconds=None)):
+    for pos in _endgames(variant, range(1, 41), 40):
         handle = core.Search(pos, core.flags_for(True, "jewel"))
         bound = core.lib.d2_root_bound(handle._handle)
         b = solve(pos, variant, limit, shortcuts={"last-copy-home", "interchangeable"})
