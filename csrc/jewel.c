@@ -517,9 +517,15 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
             space = changed = 1;
         if (!space && g->rules.empty_lid == D2_EMPTY_ANY && (jewels == 0 || opens >= jewels))
             space = changed = 1;       /* a lid place could take a card: counted as a space */
-        for (int i = 0; i < n; i++) {
-            if (loc[i] == L_JEWEL && !acc[i] && jidx[i] < opens)
+        /* From the top of each pile and reserve down: a card is free when
+         * every card above it could leave, which the card above, seen just
+         * before, shows. */
+        for (int i = n - 1; i >= 0; i--) {
+            if (!acc[i] && ((loc[i] == L_JEWEL && jidx[i] < opens)
+                            || (above[i] >= 0 && acc[above[i]] && leave[above[i]]))) {
                 acc[i] = changed = 1;
+                onpile[i] |= loc[i] == L_PILE;
+            }
             if (!acc[i])
                 continue;
             int c = card[i], su = c / 13, r = rank_of(c);
@@ -533,10 +539,8 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
                     leave[i] = changed = 1;
                 continue;
             }
-            int builds = 0;
-            if (r < 13)
-                for (int t = 0; t < 4; t++)
-                    builds |= red(t * 13) != red(c) && pile_kind[t * 13 + r];
+            int o = su < 2 ? 26 : 0;    /* the other colour's two suits */
+            int builds = r < 13 && (pile_kind[o + r] || pile_kind[o + 13 + r]);
             int sp = space && (g->rules.empty_lid == D2_EMPTY_ANY || empty_pile_takes(g, c));
             int on = builds || sp || loc[i] == L_JEWEL || loc[i] == L_PILE;
             if (!onpile[i] && on)
@@ -544,13 +548,6 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
             if (!leave[i] && (home[i] || builds || sp))
                 leave[i] = changed = 1;
         }
-        /* A card is free when every card above it could leave. */
-        for (int i = n - 1; i >= 0; i--)
-            if (!acc[i] && above[i] >= 0 && acc[above[i]] && leave[above[i]]) {
-                acc[i] = changed = 1;
-                if (loc[i] == L_PILE)
-                    onpile[i] = 1;
-            }
     }
     return score + homes < 104 ? score + homes : 104;
 }
