@@ -402,12 +402,14 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
         for (int i = 0; i < D2_RESERVES; i++)
             label[order[i]] = (uint8_t)(i + 1);
     }
-    uint8_t where[JW_SIDS] = { 0 };
+    /* The fields start at an even bit (8 * 22 + 5 * 6), so no 2-bit field
+     * crosses a word: each card in a reserve sets its own. */
     for (int k = 0; k < D2_RESERVES; k++)
-        for (int i = 0; i < s->nres[k]; i++)
-            where[s->res[k][i]] = label[k];
-    for (int i = 0; i < g->nsid; i++)
-        family_put_bits(key, &at, where[i], 2);
+        for (int i = 0; i < s->nres[k]; i++) {
+            int bit = at + 2 * s->res[k][i];
+            key[bit / 64] |= (uint64_t)label[k] << (bit % 64);
+        }
+    at += 2 * g->nsid;
     for (int su = 0; su < 4; su++) {
         family_put_bits(key, &at, s->found[su][0], 4);
         family_put_bits(key, &at, s->found[su][1], 4);
