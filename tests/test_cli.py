@@ -252,7 +252,8 @@ def test_variants_command():
     assert proc.returncode == 0 and proc.stderr == ""
     names = [ln.split()[0] for ln in proc.stdout.splitlines()]
     assert sorted(names) == ["napoleonin-hauta", "napoleons-tomb", "napoleons-tomb-3",
-                            "paciencia-napoleao", "paciencia-porta-joias"]
+                            "paciencia-napoleao", "paciencia-napoleao-free",
+                            "paciencia-porta-joias", "paciencia-porta-joias-free"]
     for ln in proc.stdout.splitlines():
         assert load(ln.split()[0]).description in ln
 
