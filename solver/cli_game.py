@@ -67,6 +67,8 @@ def add_parsers(sub) -> None:
     i.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
     i.add_argument("--deals", default="1-1000000", help="the range A-B to cover (default 1-1000000)")
     i.add_argument("--out", metavar="DIR", default=None, help="write there instead of the package's folder")
+    i.add_argument("--extend", action="store_true",
+                   help="keep the deals the index already holds and add the database's deals after them")
     i.set_defaults(run=_index)
 
 
@@ -112,8 +114,7 @@ def _index(args) -> int:
         raise ValueError(f"--deals: the index covers one range A-B, not {args.deals!r}")
     (first, last), = ranges
     name = load(args.variant).name
-    command = f"python -m solver batch --variant {name} --deals {first}-{last}"
-    ix = verdicts.build(args.db, name, first, last, args.out, command=command)
+    ix = verdicts.build(args.db, name, first, last, args.out, extend=args.extend)
     lost = ix.meta["lost"]
     unknown = len(ix.meta["unknown"])
     short = f" (the database holds no deal {ix.last + 1}: the index stops before it)" if ix.last < last else ""

@@ -111,6 +111,30 @@ def test_the_index_is_built_from_a_batch_database(batch_db, tmp_path):
         verdicts.build(batch_db, "napoleons-tomb", 41, 50, tmp_path)
 
 
+def test_an_index_is_extended_by_a_database_of_the_deals_after_it(batch_db, tmp_path):
+    verdicts.build(batch_db, "napoleons-tomb", 1, 20, tmp_path)
+    later = tmp_path / "later.sqlite"
+    run_batch(later, "napoleons-tomb", parse_deals("21-30"), Limit(), jobs=1)
+    # Without --extend the later database alone cannot start at deal 1.
+    with pytest.raises(verdicts.VerdictIndexError, match="holds no napoleons-tomb deal from 1 on"):
+        verdicts.build(later, "napoleons-tomb", 1, 30, tmp_path)
+    verdicts._loaded.clear()
+    ix = verdicts.build(later, "napoleons-tomb", 1, 30, tmp_path, extend=True)
+    assert (ix.first, ix.last) == (1, 30)
+    assert [ix.verdict(d) for d in range(1, 31)] == [solve(d).verdict for d in range(1, 31)]
+    assert ix.meta["won"] + ix.meta["lost"] == 30
+    assert ix.meta["from"].endswith("--deals 1-20; then python -m solver batch --variant napoleons-tomb --deals 21-30")
+    verdicts._loaded.clear()
+    # An index that already covers the range, or none at all, is not extended.
+    with pytest.raises(verdicts.VerdictIndexError, match="covers deals 1-30: it cannot be extended to 1-25"):
+        verdicts.build(later, "napoleons-tomb", 1, 25, tmp_path, extend=True)
+    with pytest.raises(verdicts.VerdictIndexError, match="holds no index of napoleons-tomb-3 to extend"):
+        verdicts.build(later, "napoleons-tomb-3", 1, 30, tmp_path, extend=True)
+    out = run("index", "--db", str(later), "--variant", "napoleons-tomb", "--deals", "1-40", "--out", str(tmp_path),
+              "--extend")
+    assert out.returncode == 2 and "holds no napoleons-tomb deal from 31 on" in out.stderr, out.stderr
+
+
 def test_the_index_command(batch_db, tmp_path):
     out = run("index", "--db", str(batch_db), "--variant", "napoleons-tomb", "--deals", "1-50", "--out", str(tmp_path))
     assert out.returncode == 0, out.stderr

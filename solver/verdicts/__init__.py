@@ -213,26 +213,42 @@ def random_deal(variant: str = DEFAULT_VARIANT, *, winnable_only: bool = False, 
 
 
 def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
-          folder: str | Path | None = None, command: str | None = None) -> Index:
+          folder: str | Path | None = None, command: str | None = None, extend: bool = False) -> Index:
     """Write the index of ``variant`` from a batch database: the deals
     ``first``..``K``, where ``K`` (at most ``last``) is the last deal before
-    the first one the database does not hold. Returns it, as read back."""
+    the first one the database does not hold. With ``extend``, the index
+    already in ``folder`` (which must start at ``first``) keeps its deals and
+    the database gives those after them. Returns it, as read back."""
     from ..batch import connect
 
     name = load(variant).name
     folder = Path(folder) if folder is not None else HERE
     if first < 1 or last < first:
         raise VerdictIndexError(f"deals {first}-{last}: give a range A-B with 1 <= A <= B")
+    bits = bytearray((last - first) // 8 + 1)
+    unknown: list[int] = []
+    won = lost = 0
+    expected = first
+    old_limits: set[str] = set()
+    old = index_of(name, folder) if extend else None
+    if extend:
+        if old is None:
+            raise VerdictIndexError(f"{folder / META}: holds no index of {name} to extend")
+        if old.first != first or old.last >= last:
+            raise VerdictIndexError(f"the index of {name} covers deals {old.first}-{old.last}:"
+                                    f" it cannot be extended to {first}-{last}")
+        bits[: len(old.bits)] = old.bits
+        won, lost = old.meta["won"], old.meta["lost"]
+        unknown = sorted(old.unknown)
+        expected = old.last + 1
+        old_limits = {json.dumps(x, sort_keys=True) for x in old.meta.get("limits", [])}
     conn = connect(db, readonly=True)
     try:
         rows = conn.execute(
             "SELECT deal, verdict FROM results WHERE variant = ? AND deal BETWEEN ? AND ? ORDER BY deal",
-            (name, first, last),
+            (name, expected, last),
         )
-        bits = bytearray((last - first) // 8 + 1)
-        unknown: list[int] = []
-        won = lost = 0
-        expected = first
+        start = expected
         for deal, found in rows:
             if deal != expected:
                 break
@@ -245,14 +261,14 @@ def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
             else:
                 unknown.append(deal)
             expected += 1
-        limits = {row[0] for row in conn.execute(
+        limits = {json.dumps(json.loads(row[0]), sort_keys=True) for row in conn.execute(
             "SELECT DISTINCT limits FROM results WHERE variant = ? AND deal BETWEEN ? AND ?",
-            (name, first, expected - 1))}
+            (name, start, expected - 1))} | old_limits
     finally:
         conn.close()
     end = expected - 1
-    if end < first:
-        raise VerdictIndexError(f"{db}: holds no {name} deal from {first} on: run the batch first (docs/web.md)")
+    if end < start:
+        raise VerdictIndexError(f"{db}: holds no {name} deal from {start} on: run the batch first (docs/web.md)")
     bits = bytes(bits[: (end - first) // 8 + 1])
     meta_all = _read_meta(folder)
     meta_all[name] = {
@@ -264,7 +280,8 @@ def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
         "unknown": unknown,
         "sha256": hashlib.sha256(bits).hexdigest(),
         "built": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "from": command or f"python -m solver batch --variant {name} --deals {first}-{last}",
+        "from": (f"{old.meta['from']}; then " if old is not None else "")
+                + (command or f"python -m solver batch --variant {name} --deals {start}-{last}"),
         "limits": [json.loads(x) for x in sorted(limits)],
     }
     if end < last:
