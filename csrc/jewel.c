@@ -166,6 +166,27 @@ static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c,
     return n;
 }
 
+/* How many cards of c's suit must go home before c fits. */
+static int need(const jw_state *s, int c)
+{
+    int su = c / 13, r = rank_of(c);
+    return r > s->found[su][0] ? r - s->found[su][0] : r - s->found[su][1];
+}
+
+/* The order in which the reserves are tried for card c: onto a top card
+ * needed later than c (the closest first: a reserve then gives its cards
+ * back in the order the foundations want them), then an empty reserve, then
+ * over the top card needed last (it buries the least). Only the order of
+ * the moves: every reserve is still tried. */
+static int reserve_rank(const jw_game *g, const jw_state *s, int c, int k)
+{
+    if (!s->nres[k])
+        return 20;
+    int t = g->sidcard[s->res[k][s->nres[k] - 1]];
+    int nt = need(s, t), nc = need(s, c);
+    return nt > nc ? nt - nc : 100 - nt;
+}
+
 /* Moves of a card coming from the stock (turned now, or at the root). */
 static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src)
 {
@@ -176,14 +197,18 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
     int placed = 0;      /* home or onto a pile's top card */
     for (int i = first; i < n; i++)
         placed |= out[i].dst >= P_FOUND || (out[i].dst >= P_PILE && s->npile[out[i].dst - P_PILE]);
-    int seen_empty = 0;
+    int seen_empty = 0, res = n;
     for (int k = 0; k < g->rules.reserves && !(placed && g->rules.reserve_when_stuck); k++) {
         if (!s->nres[k]) {
             if (seen_empty && (g->flags & D2_INTERCHANGEABLE))
                 continue;
             seen_empty = 1;
         }
-        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_RES + k), 1, 0 };
+        gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_RES + k), 1, 0 };
+        int at = n++, rank = reserve_rank(g, s, c, k);
+        for (; at > res && reserve_rank(g, s, c, out[at - 1].dst - P_RES) > rank; at--)
+            out[at] = out[at - 1];
+        out[at] = m;
     }
     return to_lid(g, s, out, n, c, src);
 }
@@ -267,11 +292,16 @@ static int jw_moves(const void *game, const void *state, gmove *out)
     if (s->next < g->nstock)
         n = stock_moves(g, s, out, n, g->sidcard[g->nroot + s->next], P_STOCK);
     /* Groups for the randomised restarts: home; then pile moves and cards
-     * onto piles; last, cards into spaces and onto the reserves (a reserve
-     * takes any card, and buries what it holds). */
+     * onto piles; then cards into spaces and onto the first reserve of
+     * reserve_rank's order (a reserve takes any card, and buries what it
+     * holds); last, onto the other reserves. */
+    int first_res = 1;
     for (int i = 0; i < n; i++) {
-        int d = out[i].dst;
-        out[i].prio = d >= P_FOUND ? 0 : (d < P_PILE || (d < P_RES && !s->npile[d - P_PILE]) || (d >= P_RES && d < P_FOUND)) ? 2 : 1;
+        int d = out[i].dst, res = d >= P_RES && d < P_FOUND;
+        out[i].prio = d >= P_FOUND ? 0 : (d < P_PILE || (d < P_RES && !s->npile[d - P_PILE]) || res) ? 2 : 1;
+        if (res && !first_res)
+            out[i].prio = 3;
+        first_res &= !res;
     }
     return n;
 }

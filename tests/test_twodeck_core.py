@@ -414,7 +414,7 @@ def test_jewel_bound_holds_on_late_positions(variant):
     same verdict and best score as without."""
     limit = Limit(positions=400_000, seconds=None, memory=None)
     checked = tight = 0
-    for pos in _endgames(variant, range(1, 41), 40):
+    for pos in _endgames(variant, range(1, 61), 25):
         handle = core.Search(pos, core.flags_for(True, "jewel"))
         bound = core.lib.d2_root_bound(handle._handle)
         b = solve(pos, variant, limit, shortcuts={"last-copy-home", "interchangeable"})
