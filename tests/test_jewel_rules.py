@@ -301,15 +301,20 @@ def test_the_turned_card_must_be_placed_first():
     assert mv("AH", "lid:1", "foundation:H") in legal_moves(after)
 
 
-def test_the_turned_card_placements_in_order():
-    variant = replace(V, empty_lid="any")
-    pos = box(
-        variant,
+def _turned_2h(variant):
+    """A turned 2♥ that fits a foundation, three pile tops, an empty lid place
+    and any reserve."""
+    return box(
+        replace(variant, empty_lid="any"),
         lid="KC -- KS KS KD",
         piles="KC / KC / 3S / KS / - / KD / 3C / KH",
         foundations={"H": (1, 0)},
         turned="2H",
     )
+
+
+def test_the_turned_card_placements_in_order():
+    pos = _turned_2h(V)
     assert legal_moves(pos) == [
         mv("2H", "stock", "foundation:H"),
         mv("2H", "stock", "side:3"),
@@ -328,14 +333,8 @@ def test_the_turned_card_placements_in_order():
 def test_the_sheet_puts_a_turned_card_on_a_reserve_only_when_it_has_no_other_place():
     """paciencia-porta-joias: "Se estas cartas não puderem ser colocadas em
     algumas destas pilhas, coloque-as em um dos três possíveis refugos"."""
-    variant = replace(SHEET, empty_lid="any")
-    pos = box(
-        variant,
-        lid="KC -- KS KS KD",
-        piles="KC / KC / 3S / KS / - / KD / 3C / KH",
-        foundations={"H": (1, 0)},
-        turned="2H",
-    )
+    pos = _turned_2h(SHEET)
+    variant = pos.variant
     assert legal_moves(pos) == [
         mv("2H", "stock", "foundation:H"),
         mv("2H", "stock", "side:3"),
