@@ -21,8 +21,13 @@ from .game import Move, MoveError, Position
 from .variants import BaseVariant, load
 
 VERDICTS = ("won", "lost", "unknown")
-REASONS = ("positions", "seconds", "memory", "interrupted")
+REASONS = ("positions", "seconds", "memory", "interrupted", "blind")
 DEFAULT_VARIANT = "napoleons-tomb"
+
+
+#: The largest count of positions or bytes a limit may give (the core counts
+#: them in 64 bits); ``None`` is no bound at all.
+LIMIT_MAX = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,9 @@ class Limit:
             if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or value <= 0:
                 what = "a positive whole number" if kinds == (int,) else "a positive finite number"
                 raise ValueError(f"Limit.{name} must be {what} or None, not {value!r}")
+            if kinds == (int,) and value > LIMIT_MAX:
+                unit = " (bytes)" if name == "memory" else ""
+                raise ValueError(f"Limit.{name}{unit} must be at most {LIMIT_MAX:,} (None: no bound), not {value:,}")
 
     @classmethod
     def none(cls) -> Limit:
@@ -177,7 +185,9 @@ class Result:
             head += " (interrupted)" if self.reason == "interrupted" else f" (stopped by the {self.reason} limit)"
         total = self.rules.cards if self.rules is not None else (104 if len(self.cards) > 52 else 52)
         head += f", {self.score}/{total} cards home"
-        if self.verdict == "lost":
+        if self.verdict == "lost" and self.reason == "blind":
+            head += " (a blind game: this player got stuck, which proves nothing about the deal)"
+        elif self.verdict == "lost":
             head += " at best (proven: no line does better)"
         lines = [head]
         if self.played:

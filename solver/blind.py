@@ -354,9 +354,9 @@ def play(
     """Play ``deal`` blind with a strategy (a name of :data:`STRATEGIES` or an
     object) until the game is won, no move is left, or the strategy stops.
 
-    Returns a :class:`~solver.api.Result`: verdict ``"won"``, or ``"lost"``,
-    which for blind play means only that *this player* got stuck (or stopped)
-    -- not that the deal cannot be won. ``score`` is the cards home at the end,
+    Returns a :class:`~solver.api.Result`: verdict ``"won"``, or ``"lost"``
+    with reason ``"blind"``, which means only that *this player* got stuck
+    (or stopped) -- not that the deal cannot be won. ``score`` is the cards home at the end,
     ``moves`` the whole game (real cards, replayable by
     :func:`solver.rules.tomb.replay`), ``stats.positions`` the positions the
     game went through. A move that would repeat a position of the game is not
@@ -388,7 +388,7 @@ def play(
         deal=the_deal.number,
         cards=tuple(the_deal.cards),
         verdict="won" if pos.won else "lost",
-        reason=None,
+        reason=None if pos.won else "blind",
         score=pos.score,
         moves=pos.history,
         stats=Stats(positions=len(seen), seconds=time.perf_counter() - started),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -476,6 +478,17 @@ def test_limit_rejects_non_positive_and_non_numbers(field, value):
 def test_limit_rejects_values_the_core_cannot_take(field, value):
     with pytest.raises(ValueError, match=f"Limit.{field}"):
         Limit(**{field: value})
+
+
+@pytest.mark.parametrize("field", ["positions", "memory"])
+def test_limit_rejects_counts_beyond_64_bits(field):
+    assert getattr(Limit(**{field: 2**63 - 1}), field) == 2**63 - 1
+    with pytest.raises(ValueError, match=f"Limit.{field}.* must be at most 9,223,372,036,854,775,807"):
+        Limit(**{field: 2**63})
+    out = subprocess.run([sys.executable, "-m", "solver", "solve", "1", f"--max-{field}", "9" * 23],
+                         capture_output=True, text=True)
+    assert out.returncode == 2 and out.stderr.startswith(f"error: Limit.{field}"), out.stderr
+    assert "Traceback" not in out.stderr
 
 
 def test_limit_rejects_nan_seconds():
