@@ -131,6 +131,35 @@ def format_ranges(ranges: Iterable[tuple[int, int]], most: int = 6) -> str:
 # The database
 
 
+def _check_foreign(path: Path) -> None:
+    """Refuses an existing file that is not a batch database: not SQLite, or
+    SQLite holding other tables and no results table."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    with open(path, "rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            raise BatchError(f"{path}: is not an SQLite database (give a new file or a batch database)")
+    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    finally:
+        conn.close()
+    if tables and "results" not in tables:
+        raise BatchError(f"{path}: holds the tables {', '.join(tables)} and no results table: not a batch"
+                         " database (give a new file or the database of an earlier batch)")
+
+
+def describe(path: str | os.PathLike) -> str:
+    """What a batch will find at ``path``, for its first line: a new file, an
+    empty one, or a database."""
+    p = Path(path)
+    if not p.exists():
+        return "a new database"
+    if p.is_file() and p.stat().st_size == 0:
+        return "an empty file, made a new database"
+    return "the database"
+
+
 def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Connection:
     """Open (for a batch: create) the results database and check its table."""
     path = Path(path)
@@ -142,6 +171,7 @@ def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Conne
         else:
             if path.is_dir():
                 raise BatchError(f"{path}: is a directory, not a database file")
+            _check_foreign(path)
             conn = sqlite3.connect(path, timeout=30)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a commit survives a crash of the process
@@ -399,7 +429,8 @@ class Database:
     pack = None                       # the workers hand back plain rows
 
     def __init__(self, path: str | os.PathLike):
-        self.where = str(path)
+        found = describe(path)
+        self.where = str(path) if found == "the database" else f"{path} ({found})"
         self.conn = connect(path)
 
     def count_done(self, variant: str, ranges, retry_unknown: bool) -> int:

@@ -134,13 +134,21 @@ def _hint_parser(sub) -> None:
 def _read_moves(where: str) -> tuple[list, dict]:
     """The move list and the object around it (empty for a bare list)."""
     if where == "-":
-        text, name = sys.stdin.read(), "standard input"
+        if sys.stdin.isatty():
+            print("reading the moves played so far from standard input (a JSON list; end with Ctrl-D)",
+                  file=sys.stderr, flush=True)
+        try:
+            text, name = sys.stdin.read(), "standard input"
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"standard input: the moves are not UTF-8 text ({exc})") from None
     else:
         try:
             with open(where, encoding="utf-8") as f:
                 text = f.read()
         except OSError as exc:
             raise ValueError(f"cannot read the moves: {exc}") from None
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{where}: the moves are not UTF-8 text ({exc})") from None
         name = where
     if not text.strip():
         return [], {}

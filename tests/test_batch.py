@@ -367,6 +367,24 @@ def test_not_a_database_exit_2(tmp_path):
     other = tmp_path / "other.sqlite"
     sqlite3.connect(other).execute("CREATE TABLE results (x)").connection.commit()
     assert_error(run_batch(other, "1-3"), "not a batch database")
+    # A database of other tables is left as it was, not written into.
+    foreign = tmp_path / "foreign.sqlite"
+    sqlite3.connect(foreign).execute("CREATE TABLE notes (x)").connection.commit()
+    assert_error(run_batch(foreign, "1-3"), "holds the tables notes and no results table: not a batch database")
+    tables = sqlite3.connect(foreign).execute("SELECT name FROM sqlite_master").fetchall()
+    assert tables == [("notes",)]
+
+
+def test_the_batch_says_what_it_found_at_db(tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    out = run_batch(empty, "1-2")
+    assert out.returncode == 0 and "already in " + str(empty) + " (an empty file, made a new database)" in out.stderr
+    out = run_batch(empty, "1-3")
+    assert out.returncode == 0 and f"1 to solve, 2 already in {empty}; " in out.stderr
+    new = tmp_path / "new.sqlite"
+    out = run_batch(new, "1")
+    assert out.returncode == 0 and f"already in {new} (a new database)" in out.stderr
 
 
 # ---------------------------------------------------------------------------

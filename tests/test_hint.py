@@ -295,6 +295,40 @@ def test_cli_hint_missing_file():
     assert proc.returncode == 2 and "cannot read the moves" in proc.stderr
 
 
+def test_cli_hint_names_a_moves_file_that_is_not_utf8(tmp_path):
+    bad = tmp_path / "game.json"
+    bad.write_bytes(b"\xff\xfe[]")
+    proc = run("hint", "--deal", "1", "--moves", str(bad))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"error: {bad}: the moves are not UTF-8 text")
+
+
+def test_cli_hint_on_a_terminal_says_it_reads_standard_input():
+    """Run on a pseudo-terminal with no --moves, hint says where it waits for
+    the moves, then answers once they end (Ctrl-D)."""
+    import os
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-m", "solver", "hint", "--deal", "1", "--variant", "napoleons-tomb-3"])
+    seen = b""
+    while b"Ctrl-D" not in seen:
+        seen += os.read(fd, 1024)
+    os.write(fd, b"[]\n\x04")
+    try:
+        while True:
+            chunk = os.read(fd, 1024)
+            if not chunk:
+                break
+            seen += chunk
+    except OSError:                 # the child closed the terminal
+        pass
+    _, status = os.waitpid(pid, 0)
+    assert b"reading the moves played so far from standard input" in seen
+    assert os.waitstatus_to_exitcode(status) == 0, seen
+
+
 # ---------------------------------------------------------------------------
 # The two-deck games
 
