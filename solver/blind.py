@@ -52,7 +52,7 @@ from .cards import Card
 from .deals import Deal
 from .game import FOUNDATIONS, Move, Position
 from .rules import tomb as rules
-from .variants import Variant
+from .variants import Variant, load
 
 __all__ = [
     "STRATEGIES",
@@ -366,6 +366,10 @@ def play(
     """
     chooser = get_strategy(strategy)
     started = time.perf_counter()
+    rules_of = load(variant) if isinstance(variant, str) else variant
+    if rules_of.family != "tomb":
+        raise ValueError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
+                         f" {rules_of.name} is not one")
     pos = start_position(to_deal(deal), variant)
     seen = {_key(pos)}
     while not pos.won and pos.moves_played < max_moves:

@@ -312,3 +312,9 @@ def test_cli_play_bad_deals_exit_2(deals):
     proc = run("play", "--deals", deals)
     assert proc.returncode == 2 and proc.stdout == "" and "--deals" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("variant", ["paciencia-napoleao", "paciencia-porta-joias-free"])
+def test_play_names_the_games_it_plays(variant):
+    with pytest.raises(ValueError, match=f"written for the Napoleon's Tomb variants; {variant} is not one"):
+        play(1, variant)
