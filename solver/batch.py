@@ -829,6 +829,18 @@ def report(s: VariantStats) -> str:
 COLOURS = {"won": "#4c72b0", "lost": "#dd8452", "unknown": "#8c8c8c"}
 
 
+def log_edges(a: float, b: float, bins: int = 40) -> list[float]:
+    """``bins`` + 1 edges from ``a`` to ``b`` spaced evenly on a log scale;
+    the last is ``b`` itself (``a * (b / a) ** 1.0`` can fall just below it,
+    which would leave the largest value out of the histogram).
+
+    >>> e = log_edges(0.22570802607848045, 59.894870794326096)
+    >>> e[-1] == 59.894870794326096, len(e)
+    (True, 41)
+    """
+    return [a * (b / a) ** (i / bins) for i in range(bins)] + [b]
+
+
 def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
     """Draw the distributions to a PNG: a row per variant with seconds and positions
     per deal (log-log histograms stacked by verdict, percentiles marked) and the
@@ -855,7 +867,7 @@ def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
             floor = 1e-6 if which else 1
             a = max(min(values), floor)
             b = max(max(values), a * 10)
-            edges = [a * (b / a) ** (i / 40) for i in range(41)]
+            edges = log_edges(a, b)
             names = [v for v in ("won", "lost", "unknown") if len(s.split[v][which])]
             ax.hist([[max(x, floor) for x in s.split[v][which]] for v in names], bins=edges, stacked=True,
                     color=[COLOURS[v] for v in names], label=names)
@@ -885,7 +897,7 @@ def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
         unk = " (unknowns counted both ways)" if s.unknown else ""
         sub.suptitle(
             f"{s.variant}: {s.n:,} deals: won {s.won:,}, lost {s.lost:,}, unknown {s.unknown:,}; "
-            f"win rate 95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%{unk}",
+            f"win rate {100 * s.won / s.n:.2f}%, 95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%{unk}",
             fontsize=12, fontweight="bold")
     try:
         fig.savefig(path, dpi=100)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 
 import pytest
@@ -36,11 +35,6 @@ def test_known_prefixes(number: int) -> None:
     assert str(deal).startswith(KNOWN_PREFIXES[number] + " ")
     assert deal.number == number
     assert len(deal) == 52 and sorted(deal) == sorted(DECK)
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(solver.deals)
-    assert result.attempted > 0 and result.failed == 0
 
 
 # ---------------------------------------------------------------------------

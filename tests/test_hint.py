@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import importlib
 import json
 import subprocess
@@ -26,11 +25,6 @@ def run(*args: str, stdin: str | None = None, timeout: float = 60) -> subprocess
         [sys.executable, "-m", "solver", *args], input=stdin,
         cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
     )
-
-
-def test_doctests():
-    result = doctest.testmod(hint_module)
-    assert result.failed == 0 and result.attempted > 0
 
 
 # ---------------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 from dataclasses import replace
 
@@ -108,11 +107,6 @@ def rejects(pos: JewelPosition, move: Move, *words: str) -> str:
     for w in words:
         assert w in text, text
     return text
-
-
-def test_doctests():
-    result = doctest.testmod(jewel)
-    assert result.failed == 0 and result.attempted > 15
 
 
 # ---------------------------------------------------------------- the start

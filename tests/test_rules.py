@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import random
 from dataclasses import replace
 
@@ -91,11 +90,6 @@ def rejects(pos: Position, move: Move, *words: str) -> str:
     for w in words:
         assert w in text, text
     return text
-
-
-def test_doctests():
-    result = doctest.testmod(tomb)
-    assert result.failed == 0 and result.attempted > 10
 
 
 # ---------------------------------------------------------------- the Finnish sheet
