@@ -1,6 +1,6 @@
 /* jewel.c - Paciência do Porta-Jóias (family "jewel") for the generic search.
  *
- * Rules: shared/rules/paciencia-porta-joias.md and docs/rules-porta-joias.md.
+ * Rules: docs/rules/paciencia-porta-joias.md and docs/rules-porta-joias.md.
  * Eight foundations, two per suit, build up A..K; five lid places send their
  * cards only home; eight side and bottom piles build down in alternating
  * colours; a jewel fills every space of the box at once while jewels remain;

@@ -1,6 +1,6 @@
 /* napoleao.c - Paciência Napoleão (family "napoleao") for the generic search.
  *
- * Rules: shared/rules/paciencia-napoleao.md and docs/rules-napoleao.md. Four
+ * Rules: docs/rules/paciencia-napoleao.md and docs/rules-napoleao.md. Four
  * King bases build down K..A and four Ace bases up A..K; twelve piles are
  * dealt in rounds of twelve (the last round short), only their top cards
  * play, and only to the bases; the piles are gathered into a new pack for

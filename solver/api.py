@@ -95,7 +95,7 @@ class Result:
         return self.verdict == "won"
 
     def to_json(self) -> dict[str, Any]:
-        """The object of ``shared/rules/solution-format.md``."""
+        """The object of ``docs/rules/solution-format.md``."""
         return {
             "variant": self.variant,
             "deal": self.deal,

@@ -51,7 +51,7 @@ def replay_from_start(result: Result) -> Position:
 
 
 def check_solution_format(data: dict, variant: str, deal: int | None) -> None:
-    """``data`` has exactly the shape of shared/rules/solution-format.md."""
+    """``data`` has exactly the shape of docs/rules/solution-format.md."""
     assert list(data) == ["variant", "deal", "cards", "verdict", "reason", "score", "moves", "stats"]
     assert data["variant"] == variant
     assert data["deal"] == deal

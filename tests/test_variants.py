@@ -24,7 +24,7 @@ from solver.variants import (
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# What shared/rules/napoleons-tomb.md says of each variant.
+# What docs/rules/napoleons-tomb.md says of each variant.
 EXPECTED = {
     "napoleons-tomb": dict(
         family="tomb", turn=1, passes=1, cells=4,

@@ -5,7 +5,7 @@ line the C core returns: it shares no code or tables with the C side and is
 written to be read, not to be fast. Every rule comes from the
 :class:`~solver.variants.JewelVariant`'s parameters (``reserves``,
 ``runs_move``, ``empty_pile``, ``empty_lid``); no variant is named in the code.
-The rules are written out in ``shared/rules/paciencia-porta-joias.md`` and, as
+The rules are written out in ``docs/rules/paciencia-porta-joias.md`` and, as
 this engine implements them, in ``docs/rules-porta-joias.md``.
 
 The table, as :class:`JewelPosition` holds it (two decks, 104 cards):

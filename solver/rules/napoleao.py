@@ -6,7 +6,7 @@ written to be read, not to be fast. Every rule comes from the
 :class:`~solver.variants.NapoleaoVariant`'s parameters (``start_bases``,
 ``restricted_rounds``, ``restricted_again``, ``redeals``, ``deal_from``); no
 variant is named in the code. The rules are written out in
-``shared/rules/paciencia-napoleao.md`` and ``docs/rules-napoleao.md``.
+``docs/rules/paciencia-napoleao.md`` and ``docs/rules-napoleao.md``.
 
 The table, as :class:`NapoleaoPosition` holds it:
 

@@ -5,7 +5,7 @@ shares no code or tables with the C side, and it is written to be read, not to
 be fast. Every rule comes from the :class:`~solver.variants.Variant`'s
 parameters (``turn``, ``passes``, ``cells``, ``cell_sources``,
 ``cell_targets``, ``sixes_reserve``); no variant is named in the code. The rules
-themselves are written out in ``shared/rules/napoleons-tomb.md``.
+themselves are written out in ``docs/rules/napoleons-tomb.md``.
 
 The table, as :class:`~solver.game.Position` holds it:
 
