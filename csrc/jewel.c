@@ -178,13 +178,12 @@ static int need(const jw_state *s, int c)
  * back in the order the foundations want them), then an empty reserve, then
  * over the top card needed last (it buries the least). Only the order of
  * the moves: every reserve is still tried. */
-static int reserve_rank(const jw_game *g, const jw_state *s, int c, int k)
+static int reserve_rank(const jw_game *g, const jw_state *s, int need_c, int k)
 {
     if (!s->nres[k])
         return 20;
-    int t = g->sidcard[s->res[k][s->nres[k] - 1]];
-    int nt = need(s, t), nc = need(s, c);
-    return nt > nc ? nt - nc : 100 - nt;
+    int nt = need(s, g->sidcard[s->res[k][s->nres[k] - 1]]);
+    return nt > need_c ? nt - need_c : 100 - nt;
 }
 
 /* Moves of a card coming from the stock (turned now, or at the root). */
@@ -197,19 +196,23 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
     int placed = 0;      /* home or onto a pile's top card */
     for (int i = first; i < n; i++)
         placed |= out[i].dst >= P_FOUND || (out[i].dst >= P_PILE && s->npile[out[i].dst - P_PILE]);
-    int seen_empty = 0, res = n;
+    int seen_empty = 0, listed = 0, need_c = need(s, c), rank[D2_RESERVES];
     for (int k = 0; k < g->rules.reserves && !(placed && g->rules.reserve_when_stuck); k++) {
         if (!s->nres[k]) {
             if (seen_empty && (g->flags & D2_INTERCHANGEABLE))
                 continue;
             seen_empty = 1;
         }
-        gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_RES + k), 1, 0 };
-        int at = n++, rank = reserve_rank(g, s, c, k);
-        for (; at > res && reserve_rank(g, s, c, out[at - 1].dst - P_RES) > rank; at--)
-            out[at] = out[at - 1];
-        out[at] = m;
+        /* Inserted in reserve_rank's order (stable: ties keep k's order). */
+        int r = reserve_rank(g, s, need_c, k), at = listed++;
+        for (; at > 0 && rank[at - 1] > r; at--) {
+            rank[at] = rank[at - 1];
+            out[n + at] = out[n + at - 1];
+        }
+        rank[at] = r;
+        out[n + at] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_RES + k), 1, 0 };
     }
+    n += listed;
     return to_lid(g, s, out, n, c, src);
 }
 
