@@ -139,7 +139,7 @@ def _check_foreign(path: Path) -> None:
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
             raise BatchError(f"{path}: is not an SQLite database (give a new file or a batch database)")
-    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    conn = _open_readonly(path)
     try:
         tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
     finally:
@@ -149,15 +149,20 @@ def _check_foreign(path: Path) -> None:
                          " database (give a new file or the database of an earlier batch)")
 
 
-def describe(path: str | os.PathLike) -> str:
-    """What a batch will find at ``path``, for its first line: a new file, an
-    empty one, or a database."""
+def _open_readonly(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+
+
+def found_note(path: str | os.PathLike) -> str:
+    """What a batch finds at ``path``, for its first line: ``" (a new
+    database)"``, ``" (an empty file, made a new database)"``, or nothing for
+    an existing database."""
     p = Path(path)
     if not p.exists():
-        return "a new database"
+        return " (a new database)"
     if p.is_file() and p.stat().st_size == 0:
-        return "an empty file, made a new database"
-    return "the database"
+        return " (an empty file, made a new database)"
+    return ""
 
 
 def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Connection:
@@ -167,7 +172,7 @@ def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Conne
         if readonly:
             if not path.is_file():
                 raise BatchError(f"{path}: no such database file")
-            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+            conn = _open_readonly(path)
         else:
             if path.is_dir():
                 raise BatchError(f"{path}: is a directory, not a database file")
@@ -429,8 +434,7 @@ class Database:
     pack = None                       # the workers hand back plain rows
 
     def __init__(self, path: str | os.PathLike):
-        found = describe(path)
-        self.where = str(path) if found == "the database" else f"{path} ({found})"
+        self.where = f"{path}{found_note(path)}"
         self.conn = connect(path)
 
     def count_done(self, variant: str, ranges, retry_unknown: bool) -> int:

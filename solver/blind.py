@@ -366,7 +366,7 @@ def play(
     """
     chooser = get_strategy(strategy)
     started = time.perf_counter()
-    rules_of = load(variant) if isinstance(variant, str) else variant
+    rules_of = load(variant)
     if rules_of.family != "tomb":
         raise ValueError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
                          f" {rules_of.name} is not one")
