@@ -11,11 +11,12 @@ import pytest
 
 import solver
 
-#: The modules whose docstrings hold examples (a module dropped from here
-#: would let its examples vanish unnoticed).
-HAVE_EXAMPLES = {"solver.api", "solver.batch", "solver.blind", "solver.cards", "solver.deals", "solver.families",
-                 "solver.game", "solver.hints", "solver.rules.jewel", "solver.rules.napoleao", "solver.rules.tomb",
-                 "solver.session", "solver.variants", "solver.verdicts"}
+#: The modules whose docstrings hold examples, and how many at least (a
+#: module dropped from here would let its examples vanish unnoticed).
+LEAST_EXAMPLES = {"solver.api": 1, "solver.batch": 1, "solver.blind": 1, "solver.cards": 1, "solver.deals": 1,
+                  "solver.families": 1, "solver.game": 1, "solver.hints": 1, "solver.rules.jewel": 16,
+                  "solver.rules.napoleao": 1, "solver.rules.tomb": 11, "solver.session": 1, "solver.variants": 1,
+                  "solver.verdicts": 1}
 MODULES = sorted(m.name for m in pkgutil.walk_packages(solver.__path__, "solver.")
                  if m.name not in ("solver.__main__", "solver._build"))
 
@@ -25,4 +26,4 @@ def test_the_examples_of_each_module(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{name}: {result.failed} of {result.attempted} examples failed"
-    assert result.attempted > 0 or name not in HAVE_EXAMPLES, f"{name}: its examples are gone"
+    assert result.attempted >= LEAST_EXAMPLES.get(name, 0), f"{name}: only {result.attempted} examples left"

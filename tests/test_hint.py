@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import subprocess
 import sys
@@ -17,7 +16,6 @@ from solver import (
 from solver.rules import tomb
 
 ROOT = Path(__file__).resolve().parent.parent
-hint_module = importlib.import_module("solver.hints")
 
 
 def run(*args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:

@@ -4,7 +4,6 @@ beyond it, the difficulty of a deal, and the winnable and index commands."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import subprocess
@@ -19,7 +18,6 @@ from solver.batch import parse_deals, run_batch
 from solver.deals import DealError
 
 ROOT = Path(__file__).resolve().parent.parent
-module = importlib.import_module("solver.verdicts")
 SHIPPED = json.loads((ROOT / "solver" / "verdicts" / "index.json").read_text())
 
 
