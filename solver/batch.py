@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import signal
 import sqlite3
 import sys
@@ -41,6 +42,8 @@ from datetime import datetime, timezone
 from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
+
+from tqdm import tqdm
 
 from .api import Limit, solve
 from .blind import wilson
@@ -331,8 +334,10 @@ def _duration(seconds: float) -> str:
 
 
 class Progress:
-    """Deals done, rate, wins, time left on ``stream``: one line redrawn in place
-    on a terminal, a line every ``every`` seconds otherwise."""
+    """Deals done, rate, wins, time left on ``stream``: a tqdm bar redrawn in
+    place on a terminal; on anything else (a log file, a pipe), a plain line
+    every ``every`` seconds, since tqdm's carriage returns would pile up there
+    into one endless line."""
 
     def __init__(self, stream: TextIO | None, total: int, every: float | None = None):
         self.stream = stream
@@ -341,45 +346,47 @@ class Progress:
         self.every = every if every is not None else (0.2 if self.tty else 30.0)
         self.start = time.monotonic()
         self.last = self.start
-        self.drawn = False
+        self.bar: tqdm | None = None
+        if self.tty:
+            # A terminal of no size (a bare pseudo-terminal) gets a width, not an empty bar.
+            sized = shutil.get_terminal_size((0, 0)).columns > 0
+            self.bar = tqdm(total=total, file=stream, unit=" deals", mininterval=self.every, smoothing=0.05,
+                            dynamic_ncols=sized, ncols=None if sized else 100, nrows=None if sized else 24)
+
+    def counts(self, won: int, lost: int, unknown: int) -> str:
+        return f"won {won:,}  lost {lost:,}  unknown {unknown:,}"
 
     def line(self, done: int, won: int, lost: int, unknown: int) -> str:
         elapsed = max(time.monotonic() - self.start, 1e-9)
         rate = done / elapsed
         left = _duration((self.total - done) / rate) if done else "?"
         share = done / self.total if self.total else 1.0
-        bar = ""
-        if self.tty:
-            filled = int(20 * share)
-            bar = "[" + "#" * filled + "." * (20 - filled) + "] "
-        return (f"{bar}{done:,}/{self.total:,} deals ({100 * share:.1f}%)  {rate:,.1f} deals/s  "
-                f"won {won:,}  lost {lost:,}  unknown {unknown:,}  left {left}")
+        return (f"{done:,}/{self.total:,} deals ({100 * share:.1f}%)  {rate:,.1f} deals/s  "
+                f"{self.counts(won, lost, unknown)}  left {left}")
 
     def update(self, done: int, won: int, lost: int, unknown: int, force: bool = False) -> None:
         if self.stream is None:
+            return
+        if self.bar is not None:
+            self.bar.set_postfix_str(self.counts(won, lost, unknown), refresh=False)
+            self.bar.update(done - self.bar.n)
+            if force:
+                self.bar.refresh()
             return
         now = time.monotonic()
         if not force and now - self.last < self.every:
             return
         self.last = now
-        text = self.line(done, won, lost, unknown)
-        if self.tty:
-            import shutil
-
-            width = shutil.get_terminal_size((120, 24)).columns - 1   # a wrapped line cannot be redrawn
-            self.stream.write("\r" + text[:width] + "\x1b[K")
-            self.drawn = True
-        else:
-            self.stream.write(text + "\n")
+        self.stream.write(self.line(done, won, lost, unknown) + "\n")
         self.stream.flush()
 
     def note(self, text: str) -> None:
-        """A line of its own (on a terminal, over the bar, which the next update redraws)."""
+        """A line of its own (on a terminal, above the bar)."""
         if self.stream is None:
             return
-        if self.tty and self.drawn:
-            self.stream.write("\r\x1b[K")
-            self.drawn = False
+        if self.bar is not None:
+            self.bar.write(text, file=self.stream)
+            return
         self.stream.write(text + "\n")
         self.stream.flush()
 
@@ -387,9 +394,8 @@ class Progress:
         if self.stream is None:
             return
         self.update(done, won, lost, unknown, force=True)
-        if self.tty and self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()
 
 
 # ---------------------------------------------------------------------------
