@@ -53,10 +53,12 @@ test: build browser
 test-slow: build
 	$(PY) -m pytest -m slow
 
-# The core's tests with the C core built under AddressSanitizer and
+# The suite again with the C core built under AddressSanitizer and
 # UndefinedBehaviorSanitizer (the first report stops them): a copy of
-# the package and the tests in build/asan, run from there (so that they
-# import the copy; the .venv's module is left as it is).
+# the package and the tests in build/asan, run from there (so that they,
+# and the commands they start, import the copy; the .venv's module is
+# left as it is). Every test that reaches the core runs; only the
+# browser's are left out (Chromium would load the sanitizer too).
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) ../../$(PY)
 test-asan: build
@@ -64,10 +66,10 @@ test-asan: build
 	rm -f build/asan/solver/_core*.so
 	$(PY) solver/_build.py --asan build/asan/solver
 	cd build/asan && $(ASAN_RUN) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" \
-		&& $(ASAN_RUN) -m pytest -p no:cacheprovider tests/test_core.py tests/test_search_control.py tests/test_twodeck_core.py
+		&& $(ASAN_RUN) -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py
 
 bench: build
-	$(PY) -m pytest bench --benchmark-enable --benchmark-only -p no:cacheprovider
+	$(PY) -m pytest bench --benchmark-enable --benchmark-only -p no:cacheprovider -n 0
 
 clean:
 	rm -rf build *.egg-info solver/_core*.so solver/_core.c solver/_core.o $(VENV)

@@ -24,18 +24,12 @@ from solver.blind import wilson
 from solver.deals import DealError
 from solver.rules import tomb
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT, run
+
 VARIANT = "napoleons-tomb-3"
 POSITIONS = 20_000                 # decides most 3-card deals, leaves about one in five unknown
 LIMIT = Limit(positions=POSITIONS, seconds=60)
 LIMIT_ARGS = ("--max-positions", str(POSITIONS), "--max-seconds", "60")
-
-
-def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
-    )
 
 
 def run_batch(db: Path, deals: str, *extra: str, jobs: int = 2) -> subprocess.CompletedProcess:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,17 +13,11 @@ from solver.rules import tomb
 from solver.game import Position
 from solver.variants import load
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import run
+
 CARD_RE = re.compile(r"^[A2-9TJQK][CDHS]$")
 
 DEAL14 = str(Deal.from_number(14))
-
-
-def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
-    )
 
 
 def assert_error(proc: subprocess.CompletedProcess, *words: str) -> str:

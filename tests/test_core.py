@@ -33,9 +33,9 @@ Two kinds:
   (their plain search explodes on a long waste: cells can reorder it), and
   they give the samples their won positions.
 
-Searches run in a pool of two forked worker processes (two cores here), each
-batch under a wall-clock budget: a search that ignores its limits fails the
-test naming the deal instead of hanging the suite.
+The searches run in the test's own process; pytest-xdist runs the tests on
+every core, and pytest-timeout fails a test whose search ignores its limits
+instead of hanging the suite.
 
 Bugs found are kept as strict xfail tests whose reason starts with "BUG":
 when one is fixed, its test passes and strict xfail reports it.
@@ -43,7 +43,6 @@ when one is fixed, its test passes and strict xfail reports it.
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import threading
 import time
@@ -307,7 +306,7 @@ def line_problem(result: Result, pos: Position) -> str | None:
 
 
 # ---------------------------------------------------------------------------
-# The worker pool
+# Running the searches
 
 
 def run_solve(kind: str, variant: str, deal: int, shortcuts, limit: tuple) -> dict:
@@ -330,53 +329,20 @@ def run_reference(variant: str, deal: int, max_positions: int) -> dict:
     return {"verdict": verdict, "score": best, "line_score": end.score, "in_play": _in_play(pos)}
 
 
-class Pool:
-    """Two forked workers; ``map`` runs a batch under a wall-clock budget and,
-    if the budget runs out, kills the workers and fails naming what was left."""
-
-    def __init__(self, workers: int = 2):
-        self.workers = workers
-        self.pool = None
-
-    def map(self, fn, calls: list[tuple], budget: float) -> list:
-        if self.pool is None:
-            self.pool = multiprocessing.get_context("fork").Pool(self.workers)
-        pending = [(args, self.pool.apply_async(fn, args)) for args in calls]
-        deadline = time.monotonic() + budget
-        out = []
-        for args, res in pending:
-            try:
-                out.append(res.get(max(0.01, deadline - time.monotonic())))
-            except multiprocessing.TimeoutError:
-                left = [a for a, r in pending if not r.ready()]
-                self.close()
-                pytest.fail(
-                    f"{fn.__name__}: still running after {budget:.0f} s (a search ignoring its limits?); "
-                    f"unfinished: {left[:6]}{' ...' if len(left) > 6 else ''}"
-                )
-        return out
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-            self.pool = None
-
-
-@pytest.fixture(scope="module")
-def pool():
-    p = Pool()
-    yield p
-    p.close()
+def run_all(fn, calls: list[tuple]) -> list:
+    """``fn`` on each call's arguments. The suite's parallelism is pytest-xdist's
+    (a worker per core), and its guard against a search that ignores its limits
+    is pytest-timeout's (pyproject.toml)."""
+    return [fn(*args) for args in calls]
 
 
 _plain: dict[tuple[str, str, int], dict] = {}
 
 
-def plain_results(pool: Pool, kind: str, variant: str, deals) -> dict[int, dict]:
+def plain_results(kind: str, variant: str, deals) -> dict[int, dict]:
     """The searches without shortcuts, computed once per position."""
     todo = [d for d in deals if (kind, variant, d) not in _plain]
-    got = pool.map(run_solve, [(kind, variant, d, False, GENEROUS) for d in todo], budget=120)
+    got = run_all(run_solve, [(kind, variant, d, False, GENEROUS) for d in todo])
     for d, r in zip(todo, got):
         _plain[kind, variant, d] = r
     return {d: _plain[kind, variant, d] for d in deals}
@@ -409,9 +375,9 @@ SOUND_DEALS = range(1, 101)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_all_shortcuts_keep_verdicts_and_best_scores(pool, variant):
-    plain = plain_results(pool, "sound", variant, SOUND_DEALS)
-    got = pool.map(run_solve, [("sound", variant, d, True, GENEROUS) for d in SOUND_DEALS], budget=120)
+def test_all_shortcuts_keep_verdicts_and_best_scores(variant):
+    plain = plain_results("sound", variant, SOUND_DEALS)
+    got = run_all(run_solve, [("sound", variant, d, True, GENEROUS) for d in SOUND_DEALS])
     fast = dict(zip(SOUND_DEALS, got))
     decided, unknown, seen = compare(variant, SOUND_DEALS, plain, fast, "all shortcuts")
     won = sum(plain[d]["verdict"] == "won" for d in SOUND_DEALS)
@@ -428,9 +394,9 @@ ALONE_DEALS = range(1, 21)
     "variant, name",
     [(v, n) for n in SHORTCUTS for v in APPLIES.get(n, VARIANTS)],
 )
-def test_each_shortcut_alone_keeps_verdicts_and_best_scores(pool, variant, name):
-    plain = plain_results(pool, "sound", variant, ALONE_DEALS)
-    got = pool.map(run_solve, [("sound", variant, d, frozenset({name}), GENEROUS) for d in ALONE_DEALS], budget=60)
+def test_each_shortcut_alone_keeps_verdicts_and_best_scores(variant, name):
+    plain = plain_results("sound", variant, ALONE_DEALS)
+    got = run_all(run_solve, [("sound", variant, d, frozenset({name}), GENEROUS) for d in ALONE_DEALS])
     fast = dict(zip(ALONE_DEALS, got))
     decided, _, seen = compare(variant, ALONE_DEALS, plain, fast, f"only {name}")
     assert decided >= 18 and seen == {"won", "lost"}
@@ -450,11 +416,11 @@ SUMMARY_CASES = [(CLASSIC, d) for d in (4, 7, 9, 10, 24, 32)]
 
 
 @pytest.mark.parametrize("variant, deal", SUMMARY_CASES)
-def test_summaries_keep_verdicts(pool, variant, deal):
+def test_summaries_keep_verdicts(variant, deal):
     others = frozenset(SHORTCUTS) - {"summaries"}
     limit = (6_000_000, 30.0, None)
-    without, with_ = pool.map(
-        run_solve, [("summ", variant, deal, others, limit), ("summ", variant, deal, True, limit)], budget=40
+    without, with_ = run_all(
+        run_solve, [("summ", variant, deal, others, limit), ("summ", variant, deal, True, limit)]
     )
     assert without["line"] is None and with_["line"] is None, (without["line"], with_["line"])
     assert without["verdict"] != "unknown", "the search without the summaries did not finish: pick another deal"
@@ -467,13 +433,13 @@ def test_summaries_keep_verdicts(pool, variant, deal):
 RESTART_CASES = [(CLASSIC, 1), (CLASSIC, 2), (CLASSIC, 31), (THREE, 808), (FINNISH, 3), (CLASSIC, 1833), (CLASSIC, 1070)]
 
 
-def test_restarts_keep_verdicts(pool):
+def test_restarts_keep_verdicts():
     """The restarts only reorder a complete search (docs/search.md): the same
     verdicts and best scores as without them, and on some deal they act."""
     others = frozenset(SHORTCUTS) - {"restarts"}
     limit = (20_000_000, 30.0, None)
     calls = [("start", v, d, s, limit) for v, d in RESTART_CASES for s in (True, others)]
-    got = pool.map(run_solve, calls, budget=60)
+    got = run_all(run_solve, calls)
     for i, (v, d) in enumerate(RESTART_CASES):
         with_, without = got[2 * i], got[2 * i + 1]
         assert with_["line"] is None and without["line"] is None, (v, d, with_["line"], without["line"])
@@ -497,13 +463,13 @@ def test_restarts_keep_verdicts(pool):
 PLACES_CASES = [("start", 1), ("start", 31), ("start", 1346), ("start", 18), ("summ", 4), ("summ", 9), ("summ", 24)]
 
 
-def test_summaries_by_places_keep_verdicts(pool):
+def test_summaries_by_places_keep_verdicts():
     base = frozenset(SHORTCUTS) - {"restarts"}
     kinds = (base, base - {"frozen-foundations"}, base - {"stuck-cells"}, base - {"by-places"})
     k = len(kinds)
     limit = (40_000_000, 30.0, None)
     calls = [(kind, CLASSIC, d, s, limit) for kind, d in PLACES_CASES for s in kinds]
-    got = pool.map(run_solve, calls, budget=90)
+    got = run_all(run_solve, calls)
     per_case = same_verdicts_each_way(PLACES_CASES, got, k)
     # On the lost deals, each step stores fewer positions.
     for (kind, d), results in zip(PLACES_CASES[:3], per_case):
@@ -532,12 +498,12 @@ def same_verdicts_each_way(cases: list, got: list, k: int) -> list[list[dict]]:
 SEVEN_CASES = [(CLASSIC, 1), (CLASSIC, 31), (CLASSIC, 2), (FINNISH, 9), (FINNISH, 12)]
 
 
-def test_seven_home_on_full_deals(pool):
+def test_seven_home_on_full_deals():
     every = frozenset(SHORTCUTS) - {"hand-home"}
     others = every - {"seven-home"}
     limit = (40_000_000, 30.0, None)
     calls = [("start", v, d, s, limit) for v, d in SEVEN_CASES for s in (every, others)]
-    got = pool.map(run_solve, calls, budget=60)
+    got = run_all(run_solve, calls)
     acted = set()
     for i, (v, d) in enumerate(SEVEN_CASES):
         with_, without = got[2 * i], got[2 * i + 1]
@@ -605,7 +571,7 @@ def run_full_cells(kind: str, deal: int, shortcuts) -> dict:
     return run_solve(kind, FINNISH, deal, shortcuts, limit)
 
 
-def test_full_cells_keeps_verdicts(pool):
+def test_full_cells_keeps_verdicts():
     """full-cells keeps a free cell filled from the waste and puts a cell card
     back onto the waste only to bury it, and with it the summaries by control
     states leave stuck cell cards and frozen foundations out of their keys
@@ -621,7 +587,7 @@ def test_full_cells_keeps_verdicts(pool):
         return s - {"summaries"} if kind == "case" and "full-cells" not in s else s
 
     calls = [(kind, d, shortcuts(kind, s)) for kind, d in FULL_CELLS_CASES for s in kinds]
-    got = pool.map(run_full_cells, calls, budget=120)
+    got = run_all(run_full_cells, calls)
     per_case = same_verdicts_each_way(FULL_CELLS_CASES, got, k)
     # On the lost positions of deals, each step stores fewer positions, and
     # full-cells alone halves them at least.
@@ -638,7 +604,7 @@ def test_full_cells_keeps_verdicts(pool):
 HAND_HOME_CASES = [("hh", d) for d in (1, 6, 9, 11)] + [("fc", 15), ("fc", 12)]
 
 
-def test_hand_home_keeps_verdicts(pool):
+def test_hand_home_keeps_verdicts():
     """hand-home sends a top waste card or a cell card home at once when no
     other card of its rank can take its place (docs/search.md): the same
     verdicts and best scores without it, where the summaries decide, and far
@@ -647,7 +613,7 @@ def test_hand_home_keeps_verdicts(pool):
     kinds = (base, base - {"hand-home"})
     limit = (40_000_000, 30.0, None)
     calls = [(kind, FINNISH, d, s, limit) for kind, d in HAND_HOME_CASES for s in kinds]
-    got = pool.map(run_solve, calls, budget=120)
+    got = run_all(run_solve, calls)
     per_case = same_verdicts_each_way(HAND_HOME_CASES, got, len(kinds))
     for case, (with_, without) in zip(HAND_HOME_CASES, per_case):
         if with_["verdict"] == "lost":
@@ -751,21 +717,21 @@ FEWER_CELLS_DEALS = range(1, 17)
 
 
 @pytest.mark.parametrize("cells", [2, 3])
-def test_summaries_with_fewer_cells_keep_verdicts(pool, cells):
+def test_summaries_with_fewer_cells_keep_verdicts(cells):
     """The Finnish rules with 2 or 3 cells (a variant file may say so): the
     summaries by control states against the plain search. A control state
     once came back with its cell cards in the last cells, which such rules
     do not have: a card vanished, and the core failed or gave "lost" with
     too low a best score."""
     kind = f"c{cells}"
-    plain = plain_results(pool, kind, FINNISH, FEWER_CELLS_DEALS)
-    got = pool.map(run_solve, [(kind, FINNISH, d, True, GENEROUS) for d in FEWER_CELLS_DEALS], budget=120)
+    plain = plain_results(kind, FINNISH, FEWER_CELLS_DEALS)
+    got = run_all(run_solve, [(kind, FINNISH, d, True, GENEROUS) for d in FEWER_CELLS_DEALS])
     fast = dict(zip(FEWER_CELLS_DEALS, got))
     decided, _, seen = compare(f"{FINNISH} with {cells} cells", FEWER_CELLS_DEALS, plain, fast, "all shortcuts")
     assert decided >= 4 and "lost" in seen, (decided, seen)
 
 
-def test_moves_cache_changes_nothing(pool):
+def test_moves_cache_changes_nothing():
     """The moves cache keeps the control states a state's moves lead to (all
     but the top card's moves, the summaries of its pushes composed in), which
     are the same under any top card (docs/search.md): with it and without,
@@ -781,18 +747,14 @@ def test_moves_cache_changes_nothing(pool):
     for kind, d, off in MOVES_CACHE_CASES:
         s = base - set(off)
         calls += [(kind, FINNISH, d, s, limit), (kind, FINNISH, d, s - {"moves-cache"}, limit)]
-    got = pool.map(run_solve, calls, budget=120)
+    got = run_all(run_solve, calls)
     per_case = same_verdicts_each_way(MOVES_CACHE_CASES, got, 2)
     for case, (with_, without) in zip(MOVES_CACHE_CASES, per_case):
         assert with_["positions"] == without["positions"], (case, with_["positions"], without["positions"])
 
 
 def test_summaries_honour_the_seconds_limit():
-    one = Pool(1)
-    try:
-        r = one.map(run_finnish_case, [(True, (None, 3.0, None))], budget=8)[0]
-    finally:
-        one.close()
+    r = run_finnish_case(True, (None, 3.0, None))
     assert r["line"] is None
     assert (r["verdict"], r["score"]) == ("lost", 44) or (r["verdict"], r["reason"]) == ("unknown", "seconds")
 
@@ -804,12 +766,10 @@ REF_DEALS = range(1, 41)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_core_agrees_with_the_reference_search(pool, variant):
-    ref = dict(zip(REF_DEALS, pool.map(run_reference, [(variant, d, 50_000) for d in REF_DEALS], budget=60)))
-    core_ = dict(zip(REF_DEALS, pool.map(run_solve, [("ref", variant, d, True, GENEROUS) for d in REF_DEALS],
-                                          budget=60)))
-    plain = dict(zip(REF_DEALS, pool.map(run_solve, [("ref", variant, d, False, GENEROUS) for d in REF_DEALS],
-                                          budget=60)))
+def test_core_agrees_with_the_reference_search(variant):
+    ref = dict(zip(REF_DEALS, run_all(run_reference, [(variant, d, 50_000) for d in REF_DEALS])))
+    core_ = dict(zip(REF_DEALS, run_all(run_solve, [("ref", variant, d, True, GENEROUS) for d in REF_DEALS])))
+    plain = dict(zip(REF_DEALS, run_all(run_solve, [("ref", variant, d, False, GENEROUS) for d in REF_DEALS])))
     checked = 0
     seen = set()
     for d in REF_DEALS:
@@ -838,8 +798,8 @@ FULL_DEALS = range(1, 21)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_full_deals_under_a_small_limit(pool, variant):
-    got = pool.map(run_solve, [("start", variant, d, True, (300_000, 30.0, None)) for d in FULL_DEALS], budget=60)
+def test_full_deals_under_a_small_limit(variant):
+    got = run_all(run_solve, [("start", variant, d, True, (300_000, 30.0, None)) for d in FULL_DEALS])
     verdicts = set()
     for d, r in zip(FULL_DEALS, got):
         assert r["line"] is None, f"{variant} deal {d}: {r['line']}"
@@ -857,8 +817,8 @@ def test_full_deals_under_a_small_limit(pool, variant):
 LATE_WINS = [(CLASSIC, d) for d in (13, 21, 46, 59)] + [(FINNISH, d) for d in (12, 38)]
 
 
-def test_late_win_lines_replay(pool):
-    got = pool.map(run_solve, [("start", v, d, True, (None, 20.0, None)) for v, d in LATE_WINS], budget=40)
+def test_late_win_lines_replay():
+    got = run_all(run_solve, [("start", v, d, True, (None, 20.0, None)) for v, d in LATE_WINS])
     for (v, d), r in zip(LATE_WINS, got):
         assert r["verdict"] == "won", (v, d, r)
         assert r["line"] is None, f"{v} deal {d}: {r['line']}"
@@ -871,9 +831,8 @@ def test_late_win_lines_replay(pool):
 FINNISH_PHASE_WINS = (18, 32, 49, 825)
 
 
-def test_finnish_win_phases(pool):
-    got = pool.map(run_solve, [("start", FINNISH, d, True, (20_000_000, 30.0, None)) for d in FINNISH_PHASE_WINS],
-                   budget=60)
+def test_finnish_win_phases():
+    got = run_all(run_solve, [("start", FINNISH, d, True, (20_000_000, 30.0, None)) for d in FINNISH_PHASE_WINS])
     for d, r in zip(FINNISH_PHASE_WINS, got):
         assert r["verdict"] == "won", (d, r)
         assert r["line"] is None, f"Finnish deal {d}: {r['line']}"

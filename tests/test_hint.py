@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,14 +13,7 @@ from solver import (
 )
 from solver.rules import tomb
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(*args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args], input=stdin,
-        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
-    )
+from support import run
 
 
 # ---------------------------------------------------------------------------

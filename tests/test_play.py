@@ -5,9 +5,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,17 +13,11 @@ from solver.cards import Card
 from solver.rules import tomb
 from solver.variants import load
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import run
+
 play_module = importlib.import_module("solver.blind")
 VARIANTS = ["napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta"]
 C = Card.parse
-
-
-def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "solver", *args],
-        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
-    )
 
 
 # ---------------------------------------------------------------------------

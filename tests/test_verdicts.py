@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import zlib
-from pathlib import Path
 
 import pytest
 
@@ -17,13 +14,9 @@ from solver import Limit, solve, verdicts
 from solver.batch import parse_deals, run_batch
 from solver.deals import DealError
 
-ROOT = Path(__file__).resolve().parent.parent
+from support import ROOT, run
+
 SHIPPED = json.loads((ROOT / "solver" / "verdicts" / "index.json").read_text())
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "solver", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
 
 
 @pytest.mark.parametrize("variant", sorted(SHIPPED))
