@@ -33,6 +33,26 @@ def test_the_shipped_index_agrees_with_the_solver(variant):
     assert ix.verdict(ix.last + 1) is None and ix.verdict(0) is None
 
 
+def test_every_finnish_loss_in_the_index_is_a_classic_loss():
+    """The Finnish rules allow every classic move (docs/winnability.md), so
+    a deal they lose the classic loses too: two indexes built by separate
+    batch runs, checked against each other bit by bit."""
+    finnish, classic = verdicts.index_of("napoleonin-hauta"), verdicts.index_of("napoleons-tomb")
+    assert finnish.first == classic.first == 1
+    both = min(finnish.last, classic.last)
+    n = (both + 7) // 8
+    fin, cla = int.from_bytes(finnish.bits[:n], "little"), int.from_bytes(classic.bits[:n], "little")
+    mask = (1 << both) - 1
+    for deal in finnish.unknown | classic.unknown:
+        if deal <= both:
+            mask &= ~(1 << (deal - 1))
+    lost_f, lost_c = ~fin & mask, ~cla & mask
+    odd = lost_f & ~lost_c
+    first = [i + 1 for i in range(odd.bit_length()) if odd >> i & 1][:5] if odd else []
+    assert not odd, f"won by the classic rules, lost by the Finnish: {first}"
+    assert bin(lost_f).count("1") < bin(lost_c).count("1")
+
+
 def test_winnable_answers_from_the_index_and_beyond_it():
     assert verdicts.winnable(5, "napoleons-tomb-3") is True
     assert verdicts.verdict(5, "napoleons-tomb-3") == ("won", "index")
