@@ -70,8 +70,9 @@ def test_solve_14_json_matches_the_solution_format():
     assert proc.stderr == ""
     assert proc.stdout.count("\n") == 1
     data = json.loads(proc.stdout)
-    assert list(data) == ["variant", "deal", "cards", "verdict", "reason", "score", "moves", "stats"]
+    assert list(data) == ["variant", "fingerprint", "deal", "cards", "verdict", "reason", "score", "moves", "stats"]
     assert data["variant"] == "napoleons-tomb" and data["deal"] == 14
+    assert data["fingerprint"] == load("napoleons-tomb").fingerprint
     assert data["verdict"] == "won" and data["reason"] is None and data["score"] == 52
     assert data["cards"] == DEAL14.split()
     assert all(CARD_RE.match(c) for c in data["cards"])
