@@ -18,7 +18,7 @@ from . import core, families
 from .cards import Card, CardError
 from .deals import Deal, DealError
 from .game import Move, MoveError, Position
-from .variants import BaseVariant, load
+from .variants import FINGERPRINT_BYTES, BaseVariant, VariantError, load, names
 
 VERDICTS = ("won", "lost", "unknown")
 REASONS = ("positions", "seconds", "memory", "interrupted", "blind")
@@ -87,6 +87,9 @@ class Result:
     moves: tuple[Move, ...]
     stats: Stats = field(default_factory=Stats, compare=False)
     played: int = field(default=0, compare=False)
+    #: The variant's rules fingerprint (:attr:`BaseVariant.fingerprint`);
+    #: ``None`` for a result read from JSON written before results carried it.
+    fingerprint: str | None = None
     #: The variant object itself, for variants loaded from a file of the user's.
     rules: BaseVariant | None = field(default=None, compare=False, repr=False)
 
@@ -98,6 +101,7 @@ class Result:
         """The object of ``docs/rules/solution-format.md``."""
         return {
             "variant": self.variant,
+            "fingerprint": self.fingerprint,
             "deal": self.deal,
             "cards": [str(c) for c in self.cards],
             "verdict": self.verdict,
@@ -129,6 +133,9 @@ class Result:
             raise ValueError(f"result: reason {data['reason']!r} is not null or one of {', '.join(REASONS)}")
         if not isinstance(data["variant"], str) or not data["variant"]:
             raise ValueError(f"result: field 'variant' must be a variant name, not {data['variant']!r}")
+        fingerprint = data.get("fingerprint")
+        if fingerprint is not None and not _is_fingerprint(fingerprint):
+            raise ValueError(f"result: field 'fingerprint' must be null or 16 hex digits, not {fingerprint!r}")
         deal = data["deal"]
         if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 1):
             raise ValueError(f"result: field 'deal' must be null or a deal number, not {deal!r}")
@@ -162,6 +169,7 @@ class Result:
             score=score,
             moves=tuple(moves),
             stats=Stats(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0))),
+            fingerprint=fingerprint,
         )
 
     @classmethod
@@ -176,11 +184,24 @@ class Result:
             raise ValueError(f"a move count of {count} is not 0..{len(self.moves)}")
         decks = 2 if len(self.cards) > 52 else 1
         deal = Deal(self.cards, self.deal, decks) if self.deal is not None else Deal.from_cards(self.cards, decks)
-        return position_after(deal, self.rules or self.variant, self.moves[:count])
+        rules = self.rules or load(self.variant)
+        if self.fingerprint is not None and rules.fingerprint != self.fingerprint:
+            raise VariantError(f"the result was found under the rules {self.fingerprint} of {self.variant}, "
+                               f"not those of the shipped variant ({rules.fingerprint}): "
+                               "replay it with solver.position_after and the variant file's variant")
+        return position_after(deal, rules, self.moves[:count])
+
+    def _label(self) -> str:
+        """The variant's name, and its fingerprint when the rules are not the shipped ones."""
+        if self.fingerprint is None or self.variant not in names():
+            return self.variant if self.fingerprint is None else f"{self.variant} (rules {self.fingerprint})"
+        if load(self.variant).fingerprint == self.fingerprint:
+            return self.variant
+        return f"{self.variant} (rules {self.fingerprint}, not the shipped ones)"
 
     def __str__(self) -> str:
         name = f"deal {self.deal}" if self.deal is not None else "the given deal"
-        head = f"{self.variant}, {name}: {self.verdict.upper()}"
+        head = f"{self._label()}, {name}: {self.verdict.upper()}"
         if self.verdict == "unknown":
             head += " (interrupted)" if self.reason == "interrupted" else f" (stopped by the {self.reason} limit)"
         total = self.rules.cards if self.rules is not None else (104 if len(self.cards) > 52 else 52)
@@ -199,6 +220,11 @@ class Result:
             f"{st.positions:,} positions, {st.seconds:.3f} s, table {st.table_bytes / 2**20:.1f} MiB"
         )
         return "\n".join(lines)
+
+
+def _is_fingerprint(value: object) -> bool:
+    return (isinstance(value, str) and len(value) == 2 * FINGERPRINT_BYTES
+            and all(c in "0123456789abcdef" for c in value))
 
 
 def to_deal(deal: int | str | Deal | Iterable, decks: int = 1) -> Deal:
@@ -289,5 +315,6 @@ def solve(
         moves=tuple(pos.history) + out.moves,
         stats=Stats(out.positions, out.seconds, out.table_bytes),
         played=len(pos.history),
+        fingerprint=pos.variant.fingerprint,
         rules=pos.variant,
     )

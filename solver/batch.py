@@ -10,7 +10,13 @@ same command resumes after Ctrl-C or a crash), one row per deal::
 
 ``line`` is the result in the solution format (:meth:`Result.dumps`),
 ``limits`` the limits of the search as JSON, ``solved_at`` an ISO-8601 UTC
-time. The parent process is the only writer (WAL mode, a commit for each chunk
+time. A second table holds the rules each variant's rows were solved under::
+
+    variants(variant, fingerprint, rules)
+
+and a batch refuses to add deals of a variant whose rules differ from those
+recorded (:func:`check_rules`), so that one database holds one set of rules
+per variant name. The parent process is the only writer (WAL mode, a commit for each chunk
 of deals a worker hands back); the workers only solve.
 
 ``--scheduler tcp://HOST:8786`` (or ``local``) sends the chunks to a Dask
@@ -48,10 +54,11 @@ from tqdm import tqdm
 from .api import Limit, solve
 from .blind import wilson
 from .deals import MAX_NUMBER, MIN_NUMBER, DealError
+from .variants import BaseVariant, load, names
 
 #: SQLite integers are signed 64-bit: the largest deal number a row can hold.
 MAX_STORED_DEAL = 2**63 - 1
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2             # 2: the variants table of rules fingerprints
 COLUMNS = ("variant", "deal", "verdict", "reason", "score", "positions", "seconds",
            "table_bytes", "line", "limits", "solved_at")
 
@@ -69,6 +76,15 @@ CREATE TABLE IF NOT EXISTS results (
     limits      TEXT    NOT NULL,
     solved_at   TEXT    NOT NULL,
     PRIMARY KEY (variant, deal)
+) WITHOUT ROWID
+"""
+
+# The rules of each variant stored: one row a variant, written by its first batch.
+_RULES_SCHEMA = """
+CREATE TABLE IF NOT EXISTS variants (
+    variant     TEXT    NOT NULL PRIMARY KEY,
+    fingerprint TEXT    NOT NULL,
+    rules       TEXT    NOT NULL
 ) WITHOUT ROWID
 """
 
@@ -134,11 +150,11 @@ def format_ranges(ranges: Iterable[tuple[int, int]], most: int = 6) -> str:
 # The database
 
 
-def _check_foreign(path: Path) -> None:
+def _check_foreign(path: Path) -> list[str]:
     """Refuses an existing file that is not a batch database: not SQLite, or
-    SQLite holding other tables and no results table."""
+    SQLite holding other tables and no results table. The tables it holds."""
     if not path.is_file() or path.stat().st_size == 0:
-        return
+        return []
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
             raise BatchError(f"{path}: is not an SQLite database (give a new file or a batch database)")
@@ -150,6 +166,7 @@ def _check_foreign(path: Path) -> None:
     if tables and "results" not in tables:
         raise BatchError(f"{path}: holds the tables {', '.join(tables)} and no results table: not a batch"
                          " database (give a new file or the database of an earlier batch)")
+    return tables
 
 
 def _open_readonly(path: Path) -> sqlite3.Connection:
@@ -184,6 +201,7 @@ def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Conne
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a commit survives a crash of the process
             conn.execute(_SCHEMA)
+            conn.execute(_RULES_SCHEMA)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.commit()
         have = [row[1] for row in conn.execute("PRAGMA table_info(results)")]
@@ -197,6 +215,64 @@ def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Conne
         conn.close()
         raise BatchError(f"{path}: the results table lacks the columns {', '.join(missing)} (not a batch database)")
     return conn
+
+
+# ---------------------------------------------------------------------------
+# The rules of the variants stored
+
+
+def recorded_rules(conn: sqlite3.Connection, variant: str) -> str | None:
+    """The fingerprint of the rules ``variant``'s rows were solved under, or
+    ``None`` when the database does not say (made before it recorded them)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'variants'").fetchone() is None:
+        return None
+    row = conn.execute("SELECT fingerprint FROM variants WHERE variant = ?", (variant,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _describe(v: BaseVariant) -> str:
+    where = f" of {v.path}" if v.path is not None else ""
+    return f"the rules {v.fingerprint}{where}"
+
+
+def rules_conflict(where: str, v: BaseVariant, recorded: str | None, unrecorded: bool) -> str | None:
+    """Why the rows of ``v``'s name at ``where`` cannot be joined by rows of
+    ``v``'s rules, or ``None`` when they can. ``recorded``: the fingerprint
+    they were solved under; ``unrecorded``: there are rows that do not say
+    (stored before results carried the fingerprint), which are taken as the
+    rules of the shipped variant of that name."""
+    if recorded is not None and recorded != v.fingerprint:
+        return f"{where}: holds {v.name} deals solved under the rules {recorded}, not {_describe(v)}"
+    if unrecorded and not v.shipped():
+        shipped = (f"the rules of the shipped {v.name} ({load(v.name).fingerprint})" if v.name in names()
+                   else f"rules it cannot tell ({v.name} is no shipped variant)")
+        return f"{where}: holds {v.name} deals stored before the rules were recorded, taken as {shipped}, not {_describe(v)}"
+    return None
+
+
+def check_rules(conn: sqlite3.Connection, v: BaseVariant, where: str) -> None:
+    """Refuses (:class:`BatchError`) to add ``v``'s deals to a database that
+    holds deals of its name solved under other rules."""
+    recorded = recorded_rules(conn, v.name)
+    unrecorded = recorded is None and conn.execute(
+        "SELECT 1 FROM results WHERE variant = ? LIMIT 1", (v.name,)).fetchone() is not None
+    why = rules_conflict(where, v, recorded, unrecorded)
+    if why is not None:
+        raise BatchError(f"{why}: one store holds one set of rules a variant; give another --db or --out")
+
+
+def record_rules(conn: sqlite3.Connection, v: BaseVariant, where: str) -> None:
+    """Check (as :func:`check_rules`) and record ``v``'s rules, in one write
+    transaction, so that two batches started at once cannot both record."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        check_rules(conn, v, where)
+        conn.execute("INSERT INTO variants (variant, fingerprint, rules) VALUES (?, ?, ?) "
+                     "ON CONFLICT (variant) DO NOTHING", (v.name, v.fingerprint, v.rules_json()))
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
 
 
 def _done_clause(retry_unknown: bool) -> str:
@@ -285,7 +361,8 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-def _solve_chunk(variant: str, deals: list[int], limit: Limit, pack: str | None = None) -> tuple[object, float]:
+def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
+                 pack: str | None = None) -> tuple[object, float]:
     """Solve ``deals``; the rows for the database and the wall time. Stops early
     (handing back the deals done) on Ctrl-C; an interrupted search is not a row.
     ``pack="parquet"``: the rows as a Parquet file's bytes instead
@@ -309,7 +386,7 @@ def _solve_chunk(variant: str, deals: list[int], limit: Limit, pack: str | None 
     if pack == "parquet":
         from .parquet import pack_rows
 
-        return pack_rows(rows), time.perf_counter() - start
+        return pack_rows(rows, load(variant).fingerprint), time.perf_counter() - start
     return rows, time.perf_counter() - start
 
 
@@ -439,9 +516,17 @@ class Database:
 
     pack = None                       # the workers hand back plain rows
 
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, variant: BaseVariant | None = None):
         self.where = f"{path}{found_note(path)}"
+        if variant is not None:
+            _check_before(Path(path), variant)
         self.conn = connect(path)
+        if variant is not None:
+            try:
+                record_rules(self.conn, variant, str(path))
+            except BaseException:
+                self.conn.close()
+                raise
 
     def count_done(self, variant: str, ranges, retry_unknown: bool) -> int:
         return count_done(self.conn, variant, ranges, retry_unknown)
@@ -468,20 +553,39 @@ class Database:
         self.conn.close()
 
 
+def _check_before(path: Path, variant: BaseVariant) -> None:
+    """:func:`check_rules` on an existing database, read-only: a batch refused
+    leaves the file as it was."""
+    try:
+        tables = _check_foreign(path)
+    except sqlite3.Error as exc:
+        raise BatchError(f"{path}: cannot use the database ({exc})") from None
+    if "results" not in tables:
+        return
+    conn = connect(path, readonly=True)         # checks the table's columns
+    try:
+        check_rules(conn, variant, str(path))
+    except sqlite3.Error as exc:
+        raise BatchError(f"{path}: cannot use the database ({exc})") from None
+    finally:
+        conn.close()
+
+
 def _one_store(db, out) -> None:
     if (db is None) == (out is None):
         raise BatchError("give --db FILE (an SQLite database) or --out DIR (Parquet files)"
                          + (", not both" if db is not None else ""))
 
 
-def open_store(db: str | os.PathLike | None, out: str | os.PathLike | None):
-    """The store of a batch: the SQLite database ``db`` or the Parquet directory ``out``."""
+def open_store(db: str | os.PathLike | None, out: str | os.PathLike | None, variant: BaseVariant | None = None):
+    """The store of a batch: the SQLite database ``db`` or the Parquet directory
+    ``out``; with ``variant``, one that holds no deal of its name under other rules."""
     _one_store(db, out)
     if db is not None:
-        return Database(db)
+        return Database(db, variant)
     from .parquet import ParquetStore
 
-    return ParquetStore(out)
+    return ParquetStore(out, variant)
 
 
 class Feed:
@@ -581,7 +685,7 @@ def _signal_workers(executor: ProcessPoolExecutor, signum: int) -> None:
             pass
 
 
-def run_batch(db: str | os.PathLike | None, variant: str, ranges: list[tuple[int, int]], limit: Limit,
+def run_batch(db: str | os.PathLike | None, variant: str | BaseVariant, ranges: list[tuple[int, int]], limit: Limit,
               jobs: int | None = None, retry_unknown: bool = False,
               progress: TextIO | None = sys.stderr, progress_every: float | None = None, *,
               out: str | os.PathLike | None = None, scheduler: str | None = None, workers: int | None = None,
@@ -593,6 +697,10 @@ def run_batch(db: str | os.PathLike | None, variant: str, ranges: list[tuple[int
     LocalCluster of ``workers`` processes, instead of local processes
     (solver/cluster.py).
 
+    ``variant``: a shipped variant's name, or a variant object (of
+    :func:`solver.variants.load_file`); the store must hold no deal of its
+    name solved under other rules (:func:`check_rules`).
+
     Ctrl-C (SIGINT) or SIGTERM stops the run cleanly: the workers stop their
     searches and are ended, every finished deal is committed, and the summary
     says which signal stopped it (``stopped_by``)."""
@@ -602,7 +710,9 @@ def run_batch(db: str | os.PathLike | None, variant: str, ranges: list[tuple[int
         raise BatchError("--jobs is for local processes; on a Dask cluster its workers decide "
                          "(with --scheduler local, give --workers)")
     jobs = jobs or os.cpu_count() or 1
-    store = open_store(db, out)
+    rules = load(variant)
+    variant = rules.name
+    store = open_store(db, out, rules)
     summary = Summary(variant, ranges, store.where, jobs, engine=f"{jobs} jobs")
     summary.total = sum(b - a + 1 for a, b in ranges)
     session = None
@@ -610,12 +720,12 @@ def run_batch(db: str | os.PathLike | None, variant: str, ranges: list[tuple[int
         if scheduler is not None:
             from . import cluster
 
-            session = cluster.start(scheduler, workers, connect_timeout, variant)
+            session = cluster.start(scheduler, workers, connect_timeout, rules)
             summary.engine = session.engine
         summary.skipped = store.count_done(variant, ranges, retry_unknown)
         summary.todo = summary.total - summary.skipped
         if progress is not None:
-            progress.write(f"batch: {variant}, deals {format_ranges(ranges)}: {summary.todo:,} to solve, "
+            progress.write(f"batch: {variant} (rules {rules.fingerprint}), deals {format_ranges(ranges)}: {summary.todo:,} to solve, "
                            f"{summary.skipped:,} already in {store.where}; {summary.engine}\n")
             progress.flush()
         bar = Progress(progress, summary.todo, progress_every)
@@ -632,9 +742,9 @@ def run_batch(db: str | os.PathLike | None, variant: str, ranges: list[tuple[int
         try:
             deals = store.to_solve(variant, ranges, retry_unknown)
             if session is None:
-                _run(Feed(store, deals, summary, 0.25, 500), variant, limit, jobs, bar, stop)
+                _run(Feed(store, deals, summary, 0.25, 500), rules, limit, jobs, bar, stop)
             else:
-                session.run(Feed(store, deals, summary, cluster.CHUNK_SECONDS, cluster.CHUNK_MOST), variant,
+                session.run(Feed(store, deals, summary, cluster.CHUNK_SECONDS, cluster.CHUNK_MOST), rules,
                             limit, bar, stop)
         finally:
             summary.seconds = time.monotonic() - start
@@ -654,7 +764,7 @@ _WORKER_DIED = ("a worker process died (killed, out of memory, or a crash in the
                 "the deals done so far are stored: rerun to resume")
 
 
-def _submit(executor: ProcessPoolExecutor, variant: str, deals: list[int], limit: Limit, pack: str | None):
+def _submit(executor: ProcessPoolExecutor, variant: BaseVariant, deals: list[int], limit: Limit, pack: str | None):
     # submit() may start a worker process, which inherits the signal mask:
     # SIGINT and SIGTERM stay blocked in it until its handlers are in place (_init_worker).
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
@@ -668,7 +778,7 @@ def _submit(executor: ProcessPoolExecutor, variant: str, deals: list[int], limit
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _run(feed: Feed, variant: str, limit: Limit, jobs: int, bar: Progress, stop: dict) -> None:
+def _run(feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Progress, stop: dict) -> None:
     """The batch on a pool of ``jobs`` local processes."""
     import multiprocessing
 
@@ -755,6 +865,7 @@ class VariantStats:
     hardest: list[tuple]          # (deal, verdict, reason, score, positions, seconds)
     lost_scores: list[tuple[int, int]]   # (best score, deals)
     split: dict[str, tuple[array, array]] = field(default_factory=dict, repr=False)  # verdict: (positions, seconds)
+    fingerprint: str | None = None      # the rules the rows were solved under, when the store says
 
     @property
     def n(self) -> int:
@@ -787,7 +898,8 @@ def gather(conn: sqlite3.Connection, variant: str) -> VariantStats:
         "SELECT score, COUNT(*) FROM results WHERE variant = ? AND verdict = 'lost' GROUP BY score ORDER BY score",
         (variant,))]
     return VariantStats(variant, counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0),
-                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores, split)
+                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores, split,
+                        recorded_rules(conn, variant))
 
 
 def stored_variants(conn: sqlite3.Connection) -> list[str]:
@@ -798,10 +910,22 @@ def _seconds(x: float) -> str:
     return f"{x:.3g}" if x < 10 else f"{x:.1f}"
 
 
+def rules_line(s: VariantStats) -> str:
+    """Which rules the rows were solved under: their fingerprint, and whether
+    they are the shipped variant's."""
+    shipped = load(s.variant).fingerprint if s.variant in names() else None
+    if s.fingerprint is None:
+        return "rules not recorded (stored before results carried them; a batch takes them as the shipped ones)"
+    if shipped is None:
+        return f"rules {s.fingerprint}"
+    which = "the shipped rules" if s.fingerprint == shipped else f"not the shipped rules, {shipped}"
+    return f"rules {s.fingerprint} ({which})"
+
+
 def report(s: VariantStats) -> str:
     n = s.n
     pct = (lambda k: f"{100 * k / n:6.2f}%") if n else (lambda k: "      -")
-    lines = [f"{s.variant}: {n:,} deals stored (deals {format_ranges(s.ranges)})"]
+    lines = [f"{s.variant}: {n:,} deals stored (deals {format_ranges(s.ranges)})", f"  {rules_line(s)}"]
     why = ", ".join(f"{k} {v:,}" for k, v in s.reasons.items())
     for name, k, extra in (("won", s.won, ""), ("lost", s.lost, ""),
                            ("unknown", s.unknown, f"  (stopped by: {why})" if why else "")):
@@ -951,9 +1075,10 @@ def stats(db: str | os.PathLike | None, variant: str | None = None, *,
 
 
 def cli_batch(args) -> int:
-    from . import variants
+    from .cli import variant_of
 
-    name = variants.load(args.variant).name
+    variant = variant_of(args)
+    assert variant is not None      # --variant has a default
     ranges = parse_deals(args.deals)
     if args.jobs is not None and args.jobs < 1:
         raise BatchError("--jobs must be at least 1")
@@ -962,7 +1087,7 @@ def cli_batch(args) -> int:
     from .cli import limit_of
 
     limit = limit_of(args)
-    summary = run_batch(args.db, name, ranges, limit, jobs=args.jobs, retry_unknown=args.retry_unknown,
+    summary = run_batch(args.db, variant, ranges, limit, jobs=args.jobs, retry_unknown=args.retry_unknown,
                         out=args.out, scheduler=args.scheduler, workers=args.workers,
                         connect_timeout=args.connect_timeout)
     print(summary)
@@ -973,11 +1098,15 @@ def cli_batch(args) -> int:
 
 
 def cli_stats(args) -> int:
-    if args.variant is not None:
-        from . import variants
+    from .cli import variant_of
 
-        variants.load(args.variant)
-    found = stats(args.db, args.variant, out=args.out)
+    variant = variant_of(args)
+    found = stats(args.db, variant.name if variant is not None else None, out=args.out)
+    if args.variant_file is not None and variant is not None:
+        s = found[0]
+        why = rules_conflict(str(args.db or args.out), variant, s.fingerprint, s.fingerprint is None)
+        if why is not None:
+            raise BatchError(why)
     print("\n\n".join(report(s) for s in found))
     if args.plot:
         plot(found, args.plot)

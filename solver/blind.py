@@ -396,6 +396,7 @@ def play(
         score=pos.score,
         moves=pos.history,
         stats=Stats(positions=len(seen), seconds=time.perf_counter() - started),
+        fingerprint=pos.variant.fingerprint,
         rules=pos.variant,
     )
 

@@ -14,6 +14,7 @@ import json
 import sys
 
 from . import variants
+from .variants import BaseVariant
 from .api import DEFAULT_VARIANT, Limit, solve
 from .cards import CardError
 from .deals import Deal, DealError
@@ -55,6 +56,23 @@ def limit_of(args) -> Limit:
     return Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
 
 
+def add_variant_args(p: argparse.ArgumentParser, default: str | None, help: str) -> None:
+    """--variant NAME and --variant-file PATH, one or the other."""
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--variant", "-v", default=default, help=help)
+    group.add_argument("--variant-file", metavar="PATH",
+                       help="a variant file of one's own instead (the TOML schema of solver/variants/*.toml); "
+                            "its results carry its rules' fingerprint")
+
+
+def variant_of(args: argparse.Namespace) -> BaseVariant | None:
+    """The variant of --variant-file, else of --variant (None when neither is given
+    and the option has no default). A bad file raises VariantError naming it."""
+    if getattr(args, "variant_file", None) is not None:
+        return variants.load_file(args.variant_file)
+    return variants.load(args.variant) if args.variant is not None else None
+
+
 def _deal_of(args, decks: int = 1) -> Deal:
     """The deal of --cards, or of the deal number given (of ``decks`` decks)."""
     if args.cards is not None:
@@ -84,14 +102,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     s.add_argument("deal", nargs="?", help="deal number (PySolFC's game number, 1..10**20)")
     s.add_argument("--cards", help='the deal as 52 cards in turning order, e.g. "JD 2D 9H ..."')
-    s.add_argument("--variant", "-v", default=DEFAULT_VARIANT,
-                   help=f"variant (default {DEFAULT_VARIANT}; see `python -m solver variants`)")
+    add_variant_args(s, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT}; see `python -m solver variants`)")
     s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     add_limit_args(s, Limit())
     s.add_argument("--no-shortcuts", action="store_true",
                    help=f"switch off every search shortcut ({', '.join(SHORTCUTS)}); slower, same verdicts")
 
-    sub.add_parser("variants", help="list the variants")
+    v = sub.add_parser("variants", help="list the variants and their rules' fingerprints",
+                       description="List the shipped variants: name, rules fingerprint, description. "
+                                   "With --variant-file, check that file and list its variant instead.")
+    v.add_argument("--variant-file", metavar="PATH", help="check this variant file and list its variant")
     _hint_parser(sub)
     _play_parser(sub)
     _batch_parser(sub)
@@ -121,8 +141,7 @@ def _hint_parser(sub) -> None:
     )
     h.add_argument("--deal", "-d", help="deal number (PySolFC's game number)")
     h.add_argument("--cards", help='the deal as 52 cards in turning order, e.g. "JD 2D 9H ..."')
-    h.add_argument("--variant", "-v", default=None,
-                   help=f"variant (default: the move object's 'variant', else {DEFAULT_VARIANT})")
+    add_variant_args(h, None, f"variant (default: the move object's 'variant', else {DEFAULT_VARIANT})")
     h.add_argument("--moves", "-m", default="-", metavar="FILE",
                    help="JSON file of the moves played so far ('-' or absent: standard input; "
                         "empty input means no move yet)")
@@ -171,11 +190,12 @@ def _hint(args) -> int:
     from .api import position_after
     from .hints import hint
 
+    given = variant_of(args)        # before the moves: a bad variant file is named first
     moves, around = _read_moves(args.moves)
-    name = args.variant or around.get("variant") or DEFAULT_VARIANT
-    if not isinstance(name, str):
+    name = around.get("variant") or DEFAULT_VARIANT
+    if given is None and not isinstance(name, str):
         raise ValueError(f"'variant' must be a variant name, not {name!r}")
-    variant = variants.load(name)
+    variant = given or variants.load(name)
     _tomb_only(variant, "hint")
     if args.deal is not None and args.cards is not None:
         raise DealError("give --deal or --cards, not both")
@@ -211,8 +231,7 @@ def _play_parser(sub) -> None:
     )
     p.add_argument("--strategy", "-s", default="careful", choices=sorted(STRATEGIES),
                    help="the player (default careful)")
-    p.add_argument("--variant", "-v", default=DEFAULT_VARIANT,
-                   help=f"variant (default {DEFAULT_VARIANT})")
+    add_variant_args(p, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT})")
     p.add_argument("--deals", default="1-100",
                    help="deal numbers: N, A-B, or a comma list of both (default 1-100)")
     p.add_argument("--json", action="store_true",
@@ -233,7 +252,8 @@ def _play(args) -> int:
     from .blind import play, wilson
 
     numbers = _deal_numbers(args.deals)
-    variant = variants.load(args.variant)
+    variant = variant_of(args)
+    assert variant is not None      # --variant has a default
     _tomb_only(variant, "play (the blind player)")
     won = 0
     scores = 0
@@ -247,6 +267,7 @@ def _play(args) -> int:
         print(json.dumps({
             "strategy": args.strategy,
             "variant": variant.name,
+            "fingerprint": variant.fingerprint,
             "deal_numbers": args.deals,
             "deals": len(numbers),
             "won": won,
@@ -278,7 +299,7 @@ def _batch_parser(sub) -> None:
             "Ctrl-C stops cleanly (exit 130). Exit 0 when every deal is stored, 2 on an error."
         ),
     )
-    b.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
+    add_variant_args(b, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT})")
     b.add_argument("--deals", "-d", required=True,
                    help="deal numbers: N, A-B, or a comma list of both (e.g. 1-1000000 or 1-10,20-30)")
     where = b.add_mutually_exclusive_group(required=True)
@@ -312,14 +333,15 @@ def _stats_parser(sub) -> None:
     where = s.add_mutually_exclusive_group(required=True)
     where.add_argument("--db", metavar="FILE", help="the SQLite results database of `batch`")
     where.add_argument("--out", metavar="DIR", help="the directory of Parquet files of `batch --out`")
-    s.add_argument("--variant", "-v", default=None, help="only this variant (default: each variant stored)")
+    add_variant_args(s, None, "only this variant (default: each variant stored)")
     s.add_argument("--plot", metavar="FILE.png", help="draw the distributions to a PNG (needs matplotlib)")
 
 
 def _solve(args) -> int:
     if (args.deal is None) == (args.cards is None):
         raise DealError("give a deal number or --cards, not both or neither")
-    variant = variants.load(args.variant)
+    variant = variant_of(args)
+    assert variant is not None      # --variant has a default
     deal = _deal_of(args, variant.decks)
     limit = limit_of(args)
     result = solve(deal, variant, limit, shortcuts=not args.no_shortcuts)
@@ -328,8 +350,14 @@ def _solve(args) -> int:
 
 
 def _variants(args) -> int:
+    if args.variant_file is not None:
+        v = variants.load_file(args.variant_file)
+        same = [p.name for p in variants.all_variants() if p.fingerprint == v.fingerprint]
+        note = f"the rules of {', '.join(same)}" if same else "rules of no shipped variant"
+        print(f"{v.name:<26} {v.fingerprint}  {v.description}  ({args.variant_file}: {note})")
+        return 0
     for v in variants.all_variants():
-        print(f"{v.name:<22} {v.description}")
+        print(f"{v.name:<26} {v.fingerprint}  {v.description}")
     return 0
 
 

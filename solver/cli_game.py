@@ -16,7 +16,7 @@ EXIT = {True: 0, False: 1, None: 3}
 
 
 def add_parsers(sub) -> None:
-    from .cli import add_limit_args
+    from .cli import add_limit_args, add_variant_args
     from .hints import DEFAULT_HINT_LIMIT
 
     s = sub.add_parser(
@@ -33,6 +33,9 @@ def add_parsers(sub) -> None:
                    help=f"the limit of one hint's search (default {DEFAULT_HINT_LIMIT.seconds:g} s)")
     s.add_argument("--hint-workers", type=int, default=2,
                    help="hints searched at once; more wait their turn (default 2)")
+    s.add_argument("--variant-file", metavar="PATH", action="append", default=[],
+                   help="also serve the variant of this file (again for more; a file with a shipped "
+                        "variant's name takes its place)")
     s.set_defaults(run=_serve)
 
     w = sub.add_parser(
@@ -46,7 +49,8 @@ def add_parsers(sub) -> None:
         ),
     )
     w.add_argument("deal", help="deal number (PySolFC's game number)")
-    w.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
+    add_variant_args(w, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT}; the index holds the shipped "
+                                         "rules only: a variant file of other rules is searched)")
     w.add_argument("--no-search", action="store_true", help="answer from the index only (unknown beyond it)")
     w.add_argument("--difficulty", action="store_true",
                    help="also the deal's difficulty (Napoleon's Tomb variants: plays the careful blind player)")
@@ -64,7 +68,8 @@ def add_parsers(sub) -> None:
         ),
     )
     i.add_argument("--db", required=True, metavar="FILE", help="the batch database")
-    i.add_argument("--variant", "-v", default=DEFAULT_VARIANT, help=f"variant (default {DEFAULT_VARIANT})")
+    add_variant_args(i, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT}; the index is of the shipped "
+                                         "rules: a variant file must have them)")
     i.add_argument("--deals", default="1-1000000", help="the range A-B to cover (default 1-1000000)")
     i.add_argument("--out", metavar="DIR", default=None, help="write there instead of the package's folder")
     i.add_argument("--extend", action="store_true",
@@ -73,24 +78,28 @@ def add_parsers(sub) -> None:
 
 
 def _serve(args) -> int:
+    from .variants import load_file
     from .web import serve
 
-    return serve(args.host, args.port, hint_seconds=args.hint_seconds, hint_workers=args.hint_workers)
+    extra = [load_file(path) for path in args.variant_file]   # a bad file is named before the server starts
+    return serve(args.host, args.port, hint_seconds=args.hint_seconds, hint_workers=args.hint_workers,
+                 variants=extra)
 
 
 def _winnable(args) -> int:
     from . import verdicts
-    from .cli import limit_of
-    from .variants import load
+    from .cli import limit_of, variant_of
 
-    variant = load(args.variant)
+    variant = variant_of(args)
+    assert variant is not None      # --variant has a default
     limit = limit_of(args)
-    found, source = verdicts.verdict(args.deal, variant.name, search=not args.no_search, limit=limit)
+    found, source = verdicts.verdict(args.deal, variant, search=not args.no_search, limit=limit)
     answer = {"won": True, "lost": False}.get(found)
-    level = verdicts.difficulty(args.deal, variant.name, limit=limit) if args.difficulty else None
+    level = verdicts.difficulty(args.deal, variant, limit=limit) if args.difficulty else None
     deal = int(args.deal.strip())
     if args.json:
-        out = {"deal": deal, "variant": variant.name, "winnable": answer, "verdict": found, "source": source}
+        out = {"deal": deal, "variant": variant.name, "fingerprint": variant.fingerprint, "winnable": answer,
+               "verdict": found, "source": source}
         if level is not None:
             out["difficulty"] = level
         print(json.dumps(out))
@@ -107,14 +116,16 @@ def _winnable(args) -> int:
 def _index(args) -> int:
     from . import verdicts
     from .batch import parse_deals
-    from .variants import load
+    from .cli import variant_of
 
     ranges = parse_deals(args.deals)
     if len(ranges) != 1:
         raise ValueError(f"--deals: the index covers one range A-B, not {args.deals!r}")
     (first, last), = ranges
-    name = load(args.variant).name
-    ix = verdicts.build(args.db, name, first, last, args.out, extend=args.extend)
+    variant = variant_of(args)
+    assert variant is not None      # --variant has a default
+    name = variant.name
+    ix = verdicts.build(args.db, variant, first, last, args.out, extend=args.extend)
     lost = ix.meta["lost"]
     unknown = len(ix.meta["unknown"])
     short = f" (the database holds no deal {ix.last + 1}: the index stops before it)" if ix.last < last else ""

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from .api import Limit, solve
 from .batch import _STOP_SIGNALS, BatchError, Feed, Progress, crashed_row
+from .variants import BaseVariant
 
 INSTALL = "pip install 'tomb-solver[cluster]'"
 #: Seconds of work a chunk is cut to: the overhead of a task (a few
@@ -71,7 +72,7 @@ def _files_digest() -> str:
 
 
 @functools.cache
-def identity(variant: str) -> dict[str, str]:
+def identity(variant: str | BaseVariant) -> dict[str, str]:
     """What must be equal on the client and every worker for their rows to be
     the same: the package's version, its files, and what its C core finds."""
     from importlib.metadata import PackageNotFoundError, version
@@ -99,7 +100,7 @@ def _differences(theirs: dict, ours: dict) -> str:
     return "; ".join(f"{_WHAT[k]}: {theirs.get(k)} there, {ours[k]} here" for k in ours if theirs.get(k) != ours[k])
 
 
-def run_chunk(expected: dict, solve_chunk, variant: str, deals: list[int], limit: Limit, pack: str | None):
+def run_chunk(expected: dict, solve_chunk, variant: str | BaseVariant, deals: list[int], limit: Limit, pack: str | None):
     """The task of one chunk, on a worker: ``solve_chunk`` (solver.batch._solve_chunk)
     once the worker is found to run the client's solver."""
     mine = identity(variant)
@@ -125,7 +126,7 @@ def _lacks(where: str) -> BatchError:
                       "the same version as here)")
 
 
-def check_workers(client, variant: str) -> dict:
+def check_workers(client, variant: str | BaseVariant) -> dict:
     """The client's :func:`identity`, once every worker is found to share it."""
     ours = identity(variant)
     answers = client.run(identity, variant, on_error="return")
@@ -216,7 +217,7 @@ class Session:
     """A client of a Dask cluster whose workers were checked for ``variant``
     (:func:`start`), ready to run a batch."""
 
-    def __init__(self, client, cluster, variant: str):
+    def __init__(self, client, cluster, variant: str | BaseVariant):
         self.client = client
         self.cluster = cluster
         self.address = client.scheduler.address
@@ -233,7 +234,7 @@ class Session:
         return BatchError(f"lost the Dask scheduler at {self.address}{why}: the deals done so far are stored; "
                           "rerun to resume")
 
-    def run(self, feed: Feed, variant: str, limit: Limit, bar: Progress, stop: dict) -> None:
+    def run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress, stop: dict) -> None:
         """Solve what ``feed`` hands out on the cluster."""
         try:
             self._run(feed, variant, limit, bar, stop)
@@ -245,7 +246,7 @@ class Session:
             except Exception:
                 pass
 
-    def _run(self, feed: Feed, variant: str, limit: Limit, bar: Progress, stop: dict) -> None:
+    def _run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress, stop: dict) -> None:
         from distributed import CancelledError, KilledWorker
 
         from . import batch
@@ -297,7 +298,7 @@ class Session:
                     why = (f"{exc.allowed_failures + 1} workers died running it "
                            f"(KilledWorker; the last was {exc.last_worker.address})")
                     bar.note(f"dask: deal {deals[0]} stored as unknown (crashed): {why}")
-                    feed.record(feed.store.pack_rows([crashed_row(variant, deals[0], limit, why)]), 0.0)
+                    feed.record(feed.store.pack_rows([crashed_row(str(variant), deals[0], limit, why)]), 0.0)
                 return
             if isinstance(exc, WrongVersion):
                 raise BatchError(str(exc))
@@ -370,7 +371,7 @@ class Session:
             client.cancel([f for f, _ in flying.values()])
 
 
-def start(scheduler: str, workers: int | None, timeout: float, variant: str) -> Session:
+def start(scheduler: str, workers: int | None, timeout: float, variant: str | BaseVariant) -> Session:
     """Connect to the cluster (or start a LocalCluster) and check its workers."""
     require_dask()
     import dask

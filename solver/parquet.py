@@ -11,7 +11,9 @@ The rows are encoded where they were solved (a worker process, or a Dask
 worker): the client only writes the bytes, first to a hidden temporary file
 that is renamed into place, so a file is whole or absent. Each file's footer
 says which deals it holds and how many are unknown, so that a rerun finds
-what is done from the footers alone (:class:`ParquetStore`).
+what is done from the footers alone (:class:`ParquetStore`). The footer
+also carries the fingerprint of the rules the rows were solved under, and a
+batch refuses to add files of other rules to a variant's folder.
 
 A deal may be in several files: ``--retry-unknown`` writes new rows for the
 unknown ones and leaves the old files as they are. Readers take, for each
@@ -29,7 +31,8 @@ from array import array
 from pathlib import Path
 from typing import Iterator
 
-from .batch import COLUMNS, BatchError, VariantStats
+from .batch import COLUMNS, BatchError, VariantStats, rules_conflict
+from .variants import BaseVariant
 
 _KEY = b"tomb-solver"
 
@@ -52,9 +55,10 @@ def schema():
     return pa.schema([pa.field(c, kinds[c], nullable=(c == "reason")) for c in COLUMNS])
 
 
-def pack_rows(rows: list[tuple]) -> dict:
+def pack_rows(rows: list[tuple], fingerprint: str | None = None) -> dict:
     """A chunk's rows as one Parquet file's bytes, and what the client needs to
-    know of them without reading them."""
+    know of them without reading them; ``fingerprint``: of the rules they were
+    solved under, kept in the footer."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -65,7 +69,7 @@ def pack_rows(rows: list[tuple]) -> dict:
         return {"counts": counts, "data": b""}
     deals = [row[1] for row in rows]
     about = {"variant": rows[0][0], "deals": len(rows), "first": min(deals), "last": max(deals),
-             "unknown": counts["unknown"]}
+             "unknown": counts["unknown"], "fingerprint": fingerprint}
     s = schema().with_metadata({_KEY: json.dumps(about).encode()})
     table = pa.Table.from_arrays([pa.array([row[i] for row in rows], f.type) for i, f in enumerate(s)], schema=s)
     sink = io.BytesIO()
@@ -101,19 +105,36 @@ class ParquetStore:
     """A directory of Parquet files as the store of a batch."""
 
     pack = "parquet"                  # the workers hand back packed files (pack_rows)
-    pack_rows = staticmethod(pack_rows)
 
-    def __init__(self, directory: str | os.PathLike):
+    def __init__(self, directory: str | os.PathLike, variant: BaseVariant | None = None):
         require()
         self.dir = Path(directory)
         self.where = str(directory)
+        self.fingerprint = variant.fingerprint if variant is not None else None
         if self.dir.exists() and not self.dir.is_dir():
             raise BatchError(f"{directory}: is a file, not a directory for Parquet files")
+        if variant is not None:
+            self.check_rules(variant)
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise BatchError(f"{directory}: cannot make the directory ({exc.strerror or exc})") from None
         self._done: dict[tuple[str, bool], list[tuple[int, int]]] = {}
+
+    def pack_rows(self, rows: list[tuple]) -> dict:
+        """Rows the client itself makes (a deal that crashed), packed as a worker would."""
+        return pack_rows(rows, self.fingerprint)
+
+    def check_rules(self, variant: BaseVariant) -> None:
+        """Refuses (:class:`BatchError`) a folder of ``variant``'s name that holds
+        files of other rules (:func:`solver.batch.check_rules`)."""
+        found = rules_of(self.dir, variant.name)
+        recorded = next((f for f in found if f is not None and f != variant.fingerprint), None)
+        if recorded is None and variant.fingerprint in found:
+            recorded = variant.fingerprint
+        why = rules_conflict(str(self.dir / variant.name), variant, recorded, None in found)
+        if why is not None:
+            raise BatchError(f"{why}: one store holds one set of rules a variant; give another --db or --out")
 
     def done(self, variant: str, retry_unknown: bool) -> list[tuple[int, int]]:
         """The deals stored (decided ones only, with retry), as merged intervals;
@@ -177,6 +198,12 @@ class ParquetStore:
 
 # ---------------------------------------------------------------------------
 # Reading
+
+
+def rules_of(directory: str | os.PathLike, variant: str) -> set[str | None]:
+    """The fingerprints in the footers of ``variant``'s files (``None`` for a
+    file written before footers carried one)."""
+    return {_about(p).get("fingerprint") for p in _files(Path(directory) / variant)}
 
 
 def variants(directory: str | os.PathLike) -> list[str]:
@@ -263,6 +290,8 @@ def gather(directory: str | os.PathLike, variant: str) -> VariantStats:
     lost = t.filter(pc.equal(t["verdict"], "lost"))
     lost_scores = sorted((r["score"], r["score_count"])
                          for r in lost.group_by("score").aggregate([("score", "count")]).to_pylist())
+    recorded = sorted(f for f in rules_of(directory, variant) if f is not None)
     return VariantStats(variant, counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0),
                         dict(reasons), ranges, _typed("q", positions.take(pc.array_sort_indices(positions))),
-                        _typed("d", seconds.take(pc.array_sort_indices(seconds))), hardest, lost_scores, split)
+                        _typed("d", seconds.take(pc.array_sort_indices(seconds))), hardest, lost_scores, split,
+                        ", ".join(recorded) or None)

@@ -52,8 +52,9 @@ def replay_from_start(result: Result) -> Position:
 
 def check_solution_format(data: dict, variant: str, deal: int | None) -> None:
     """``data`` has exactly the shape of docs/rules/solution-format.md."""
-    assert list(data) == ["variant", "deal", "cards", "verdict", "reason", "score", "moves", "stats"]
+    assert list(data) == ["variant", "fingerprint", "deal", "cards", "verdict", "reason", "score", "moves", "stats"]
     assert data["variant"] == variant
+    assert data["fingerprint"] == load(variant).fingerprint
     assert data["deal"] == deal
     if deal is not None:
         assert type(data["deal"]) is int

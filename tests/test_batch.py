@@ -460,3 +460,79 @@ def test_stats_plot(known_db, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"plot: {png}" in proc.stdout
+
+
+# ---------------------------------------------------------------------------
+# The rules of the variants stored
+
+
+def variant_file(tmp_path: Path, changed: bool) -> Path:
+    """A copy of the 3-card variant file; ``changed``: one pass instead of three, the name kept."""
+    text = (ROOT / "solver" / "variants" / f"{VARIANT}.toml").read_text(encoding="utf-8")
+    path = tmp_path / ("changed.toml" if changed else "copy.toml")
+    path.write_text(text.replace("passes = 3", "passes = 1", 1) if changed else text, encoding="utf-8")
+    return path
+
+
+def batch_file(db: Path, deals: str, path: Path) -> subprocess.CompletedProcess:
+    return run("batch", "--variant-file", str(path), "--deals", deals, "--jobs", "1", "--db", str(db), *LIMIT_ARGS)
+
+
+def without_time(stored: dict[int, dict]) -> dict[int, tuple]:
+    return {n: (r["variant"], r["verdict"], r["reason"], r["score"], r["positions"],
+                Result.from_json(r["line"])) for n, r in stored.items()}
+
+
+def test_a_variant_file_of_the_shipped_rules_batches_as_the_variant(tmp_path):
+    named, db = tmp_path / "named.sqlite", tmp_path / "file.sqlite"
+    assert run_batch(named, "1-12").returncode == 0
+    proc = batch_file(db, "1-12", variant_file(tmp_path, changed=False))
+    assert proc.returncode == 0, proc.stderr
+    assert without_time(rows(db)) == without_time(rows(named))
+    shipped = solve(1, VARIANT, Limit(positions=1)).fingerprint
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT variant, fingerprint FROM variants").fetchall() == [(VARIANT, shipped)]
+    assert all(json.loads(r["line"])["fingerprint"] == shipped for r in rows(db).values())
+    # and into the database of --variant: the same rules, so it resumes
+    again = batch_file(named, "1-13", variant_file(tmp_path, changed=False))
+    assert again.returncode == 0 and solved_count(again.stdout) == 1, again.stderr
+    proc = run("stats", "--db", str(db))
+    assert f"  rules {shipped} (the shipped rules)" in proc.stdout.splitlines()
+
+
+def test_a_batch_refuses_other_rules_under_the_same_name(tmp_path):
+    db = tmp_path / "r.sqlite"
+    assert run_batch(db, "1-5").returncode == 0
+    before = db.read_bytes(), rows(db)
+    changed = variant_file(tmp_path, changed=True)
+    proc = batch_file(db, "1-10", changed)
+    assert_error(proc, str(db), f"holds {VARIANT} deals solved under the rules", str(changed),
+                 "one store holds one set of rules a variant")
+    assert (db.read_bytes(), rows(db)) == before                    # untouched
+    # the other way round: a database of the file's rules takes no deal of the shipped ones
+    other = tmp_path / "other.sqlite"
+    assert batch_file(other, "1-3", changed).returncode == 0
+    assert_error(run_batch(other, "1-5"), "solved under the rules")
+    assert_error(run("stats", "--db", str(db), "--variant-file", str(changed)), "solved under the rules")
+    stats = run("stats", "--db", str(other))
+    assert "(not the shipped rules, " in stats.stdout
+    # and the verdict index takes only the shipped rules
+    assert_error(run("index", "--db", str(other), "--variant", VARIANT, "--deals", "1-3",
+                     "--out", str(tmp_path / "ix")), "not the shipped ones")
+    assert not (tmp_path / "ix").exists()
+
+
+def test_an_old_database_is_taken_as_the_shipped_rules(tmp_path):
+    db = tmp_path / "old.sqlite"
+    assert run_batch(db, "1-5").returncode == 0
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE variants")                              # as a batch made them before
+    conn.commit()
+    conn.close()
+    assert "  rules not recorded" in run("stats", "--db", str(db)).stdout
+    assert_error(batch_file(db, "1-10", variant_file(tmp_path, changed=True)),
+                 "stored before the rules were recorded", "taken as the rules of the shipped")
+    proc = batch_file(db, "1-10", variant_file(tmp_path, changed=False))
+    assert proc.returncode == 0 and solved_count(proc.stdout) == 5, proc.stderr
+    shipped = solve(1, VARIANT, Limit(positions=1)).fingerprint
+    assert sqlite3.connect(db).execute("SELECT fingerprint FROM variants").fetchall() == [(shipped,)]

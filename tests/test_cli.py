@@ -62,8 +62,9 @@ def test_solve_14_json_matches_the_solution_format():
     assert proc.stderr == ""
     assert proc.stdout.count("\n") == 1
     data = json.loads(proc.stdout)
-    assert list(data) == ["variant", "deal", "cards", "verdict", "reason", "score", "moves", "stats"]
+    assert list(data) == ["variant", "fingerprint", "deal", "cards", "verdict", "reason", "score", "moves", "stats"]
     assert data["variant"] == "napoleons-tomb" and data["deal"] == 14
+    assert data["fingerprint"] == load("napoleons-tomb").fingerprint
     assert data["verdict"] == "won" and data["reason"] is None and data["score"] == 52
     assert data["cards"] == DEAL14.split()
     assert all(CARD_RE.match(c) for c in data["cards"])
@@ -276,3 +277,89 @@ def test_two_deck_cards_on_the_command_line():
     assert_error(run("solve", "--cards", " ".join(cards.split()[:52]), "--variant", "paciencia-porta-joias"),
                  "52 cards given, 104 expected")
     assert_error(run("hint", "--variant", "paciencia-napoleao", "--deal", "1"), "Napoleon's Tomb")
+
+
+# ---------------------------------------------------------------------------
+# --variant-file
+
+
+def shipped_copy(tmp_path: Path, name: str = "napoleons-tomb", old: str = "", new: str = "") -> Path:
+    """A copy of a shipped variant file, ``old`` replaced by ``new``."""
+    text = (ROOT / "solver" / "variants" / f"{name}.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / f"{name}-{'changed' if old else 'copy'}.toml"
+    path.write_text(text.replace(old, new, 1) if old else text, encoding="utf-8")
+    return path
+
+
+def test_variant_file_solves_as_the_variant(tmp_path):
+    copy = shipped_copy(tmp_path)
+    named = Result.from_json(run("solve", "14", "--json").stdout)
+    proc = run("solve", "14", "--json", "--variant-file", str(copy))
+    assert proc.returncode == 0, proc.stderr
+    assert Result.from_json(proc.stdout) == named            # verdict, score, moves, fingerprint
+    text = run("solve", "14", "--variant-file", str(copy))
+    assert text.stdout.splitlines()[0].startswith("napoleons-tomb, deal 14: WON")
+
+
+def test_variant_file_hints_and_plays_as_the_variant(tmp_path):
+    copy = shipped_copy(tmp_path)
+    moves = tmp_path / "moves.json"
+    moves.write_text(json.dumps([m.to_json() for m in solve(14).moves[:6]]), encoding="utf-8")
+    named = run("hint", "--deal", "14", "--moves", str(moves), "--json")
+    filed = run("hint", "--deal", "14", "--moves", str(moves), "--json", "--variant-file", str(copy))
+    assert named.returncode == filed.returncode == 0, filed.stderr
+    assert json.loads(filed.stdout) == json.loads(named.stdout)
+    named = json.loads(run("play", "--deals", "1-5", "--json").stdout)
+    filed = json.loads(run("play", "--deals", "1-5", "--json", "--variant-file", str(copy)).stdout)
+    assert filed == named and filed["fingerprint"] == load("napoleons-tomb").fingerprint
+
+
+def test_variant_file_of_other_rules_is_labelled_and_not_answered_from_the_index(tmp_path):
+    # the classic's name with the 3-card rules: its results carry the 3-card fingerprint
+    changed = tmp_path / "changed.toml"
+    changed.write_text(shipped_copy(tmp_path).read_text(encoding="utf-8")
+                       .replace("turn = 1 ", "turn = 3 ").replace("passes = 1 ", "passes = 3 "), encoding="utf-8")
+    proc = run("solve", "14", "--json", "--variant-file", str(changed))
+    data = json.loads(proc.stdout)
+    assert data["variant"] == "napoleons-tomb"
+    assert data["fingerprint"] == load("napoleons-tomb-3").fingerprint != load("napoleons-tomb").fingerprint
+    text = run("solve", "14", "--variant-file", str(changed)).stdout
+    assert text.startswith(f"napoleons-tomb (rules {data['fingerprint']}, not the shipped ones), deal 14:")
+    # deal 1 is in the classic's verdict index; these rules are not the index's
+    shipped = json.loads(run("winnable", "1", "--json", "--variant-file", str(shipped_copy(tmp_path))).stdout)
+    assert shipped["source"] == "index"
+    other = json.loads(run("winnable", "1", "--json", "--no-search", "--variant-file", str(changed)).stdout)
+    assert (other["source"], other["winnable"], other["fingerprint"]) == ("none", None, data["fingerprint"])
+
+
+BROKEN_VARIANT = {
+    "missing": None,
+    "not TOML": "name = \n",
+    "schema": "name = \"napoleons-tomb\"\nfamily = \"tomb\"\n",
+}
+
+
+@pytest.mark.parametrize("command", [
+    ["solve", "1"], ["hint", "--deal", "1"], ["play", "--deals", "1"], ["batch", "--deals", "1", "--db", "{db}"],
+    ["stats", "--db", "{db}"], ["winnable", "1"], ["index", "--db", "{db}", "--out", "{dir}"], ["variants"],
+    ["serve", "--port", "0"],
+])
+@pytest.mark.parametrize("kind", sorted(BROKEN_VARIANT))
+def test_a_broken_variant_file_exits_2_naming_the_file(tmp_path, command, kind):
+    path = tmp_path / "mine.toml"
+    if BROKEN_VARIANT[kind] is not None:
+        path.write_text(BROKEN_VARIANT[kind], encoding="utf-8")
+    db = tmp_path / "r.sqlite"
+    args = [a.format(db=db, dir=tmp_path / "ix") for a in command]
+    proc = subprocess.run([sys.executable, "-m", "solver", *args, "--variant-file", str(path)],
+                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60, input="")
+    words = {"missing": "cannot read the variant file", "not TOML": "not valid TOML",
+             "schema": "field 'description' is missing"}[kind]
+    assert_error(proc, str(path), words)
+    assert not db.exists()
+
+
+def test_variant_and_variant_file_together_exit_2(tmp_path):
+    proc = run("solve", "1", "--variant", "napoleons-tomb", "--variant-file", str(shipped_copy(tmp_path)))
+    assert proc.returncode == 2 and "not allowed with" in proc.stderr and "Traceback" not in proc.stderr

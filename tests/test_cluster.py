@@ -185,7 +185,8 @@ def test_stats_read_parquet_as_they_read_the_database(pool_db, tmp_path):
     store = parquet.ParquetStore(out)
     stored = list(rows(pool_db).values())
     for part in (stored[:25], stored[25:]):                      # two chunks, as a batch writes them
-        store.write(parquet.pack_rows([tuple(r[c] for c in batch.COLUMNS) for r in part]))
+        store.write(parquet.pack_rows([tuple(r[c] for c in batch.COLUMNS) for r in part],
+                                      solve(1, VARIANT, Limit(positions=1)).fingerprint))
     assert parquet_rows(out) == rows(pool_db)
     a = run("stats", "--out", str(out))
     b = run("stats", "--db", str(pool_db))
@@ -405,3 +406,20 @@ def test_a_file_in_the_parquet_directory_that_is_not_ours_is_named(tmp_path):
     (out / VARIANT / "1-5-junk.parquet").write_bytes(b"not parquet")
     assert_error(run(*batch_args("1-5", "--out", str(out))), "1-5-junk.parquet", "not a Parquet file")
     assert_error(run("stats", "--out", str(out)), "1-5-junk.parquet")
+
+
+def test_parquet_files_carry_their_rules_and_a_batch_refuses_others(tmp_path):
+    from solver.variants import load_file
+
+    text = (ROOT / "solver" / "variants" / f"{VARIANT}.toml").read_text(encoding="utf-8")
+    changed = tmp_path / "changed.toml"
+    changed.write_text(text.replace("passes = 3", "passes = 1", 1), encoding="utf-8")
+    out = tmp_path / "pq"
+    batch.run_batch(None, load_file(changed), [(1, 3)], Limit(positions=20_000), jobs=1, out=out, progress=None)
+    files = sorted((out / VARIANT).glob("*.parquet"))
+    assert parquet.rules_of(out, VARIANT) == {load_file(changed).fingerprint}
+    with pytest.raises(batch.BatchError, match="solved under the rules"):
+        batch.run_batch(None, VARIANT, [(1, 5)], Limit(positions=20_000), jobs=1, out=out, progress=None)
+    assert sorted((out / VARIANT).glob("*.parquet")) == files
+    st = run("stats", "--out", str(out))
+    assert f"  rules {load_file(changed).fingerprint} (not the shipped rules, " in st.stdout

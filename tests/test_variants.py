@@ -432,3 +432,77 @@ def test_a_jewel_variant_file_says_which_cards_a_reserve_takes(tmp_path):
         path.write_text(JEWEL_TOML.replace(old, new), encoding="utf-8")
         with pytest.raises(VariantError, match=re.escape(words)):
             load_file(path)
+
+
+# ---------------------------------------------------------------------------
+# The rules fingerprint
+
+
+def test_the_fingerprint_is_the_rules_without_name_or_description(tmp_path):
+    classic = load("napoleons-tomb")
+    renamed = CLASSIC_TOML.replace('description = "a test variant"', 'description = "worded otherwise"')
+    mine = load_file(write(tmp_path, renamed))
+    assert mine.name == "my-variant" and mine.fingerprint == classic.fingerprint
+    assert "name" not in mine.rules() and "description" not in mine.rules() and "path" not in mine.rules()
+    # the lists of places are sets to the rules: their order is not part of the fingerprint
+    hauta = (ROOT / "solver/variants/napoleonin-hauta.toml").read_text(encoding="utf-8")
+    swapped = hauta.replace('accept_from = ["waste", "cell"]', 'accept_from = ["cell", "waste"]')
+    assert swapped != hauta
+    assert load_file(write(tmp_path, swapped, "h.toml")).fingerprint == load("napoleonin-hauta").fingerprint
+
+
+def test_changed_rules_under_a_shipped_name_change_the_fingerprint(tmp_path):
+    text = (ROOT / "solver/variants/napoleons-tomb.toml").read_text(encoding="utf-8")
+    same = load_file(write(tmp_path, text, "copy.toml"))
+    changed = load_file(write(tmp_path, text.replace("passes = 1 ", "passes = 2 "), "changed.toml"))
+    assert same.name == changed.name == "napoleons-tomb"
+    assert same.fingerprint == load("napoleons-tomb").fingerprint and same.shipped()
+    assert changed.fingerprint != same.fingerprint and not changed.shipped()
+    assert solve(14, changed, Limit(positions=1)).fingerprint == changed.fingerprint
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_rule_field_changes_the_fingerprint(name):
+    import dataclasses
+
+    v = load(name)
+    assert len({x.fingerprint for x in all_variants()}) == len(EXPECTED)
+    for f in dataclasses.fields(v):
+        if f.name in ("name", "description", "path"):
+            continue
+        value = getattr(v, f.name)
+        other = (not value if isinstance(value, bool) else value + 1 if isinstance(value, int)
+                 else value + "-other" if isinstance(value, str) else value + ("other",))
+        assert dataclasses.replace(v, **{f.name: other}).fingerprint != v.fingerprint, f.name
+    assert dataclasses.replace(v, name="x", description="y").fingerprint == v.fingerprint
+
+
+def test_the_fingerprint_is_stable_across_runs():
+    # 16 hex digits of BLAKE2b over the canonical JSON: a change here changes every stored fingerprint
+    assert load("napoleons-tomb").rules_json() == (
+        '{"cell_sources":["waste"],"cell_targets":["foundation"],"cells":4,"family":"tomb",'
+        '"passes":1,"sixes_reserve":false,"turn":1}')
+    assert load("napoleons-tomb").fingerprint == "cc56379a4ee8d82b"
+    code = "from solver.variants import all_variants; print(*[v.fingerprint for v in all_variants()])"
+    runs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
+                           env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
+            for seed in ("1", "2")}
+    assert runs == {" ".join(v.fingerprint for v in all_variants()) + "\n"}
+
+
+def test_cli_variants_lists_the_fingerprints_and_checks_a_file(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "solver", "variants"],
+                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    for name in EXPECTED:
+        [line] = [ln for ln in proc.stdout.splitlines() if ln.split()[0] == name]
+        assert line.split()[1] == load(name).fingerprint
+    path = write(tmp_path, CLASSIC_TOML, "mine.toml")
+    proc = subprocess.run([sys.executable, "-m", "solver", "variants", "--variant-file", str(path)],
+                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split()[:2] == ["my-variant", load("napoleons-tomb").fingerprint]
+    assert "the rules of napoleons-tomb" in proc.stdout
+    broken = write(tmp_path, edit("turn = 1", "turn = 0"))
+    proc = subprocess.run([sys.executable, "-m", "solver", "variants", "--variant-file", str(broken)],
+                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    assert proc.returncode == 2 and str(broken) in proc.stderr and "stock.turn" in proc.stderr

@@ -204,3 +204,21 @@ def test_serve_without_the_web_extra_says_how_to_get_it():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert out.stderr == "error: the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)\n"
+
+
+def test_a_variant_file_is_served_in_place_of_its_shipped_name(tmp_path):
+    from solver import verdicts
+    from solver.variants import load, load_file
+    from solver.web import served_variants, variants_json
+
+    path = tmp_path / "mine.toml"
+    text = (ROOT / "solver" / "variants" / "napoleons-tomb-3.toml").read_text(encoding="utf-8")
+    path.write_text(text.replace("passes = 3", "passes = 1", 1), encoding="utf-8")
+    mine = load_file(path)
+    listed = {v["name"]: v for v in variants_json(served_variants([mine]))}
+    assert sorted(listed) == names()
+    assert listed["napoleons-tomb-3"]["fingerprint"] == mine.fingerprint != load("napoleons-tomb-3").fingerprint
+    assert listed["napoleons-tomb-3"]["index"] is None                  # the index is of the shipped rules
+    assert {v["name"]: v for v in variants_json()}["napoleons-tomb-3"]["index"] is not None
+    assert verdicts.verdict(5, mine, search=False) == (None, "none")
+    assert verdicts.verdict(5, load("napoleons-tomb-3"), search=False) == ("won", "index")

@@ -5,14 +5,25 @@
 (3, 3, 4)
 
 A file that breaks the schema raises :class:`VariantError`, which names the
-file, the field and what is allowed.
+file, the field and what is allowed. :func:`load_file` reads a variant file of
+one's own (``--variant-file`` on the command line).
+
+Each variant has a :attr:`~BaseVariant.fingerprint`: a digest of its rules
+(every parameter but its name and description), which results carry so that a
+file that keeps a shipped name but changes the rules cannot pass for it.
+
+>>> v.fingerprint == load_file(v.path).fingerprint != load("napoleons-tomb").fingerprint
+True
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from dataclasses import field as dc_field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +38,11 @@ MAX_PASSES = 7
 DEAL_WHEN = ("nothing-fits", "any-time")
 #: Paciência do Porta-Jóias: which turned cards a reserve takes.
 RESERVE_TAKES = ("unplaceable", "any")
+#: The fields that name or describe a variant, or say where it was read
+#: from, without changing its game: left out of its fingerprint.
+NOT_RULES = ("name", "description", "path")
+#: Bytes of the fingerprint's digest (16 hex digits).
+FINGERPRINT_BYTES = 8
 
 
 class VariantError(ValueError):
@@ -48,6 +64,33 @@ class BaseVariant:
 
     def __str__(self) -> str:
         return self.name
+
+    def rules(self) -> dict[str, Any]:
+        """The canonical parameters: every field but :data:`NOT_RULES`, the
+        family included, a list of places as a sorted list (the rules read
+        ``cell_sources`` and ``cell_targets`` as sets)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in NOT_RULES:
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = sorted(value) if isinstance(value, tuple) else value
+        return out
+
+    def rules_json(self) -> str:
+        """:meth:`rules` as canonical JSON: keys sorted, no spaces, ASCII."""
+        return json.dumps(self.rules(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """The digest of :meth:`rules_json`: 16 hex digits of BLAKE2b, equal
+        for two variants exactly when their games are (whatever their name
+        and description), the same on every machine and Python version."""
+        return hashlib.blake2b(self.rules_json().encode("ascii"), digest_size=FINGERPRINT_BYTES).hexdigest()
+
+    def shipped(self) -> bool:
+        """Whether these are the rules of the shipped variant of this name."""
+        return self.name in names() and load(self.name).fingerprint == self.fingerprint
 
 
 @dataclass(frozen=True)
@@ -212,7 +255,12 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
 
 
 def load_file(path: str | Path) -> BaseVariant:
-    """Load and validate one variant file."""
+    """Load and validate one variant file of the schema of the shipped ones
+    (``solver/variants/*.toml``; the README's Variants), wherever it is and
+    whatever its name: a name of a shipped variant is allowed, and its
+    :attr:`~BaseVariant.fingerprint` tells the two apart when the rules differ.
+    A file that cannot be read or breaks the schema raises
+    :class:`VariantError` naming the file and the problem."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")

@@ -5,7 +5,10 @@ a bitset (bit ``n - first`` set when deal ``n`` is won; byte ``i // 8``, bit
 ``i % 8``, least significant first) compressed with zlib, and ``index.json``,
 which says for each variant the range of deals it covers, how many were won
 and lost, the deals the solver left unknown (none so far: their bit is 0), the
-SHA-256 of the bitset and the command that built it.
+SHA-256 of the bitset, the command that built it and the fingerprint of the
+rules (an entry without one was built from the shipped rules of its day).
+An index is of the shipped rules only: a variant of a file of other rules
+(:func:`solver.variants.load_file`) is never answered from it.
 
 It is built from batch runs (docs/web.md)::
 
@@ -34,9 +37,9 @@ from typing import Any
 
 from ..api import DEFAULT_VARIANT, Limit, solve
 from ..deals import Deal, DealError
-from ..variants import load
+from ..variants import BaseVariant, load, names
 
-__all__ = ["DIFFICULTIES", "Index", "VerdictIndexError", "build", "difficulty", "index_of", "lookup",
+__all__ = ["DIFFICULTIES", "Index", "VerdictIndexError", "build", "difficulty", "index_for", "index_of", "lookup",
            "random_deal", "verdict", "winnable"]
 
 HERE = Path(__file__).parent
@@ -82,6 +85,16 @@ class Index:
     def won_deals(self) -> int:
         return sum(bin(b).count("1") for b in self.bits)
 
+    @property
+    def fingerprint(self) -> str:
+        """The rules it was built from: those recorded, else the shipped variant's."""
+        recorded = self.meta.get("fingerprint")
+        return recorded if isinstance(recorded, str) else load(self.variant).fingerprint
+
+    def answers_for(self, variant: BaseVariant) -> bool:
+        """Whether its verdicts are those of ``variant``'s rules."""
+        return variant.name == self.variant and variant.fingerprint == self.fingerprint
+
 
 _loaded: dict[tuple[str, str], Index | None] = {}
 
@@ -123,7 +136,12 @@ def index_of(variant: str, folder: str | Path | None = None) -> Index | None:
             first, last = meta["first"], meta["last"]
             if len(bits) != (last - first) // 8 + 1:
                 raise VerdictIndexError(f"{path}: {len(bits)} bytes do not cover deals {first}-{last}")
-            _loaded[key] = Index(variant, first, last, bits, frozenset(meta.get("unknown", ())), meta)
+            index = Index(variant, first, last, bits, frozenset(meta.get("unknown", ())), meta)
+            if variant in names() and index.fingerprint != load(variant).fingerprint:
+                raise VerdictIndexError(f"{folder / META}: the index of {variant} was built for the rules "
+                                        f"{index.fingerprint}, and the shipped rules are now "
+                                        f"{load(variant).fingerprint}: build it again (make index)")
+            _loaded[key] = index
     return _loaded[key]
 
 
@@ -139,15 +157,22 @@ def _number(deal: int | str) -> int:
     return deal
 
 
-def lookup(deal: int | str, variant: str = DEFAULT_VARIANT) -> str | None:
+def index_for(variant: BaseVariant) -> Index | None:
+    """The shipped index of ``variant``, when it is of ``variant``'s rules."""
+    index = index_of(variant.name) if variant.name in names() else None
+    return index if index is not None and index.answers_for(variant) else None
+
+
+def lookup(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT) -> str | None:
     """The index's verdict on ``deal``: ``"won"``, ``"lost"``, ``"unknown"``,
-    or ``None`` when the index does not cover it (or the variant has none)."""
+    or ``None`` when the index does not cover it (or the variant has none, or
+    ``variant`` is of a file whose rules are not the shipped ones)."""
     number = _number(deal)
-    index = index_of(load(variant).name)
+    index = index_for(load(variant))
     return index.verdict(number) if index is not None else None
 
 
-def verdict(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = True,
+def verdict(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
             limit: Limit | None = None) -> tuple[str | None, str]:
     """The verdict on ``deal`` and where it comes from: ``(verdict, "index")``,
     ``(verdict, "search")`` when the index does not cover it and ``search``
@@ -162,7 +187,7 @@ def verdict(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = T
     return solve(number, variant, limit).verdict, "search"
 
 
-def winnable(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = True,
+def winnable(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
              limit: Limit | None = None) -> bool | None:
     """Whether ``deal`` can be won: ``True`` or ``False`` (both proven), or
     ``None`` (unknown: the solver's limit stopped it; or not in the index and
@@ -172,7 +197,7 @@ def winnable(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = 
     return {"won": True, "lost": False}.get(found)
 
 
-def difficulty(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool = True,
+def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
                limit: Limit | None = None, known: str | None = None) -> str:
     """How hard ``deal`` is, one of :data:`DIFFICULTIES`: ``"blind"`` when
     the careful blind player (:mod:`solver.blind`) wins it, else
@@ -188,16 +213,16 @@ def difficulty(deal: int | str, variant: str = DEFAULT_VARIANT, *, search: bool 
     number = _number(deal)
     if play(number, v, "careful").won:
         return "blind"
-    found = known or verdict(number, v.name, search=search, limit=limit)[0]
+    found = known or verdict(number, v, search=search, limit=limit)[0]
     return {"won": "sighted", "lost": "lost"}.get(found, "unknown")
 
 
-def random_deal(variant: str = DEFAULT_VARIANT, *, winnable_only: bool = False, rng: random.Random | None = None,
+def random_deal(variant: str | BaseVariant = DEFAULT_VARIANT, *, winnable_only: bool = False, rng: random.Random | None = None,
                 top: int = 1_000_000) -> int:
     """A random deal number of 1..``top`` (with ``winnable_only``, one the
     index says is won; a variant without an index draws from all deals)."""
     rng = rng or random.Random()
-    index = index_of(load(variant).name) if winnable_only else None
+    index = index_for(load(variant)) if winnable_only else None
     if index is None:
         return rng.randint(1, top)
     if index.won_deals() == 0:
@@ -212,16 +237,27 @@ def random_deal(variant: str = DEFAULT_VARIANT, *, winnable_only: bool = False, 
 # Building the index from a batch database
 
 
-def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
+def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int = 1_000_000,
           folder: str | Path | None = None, command: str | None = None, extend: bool = False) -> Index:
     """Write the index of ``variant`` from a batch database: the deals
     ``first``..``K``, where ``K`` (at most ``last``) is the last deal before
     the first one the database does not hold. With ``extend``, the index
     already in ``folder`` (which must start at ``first``) keeps its deals and
-    the database gives those after them. Returns it, as read back."""
-    from ..batch import connect
+    the database gives those after them. Returns it, as read back.
 
-    name = load(variant).name
+    The index is of the shipped rules: ``variant`` must have them, and the
+    database must not say its deals were solved under others (one that does
+    not say, made before databases recorded the rules, is taken as holding
+    the shipped ones, as a batch takes it)."""
+    from ..batch import connect, recorded_rules
+
+    v = load(variant)
+    name = v.name
+    if name not in names():
+        raise VerdictIndexError(f"the verdict index is of the shipped variants; {name} is not one")
+    if not v.shipped():
+        raise VerdictIndexError(f"the verdict index is of the shipped rules; {v.path or name} has the rules "
+                                f"{v.fingerprint}, not those of the shipped {name}, {load(name).fingerprint}")
     folder = Path(folder) if folder is not None else HERE
     if first < 1 or last < first:
         raise VerdictIndexError(f"deals {first}-{last}: give a range A-B with 1 <= A <= B")
@@ -244,6 +280,10 @@ def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
         old_limits = {json.dumps(x, sort_keys=True) for x in old.meta.get("limits", [])}
     conn = connect(db, readonly=True)
     try:
+        recorded = recorded_rules(conn, name)
+        if recorded is not None and recorded != v.fingerprint:
+            raise VerdictIndexError(f"{db}: its {name} deals were solved under the rules {recorded}, not the "
+                                    f"shipped ones ({v.fingerprint}): the index must be of the shipped rules")
         rows = conn.execute(
             "SELECT deal, verdict FROM results WHERE variant = ? AND deal BETWEEN ? AND ? ORDER BY deal",
             (name, expected, last),
@@ -283,6 +323,7 @@ def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
         "from": (f"{old.meta['from']}; then " if old is not None else "")
                 + (command or f"python -m solver batch --variant {name} --deals {start}-{last}"),
         "limits": [json.loads(x) for x in sorted(limits)],
+        "fingerprint": v.fingerprint,
     }
     if end < last:
         meta_all[name]["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"

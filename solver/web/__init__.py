@@ -30,7 +30,7 @@ import json
 import logging
 import socket
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .. import verdicts
 from ..api import DEFAULT_VARIANT, Limit
@@ -39,7 +39,7 @@ from ..deals import MAX_NUMBER, DealError
 from ..game import MoveError
 from ..hints import DEFAULT_HINT_LIMIT, Hint
 from ..session import Game, GameError, describe, move_json, parse_move
-from ..variants import VariantError, all_variants, load
+from ..variants import BaseVariant, VariantError, all_variants, load
 
 __all__ = ["MAX_BODY", "MAX_MOVES", "create_app", "serve"]
 
@@ -67,16 +67,23 @@ def _missing_extra() -> str:
     return "the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)"
 
 
-def variants_json() -> list[dict[str, Any]]:
-    """Every shipped variant: the page's first one, the classic, the rest of
-    their family, then the other families."""
+def served_variants(extra: Iterable[BaseVariant] = ()) -> dict[str, BaseVariant]:
+    """The variants the server plays, by name: the shipped ones and ``extra``
+    (of variant files; one with a shipped name takes that variant's place)."""
+    return {v.name: v for v in all_variants()} | {v.name: v for v in extra}
+
+
+def variants_json(served: dict[str, BaseVariant] | None = None) -> list[dict[str, Any]]:
+    """Every variant served (the shipped ones by default): the page's first
+    one, the classic, the rest of their family, then the other families."""
     out = []
-    for v in all_variants():
-        ix = verdicts.index_of(v.name)
+    for v in (served or served_variants()).values():
+        ix = verdicts.index_for(v)
         out.append({
             "name": v.name,
             "family": v.family,
             "description": v.description,
+            "fingerprint": v.fingerprint,
             "cards": v.cards,
             "index": {"first": ix.first, "last": ix.last} if ix is not None else None,
         })
@@ -99,11 +106,11 @@ def _deal(body: dict) -> int:
     return deal
 
 
-def _variant(body: dict) -> str:
+def _variant(body: dict, served: dict[str, BaseVariant]) -> BaseVariant:
     name = body.get("variant")
     if not isinstance(name, str):
         raise _BadRequest(400, f"'variant' must be a variant name, not {json.dumps(name)[:40]}")
-    return load(name).name
+    return served[name] if name in served else load(name)
 
 
 def _steps(body: dict) -> list:
@@ -115,11 +122,11 @@ def _steps(body: dict) -> list:
     return steps
 
 
-def _game(body: dict) -> Game:
+def _game(body: dict, served: dict[str, BaseVariant]) -> Game:
     auto = body.get("auto", True)
     if not isinstance(auto, bool):
         raise _BadRequest(400, f"'auto' must be true or false, not {json.dumps(auto)[:40]}")
-    return Game.replay(_variant(body), _deal(body), _steps(body), auto=auto)
+    return Game.replay(_variant(body, served), _deal(body), _steps(body), auto=auto)
 
 
 def _hint_json(h: Hint) -> dict[str, Any]:
@@ -152,9 +159,12 @@ def _hint_json(h: Hint) -> dict[str, Any]:
 # The application
 
 
-def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
+def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
+               variants: Iterable[BaseVariant] = ()):
     """The Starlette application (hints within ``hint_limit``, at most
-    ``hint_workers`` at once)."""
+    ``hint_workers`` at once), playing the shipped variants and ``variants``
+    (of variant files, :func:`served_variants`)."""
+    served = served_variants(variants)
     try:
         import anyio
         from starlette.applications import Starlette
@@ -221,42 +231,42 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
             waiting -= 1
 
     async def get_variants(body):
-        return {"variants": variants_json(), "first": FIRST}
+        return {"variants": variants_json(served), "first": FIRST}
 
     async def state(body):
-        return {"view": _game(body).view()}
+        return {"view": _game(body, served).view()}
 
     async def play(body):
-        game = _game(body)
+        game = _game(body, served)
         if "move" not in body:
             raise _BadRequest(400, "give the 'move' to play")
         step = game.play(parse_move(body["move"]))
         return {"step": [move_json(m) for m in step], "view": game.view()}
 
     async def hint(body):
-        game = _game(body)
+        game = _game(body, served)
         h = await in_worker(lambda: game.hint(hint_limit))
         return {"hint": _hint_json(h)}
 
     async def new(body):
-        name = _variant(body)
+        variant = _variant(body, served)
         only = body.get("winnable_only", False)
         if not isinstance(only, bool):
             raise _BadRequest(400, "'winnable_only' must be true or false")
-        if only and verdicts.index_of(name) is None:
-            deal = await in_worker(lambda: _search_winnable(name, hint_limit))
+        if only and verdicts.index_for(variant) is None:
+            deal = await in_worker(lambda: _search_winnable(variant, hint_limit))
             return {"deal": deal, "source": "search"}
-        return {"deal": verdicts.random_deal(name, winnable_only=only), "source": "index" if only else "random"}
+        return {"deal": verdicts.random_deal(variant, winnable_only=only), "source": "index" if only else "random"}
 
     async def verdict(body):
-        name, deal = _variant(body), _deal(body)
-        found, source = verdicts.verdict(deal, name, search=False)
+        variant, deal = _variant(body, served), _deal(body)
+        found, source = verdicts.verdict(deal, variant, search=False)
         if found is None:
-            found, source = await in_worker(lambda: verdicts.verdict(deal, name, limit=hint_limit))
-        out = {"variant": name, "deal": deal, "verdict": found, "source": source,
+            found, source = await in_worker(lambda: verdicts.verdict(deal, variant, limit=hint_limit))
+        out = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
                "winnable": {"won": True, "lost": False}.get(found), "difficulty": None}
-        if load(name).family == "tomb":
-            level = await in_worker(lambda: verdicts.difficulty(deal, name, known=found, limit=hint_limit))
+        if variant.family == "tomb":
+            level = await in_worker(lambda: verdicts.difficulty(deal, variant, known=found, limit=hint_limit))
             out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
         return out
 
@@ -285,7 +295,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
     return Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: internal_error})
 
 
-def _search_winnable(variant: str, limit: Limit, tries: int = 20) -> int:
+def _search_winnable(variant: BaseVariant, limit: Limit, tries: int = 20) -> int:
     """A random deal the solver proves won within ``limit`` (a variant
     without an index)."""
     from ..api import solve
@@ -298,9 +308,10 @@ def _search_winnable(variant: str, limit: Limit, tries: int = 20) -> int:
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | None = None,
-          hint_workers: int = 2) -> int:
+          hint_workers: int = 2, variants: Iterable[BaseVariant] = ()) -> int:
     """Serve the web game on ``host:port`` (0: any free port) until Ctrl-C;
-    print the address first. Returns the exit code."""
+    print the address first. ``variants``: of variant files, served besides
+    the shipped ones. Returns the exit code."""
     try:
         import uvicorn
     except ImportError:
@@ -309,7 +320,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | No
         raise ValueError("--hint-workers must be at least 1")
     limit = DEFAULT_HINT_LIMIT if hint_seconds is None else Limit(
         positions=DEFAULT_HINT_LIMIT.positions, seconds=hint_seconds, memory=DEFAULT_HINT_LIMIT.memory)
-    app = create_app(limit, hint_workers)
+    app = create_app(limit, hint_workers, variants)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
