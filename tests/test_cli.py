@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +15,7 @@ from solver.rules import tomb
 from solver.game import Position
 from solver.variants import load
 
-from support import run
+from support import ROOT, run
 
 CARD_RE = re.compile(r"^[A2-9TJQK][CDHS]$")
 
