@@ -60,7 +60,7 @@ test-slow: build
 # left as it is). Every test that reaches the core runs; only the
 # browser's are left out (Chromium would load the sanitizer too).
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	LD_PRELOAD=$$($${CC:-cc} -print-file-name=libasan.so) ../../$(PY)
+	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so) $$($${CC:-cc} -print-file-name=libstdc++.so)" ../../$(PY)
 test-asan: build
 	rm -rf build/asan && mkdir -p build/asan && cp -r solver tests pyproject.toml build/asan/
 	rm -f build/asan/solver/_core*.so
