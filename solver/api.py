@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from . import core, families
 from .cards import Card, CardError
-from .deals import Deal, DealError
+from .deals import Deal, DealError, number_from_text
 from .game import Move, MoveError, Position
 from .variants import BaseVariant, load
 
@@ -215,7 +215,7 @@ def to_deal(deal: int | str | Deal | Iterable, decks: int = 1) -> Deal:
     if isinstance(deal, str):
         text = deal.strip()
         if text.isascii() and text.isdigit():
-            return Deal.from_number(int(text), decks)
+            return Deal.from_number(number_from_text(text), decks)
         return Deal.parse(text, decks)
     return Deal.from_cards(deal, decks)
 
