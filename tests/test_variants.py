@@ -132,6 +132,16 @@ def test_unknown_variant_through_solve():
         solve(14, "klondike")
 
 
+@pytest.mark.parametrize("name", [["napoleons-tomb"], {"name": "napoleons-tomb"}])
+def test_an_unhashable_variant_name_is_a_variant_error(name):
+    """Found by tests/test_properties.py: load(["napoleons-tomb"]) raised
+    TypeError (unhashable type: 'list') from the cache look-up."""
+    with pytest.raises(VariantError, match="unknown variant"):
+        load(name)
+    with pytest.raises(VariantError, match="unknown variant"):
+        solve(1, name)
+
+
 def test_variant_error_is_a_value_error():
     assert issubclass(VariantError, ValueError)
 
