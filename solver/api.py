@@ -267,7 +267,7 @@ def solve(
             name = variant.name if isinstance(variant, BaseVariant) else variant
             raise ValueError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
     else:
-        pos = start_position(deal, variant or DEFAULT_VARIANT)
+        pos = start_position(deal, DEFAULT_VARIANT if variant is None else variant)
     limit = limit or Limit()
     search = core.Search(pos, core.flags_for(shortcuts, pos.variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
