@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 from . import core, families
 from .cards import Card, CardError
-from .deals import Deal, DealError
+from .deals import Deal, DealError, number_from_text
 from .game import Move, MoveError, Position
 from .variants import FINGERPRINT_BYTES, BaseVariant, VariantError, load, names
 
@@ -241,7 +241,7 @@ def to_deal(deal: int | str | Deal | Iterable, decks: int = 1) -> Deal:
     if isinstance(deal, str):
         text = deal.strip()
         if text.isascii() and text.isdigit():
-            return Deal.from_number(int(text), decks)
+            return Deal.from_number(number_from_text(text), decks)
         return Deal.parse(text, decks)
     return Deal.from_cards(deal, decks)
 
@@ -293,7 +293,7 @@ def solve(
             name = variant.name if isinstance(variant, BaseVariant) else variant
             raise ValueError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
     else:
-        pos = start_position(deal, variant or DEFAULT_VARIANT)
+        pos = start_position(deal, DEFAULT_VARIANT if variant is None else variant)
     limit = limit or Limit()
     search = core.Search(pos, core.flags_for(shortcuts, pos.variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)

@@ -53,6 +53,8 @@ class Card:
     @classmethod
     def parse(cls, token: str) -> Card:
         """Parse ``JD``, ``10h``, ``td``, ``J♦``; raise :class:`CardError` naming the token."""
+        if not isinstance(token, str):
+            raise CardError(f"{token!r} is not text: a card is written like JD or 10♥")
         text = token.strip()
         if len(text) < 2:
             raise CardError(f"{token!r} is not a card (expected rank and suit, like JD or 10♥)")

@@ -131,28 +131,89 @@ def _rules(variant):
     return r
 
 
+def _pile(pile, what: str, size: int = 104) -> list[int]:
+    """The card indexes of a pile (a tuple of cards), or a CoreError naming
+    the place: the struct takes only card indexes, so anything else there
+    would fail in cffi, and a pile the struct cannot hold would overflow it."""
+    if not isinstance(pile, (tuple, list)):
+        raise CoreError(f"position: {what} is {pile!r}, not a tuple of cards")
+    for card in pile:
+        if not isinstance(card, Card):
+            raise CoreError(f"position: {what} holds {card!r}, which is not a Card")
+    if len(pile) > size:
+        raise CoreError(f"position: {what} holds {len(pile)} cards; at most {size}")
+    return [c.index for c in pile]
+
+
+def _slot(card, what: str, empty: int) -> int:
+    """The index of the card in a single place (a cell, a lid place), or ``empty``."""
+    if card is None:
+        return empty
+    if not isinstance(card, Card):
+        raise CoreError(f"position: {what} is {card!r}, not a Card or None")
+    return card.index
+
+
+def _places(value, count: int, what: str) -> tuple:
+    """A tuple of ``count`` places: the engines and the core must see the same ones."""
+    if not isinstance(value, (tuple, list)) or len(value) != count:
+        raise CoreError(f"position: {what} must be a tuple of {count}, not {repr(value)[:80]}")
+    return tuple(value)
+
+
+def _count(value, what: str, top: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        allowed = "0" if top == 0 else f"a whole number 0..{top}"
+        raise CoreError(f"position: {what} is {value!r}, not {allowed}")
+    return value
+
+
+def _check_tomb_foundations(pos: Position) -> None:
+    """The core is given only how many cards each foundation holds; the
+    engines read their top cards. So a foundation must hold the ranks its
+    count says, and no card may lie there and elsewhere too."""
+    for i, corner in enumerate(pos.corners, 1):
+        if [c.rank for c in corner] != list(range(7, 7 + len(corner))):
+            shown = " ".join(str(c) for c in corner)
+            raise CoreError(f"position: corner {i} holds {shown}; a corner builds up 7, 8, ... K")
+    if [c.rank for c in pos.tomb] != [6 - i % 6 for i in range(len(pos.tomb))]:
+        shown = " ".join(str(c) for c in pos.tomb)
+        raise CoreError(f"position: the tomb holds {shown}; it builds down 6, 5, ... A four times")
+    seen: dict[Card, str] = {}
+    places = [("the stock", pos.stock), ("the waste", pos.waste), ("the cells", pos.cells),
+              ("the reserve", pos.reserve), ("the tomb", pos.tomb)]
+    places += [(f"corner {i}", c) for i, c in enumerate(pos.corners, 1)]
+    for where, pile in places:
+        for card in pile:
+            if card is not None and card in seen:
+                both = f"twice in {where}" if seen[card] == where else f"in {seen[card]} and in {where}"
+                raise CoreError(f"position: card {card} appears twice ({both})")
+            seen.setdefault(card, where)
+
+
 def _position(pos: Position):
     p = ffi.new("solver_position *")
-    for name in ("stock", "waste"):
-        if len(getattr(pos, name)) > 52:
-            raise CoreError(f"position: the {name} holds {len(getattr(pos, name))} cards; a deck has 52")
-    p.nstock = len(pos.stock)
-    p.stock[0 : len(pos.stock)] = [c.index for c in pos.stock]
-    p.nwaste = len(pos.waste)
-    p.waste[0 : len(pos.waste)] = [c.index for c in pos.waste]
-    if len(pos.cells) > lib.SOLVER_MAX_CELLS:
-        raise CoreError(f"{len(pos.cells)} cells; the core handles at most {lib.SOLVER_MAX_CELLS}")
-    cells = [c.index if c is not None else lib.SOLVER_NO_CARD for c in pos.cells]
+    stock, waste = _pile(pos.stock, "the stock", 52), _pile(pos.waste, "the waste", 52)
+    p.nstock, p.nwaste = len(stock), len(waste)
+    p.stock[0 : len(stock)] = stock
+    p.waste[0 : len(waste)] = waste
+    cells = _places(pos.cells, pos.variant.cells, f"the cells of {pos.variant.name}")
+    if len(cells) > lib.SOLVER_MAX_CELLS:
+        raise CoreError(f"{len(cells)} cells; the core handles at most {lib.SOLVER_MAX_CELLS}")
+    cells = [_slot(c, f"cell {i}", lib.SOLVER_NO_CARD) for i, c in enumerate(cells, 1)]
     cells += [lib.SOLVER_NO_CARD] * (lib.SOLVER_MAX_CELLS - len(cells))
     p.cells[0 : lib.SOLVER_MAX_CELLS] = cells
-    if len(pos.reserve) > 4:
-        raise CoreError(f"{len(pos.reserve)} cards in the sixes reserve; there are four 6s")
-    p.nreserve = len(pos.reserve)
-    p.reserve[0 : len(pos.reserve)] = [c.index for c in pos.reserve]
-    for i, pile in enumerate(pos.corners):
-        p.corners[i] = len(pile)
-    p.tomb = len(pos.tomb)
-    p.redeals = pos.redeals
+    reserve = _pile(pos.reserve, "the sixes reserve")
+    if len(reserve) > 4:
+        raise CoreError(f"{len(reserve)} cards in the sixes reserve; there are four 6s")
+    p.nreserve = len(reserve)
+    p.reserve[0 : len(reserve)] = reserve
+    corners = _places(pos.corners, 4, "the corners")
+    for i, pile in enumerate(corners):
+        p.corners[i] = len(_pile(pile, f"corner {i + 1}"))
+    p.tomb = len(_pile(pos.tomb, "the tomb"))
+    _check_tomb_foundations(pos)
+    p.redeals = _count(pos.redeals, "the redeals made", pos.variant.passes - 1)
     return p
 
 
@@ -204,11 +265,9 @@ def _rules_d2(variant):
 
 
 def _fill(array, cards, what: str, size: int = 104) -> int:
-    cards = list(cards)
-    if len(cards) > size:
-        raise CoreError(f"position: {what} holds {len(cards)} cards; at most {size}")
-    array[0 : len(cards)] = [c.index for c in cards]
-    return len(cards)
+    indexes = _pile(cards, what, size)
+    array[0 : len(indexes)] = indexes
+    return len(indexes)
 
 
 def _position_d2(pos):
@@ -217,31 +276,28 @@ def _position_d2(pos):
     p.turned = lib.D2_NO_CARD
     p.nstock = _fill(p.stock, pos.stock, "the stock")
     if pos.variant.family == "napoleao":
-        if len(pos.piles) != 12:
-            raise CoreError(f"position: {len(pos.piles)} piles; the ring has 12")
-        for i, pile in enumerate(pos.piles):
+        for i, pile in enumerate(_places(pos.piles, 12, "the piles of the ring")):
             p.npiles[i] = _fill(p.piles[i], pile, f"pile {i + 1}")
-        p.kbases[0:4] = list(pos.kbases)
-        p.abases[0:4] = list(pos.abases)
-        p.redeals = pos.redeals
-        p.rounds = pos.rounds
+        kbases = _places(pos.kbases, 4, "the King bases (a count per suit)")
+        abases = _places(pos.abases, 4, "the Ace bases (a count per suit)")
+        p.kbases[0:4] = [_count(n, f"King base {s}", 13) for s, n in zip("CSHD", kbases)]
+        p.abases[0:4] = [_count(n, f"Ace base {s}", 13) for s, n in zip("CSHD", abases)]
+        p.redeals = _count(pos.redeals, "the redeals made", pos.variant.redeals)
+        p.rounds = _count(pos.rounds, "the rounds dealt", 104)
         return p
-    if pos.turned is not None:
-        p.turned = pos.turned.index
-    if len(pos.lid) != 5 or len(pos.sides) != 4 or len(pos.bottoms) != 4:
-        raise CoreError("position: the box has 5 lid places, 4 sides and 4 bottom piles")
-    p.lid[0:5] = [c.index if c is not None else lib.D2_NO_CARD for c in pos.lid]
-    for i, pile in enumerate(tuple(pos.sides) + tuple(pos.bottoms)):
+    p.turned = _slot(pos.turned, "the turned card", lib.D2_NO_CARD)
+    lid = _places(pos.lid, 5, "the lid (a card or None a place)")
+    p.lid[0:5] = [_slot(c, f"lid place {i}", lib.D2_NO_CARD) for i, c in enumerate(lid, 1)]
+    for i, pile in enumerate(_places(pos.sides, 4, "the side piles") + _places(pos.bottoms, 4, "the bottom piles")):
         p.ntableau[i] = _fill(p.tableau[i], pile, f"pile {i + 1}")
     p.njewels = _fill(p.jewels, pos.jewels, "the jewels", 13)
-    if len(pos.reserves) > 3:
-        raise CoreError(f"position: {len(pos.reserves)} reserves; at most 3")
-    for i, res in enumerate(pos.reserves):
+    reserves = _places(pos.reserves, pos.variant.reserves, f"the reserves of {pos.variant.name}")
+    for i, res in enumerate(reserves):
         p.nreserves[i] = _fill(p.reserves[i], res, f"reserve {i + 1}")
-    if len(pos.foundations) != 4:
-        raise CoreError("position: foundations must be four pairs, one per suit")
-    for i, pair in enumerate(pos.foundations):
-        p.foundations[i][0:2] = list(pair)
+    foundations = _places(pos.foundations, 4, "the foundations (a pair of counts per suit)")
+    for i, (suit, pair) in enumerate(zip("CSHD", foundations)):
+        pair = _places(pair, 2, f"the foundations of {suit} (two counts)")
+        p.foundations[i][0:2] = [_count(n, f"a foundation of {suit}", 13) for n in pair]
     return p
 
 

@@ -338,4 +338,30 @@ def _check_number(number: object) -> None:
             f"deal number {number!r} is a {type(number).__name__}, not a whole number: {allowed}"
         )
     if not MIN_NUMBER <= number <= MAX_NUMBER:
-        raise DealError(f"deal number {number} is out of range: {allowed}")
+        # An int of more than 4300 digits cannot even be written as text.
+        shown = number if abs(number) < 10**40 else f"of about {int(number.bit_length() * 0.30103) + 1} digits"
+        raise DealError(f"deal number {shown} is out of range: {allowed}")
+
+
+def number_from_text(text: str) -> int:
+    """The deal number written in ``text`` (ASCII digits, white space around
+    them allowed); raise :class:`DealError` for anything else.
+
+    >>> number_from_text(" 0042 ")
+    42
+    >>> number_from_text("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    solver.deals.DealError: deal number of 5000 digits is out of range: deal numbers are 1 .. 100000000000000000000 (10**20)
+    """
+    digits = text.strip()
+    if not (digits.isascii() and digits.isdigit()):
+        raise DealError(f"deal number {text!r} is not a whole number (1..10**20)")
+    # int() refuses more than 4300 digits; leading zeros do not count.
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(MAX_NUMBER)):
+        raise DealError(f"deal number of {len(significant)} digits is out of range: deal numbers are"
+                        f" {MIN_NUMBER} .. {MAX_NUMBER} (10**20)")
+    number = int(significant or "0")
+    _check_number(number)
+    return number

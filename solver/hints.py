@@ -167,7 +167,7 @@ def hint(
     :data:`DEFAULT_HINT_LIMIT`). See the module text for what it answers.
     """
     if not isinstance(position, families.position_classes()):
-        position = start_position(position, variant or DEFAULT_VARIANT)
+        position = start_position(position, DEFAULT_VARIANT if variant is None else variant)
         variant = None
     limit = limit or DEFAULT_HINT_LIMIT
     result: Result = solve(position, variant, limit)

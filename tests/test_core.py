@@ -1040,6 +1040,45 @@ def test_a_possible_position_is_accepted_after_the_impossible_ones():
     Search(_classic_start(), 0)
 
 
+def _found_positions():
+    """Positions that the core took, found by tests/test_properties.py: it
+    is given only the counts of the foundations and pads the cells, so it
+    searched a position other than the one the engines play (a won line that
+    does not replay), or cffi failed on the struct (IndexError, TypeError,
+    OverflowError). Deal 14 of the classic, its stock top first."""
+    pos = _classic_start(14)
+    without = lambda *names: tuple(c for c in pos.stock if str(c) not in names)  # noqa: E731
+    return {
+        # The core padded the cells to four; the engine has two: the won
+        # line's 17th move, 5H waste -> cell, did not replay.
+        "two cells in a 4-cell game": (replace(pos, cells=(None, None)), "the cells of napoleons-tomb must be"),
+        # The core read two cards on corner 1 (it shows an 8), the engine a 7
+        # on top: the won line's 9C waste -> corner did not replay.
+        "a corner 8C 7C": (replace(pos, stock=without("7C", "8C"), corners=((C("8C"), C("7C")), (), (), ())),
+                           "corner 1 holds 8C 7C; a corner builds up 7, 8"),
+        # 7C home and in the stock, 7D nowhere: the core (suits do not
+        # matter on the foundations) gave a verdict for an impossible deck.
+        "7C twice, 7D missing": (replace(pos, stock=without("7D"), corners=((C("7C"),), (), (), ())),
+                                 r"card 7C appears twice \(in the stock and in corner 1\)"),
+        # The core counted it; the engine replaying the line failed on None.rank.
+        "None on a corner": (replace(pos, stock=without("7D"), corners=((None,), (), (), ())),
+                             "corner 1 holds None, which is not a Card"),
+        "five corners": (replace(pos, corners=((),) * 5), "the corners must be a tuple of 4"),
+        "a text in the stock": (replace(pos, stock=("9C",) + pos.stock[1:]), "the stock holds '9C', which is not a"),
+        "a text in a cell": (replace(pos, stock=pos.stock[1:], cells=("9C", None, None, None)), "cell 1 is '9C'"),
+        "2**40 redeals": (replace(pos, redeals=2**40), "the redeals made is 1099511627776, not 0"),
+        "a tomb 5 then 6": (replace(pos, stock=without("5C", "6C"), tomb=(C("5C"), C("6C"))),
+                            "the tomb holds 5C 6C; it builds down 6, 5"),
+    }
+
+
+@pytest.mark.parametrize("what", list(_found_positions()))
+def test_positions_the_core_misread_are_refused_naming_the_problem(what):
+    pos, words = _found_positions()[what]
+    with pytest.raises(CoreError, match=words):
+        solve(pos, limit=Limit(positions=10_000, seconds=None))
+
+
 # ---------------------------------------------------------------------------
 # 6. Interrupt
 

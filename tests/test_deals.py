@@ -10,7 +10,7 @@ from pysol_cards.random import MTRandom, shuffle
 from pysol_cards.random_base import RandomBase
 
 import solver.deals
-from solver.cards import DECK, Card
+from solver.cards import DECK, Card, CardError
 from solver.deals import LC_LIMIT, MAX_NUMBER, Deal, DealError
 
 # ---------------------------------------------------------------------------
@@ -324,3 +324,33 @@ def test_two_deck_deal_errors_name_the_problem() -> None:
         Deal.parse(" ".join(map(str, cards[:52])), 2)
     with pytest.raises(DealError, match="1 or 2 decks"):
         Deal(tuple(cards), None, 3)
+
+
+# ---------------------------------------------------------------------------
+# Found by tests/test_properties.py
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_a_deal_number_of_thousands_of_digits_is_a_deal_error(sign: int) -> None:
+    """Python writes no int of more than 4300 digits as text, so the range
+    error itself raised a bare ValueError ("Exceeds the limit")."""
+    with pytest.raises(DealError, match=r"deal number of about 5001 digits is out of range: deal numbers are 1 \.\."):
+        Deal.from_number(sign * 10**5000)
+
+
+def test_a_deal_number_text_of_thousands_of_digits_is_a_deal_error() -> None:
+    """int() refuses text of more than 4300 digits: solve("999...9") raised
+    a bare ValueError ("Exceeds the limit")."""
+    from solver.api import to_deal
+
+    with pytest.raises(DealError, match="deal number of 5000 digits is out of range"):
+        to_deal("9" * 5000)
+    assert to_deal("0" * 5000 + "7").number == 7
+
+
+@pytest.mark.parametrize("value", [None, 5, b"JD", ["J", "D"]])
+def test_a_card_parsed_from_something_not_text_is_a_card_error(value: object) -> None:
+    """Card.parse(None) raised AttributeError ('NoneType' object has no attribute 'strip')."""
+    with pytest.raises(CardError, match="is not text"):
+        Card.parse(value)  # type: ignore[arg-type]

@@ -245,6 +245,30 @@ def test_impossible_positions_are_refused():
         solve(replace(jp, stock=jp.stock[1:]), JEWEL)
 
 
+def _found_positions():
+    """Positions that the core took or that failed in cffi, found by
+    tests/test_properties.py."""
+    nap, jp = start_position(1, NAP), start_position(7, JEWEL)
+    return {
+        # The core padded the reserves to three; the engine has one: the won
+        # line's 13th move, 8H stock -> reserve:2, did not replay.
+        "one reserve in a 3-reserve game": (replace(jp, reserves=((),)), "the reserves of paciencia-porta-joias"),
+        "a text turned": (replace(jp, turned="AC"), "the turned card is 'AC', not a Card or None"),   # TypeError
+        "three counts on a foundation": (replace(jp, foundations=((0, 0, 0),) + jp.foundations[1:]),  # ValueError
+                                         "the foundations of C"),
+        "three King bases": (replace(nap, kbases=(0, 1, 0)), "the King bases"),                     # ValueError
+        "2**40 rounds": (replace(nap, rounds=2**40), "the rounds dealt is 1099511627776"),          # OverflowError
+        "None on a pile": (replace(nap, piles=((None,),) + nap.piles[1:]), "pile 1 holds None"),     # AttributeError
+    }
+
+
+@pytest.mark.parametrize("what", list(_found_positions()))
+def test_positions_the_core_misread_are_refused_naming_the_problem(what):
+    pos, words = _found_positions()[what]
+    with pytest.raises(core.CoreError, match=words):
+        solve(pos, limit=Limit(positions=10_000, seconds=None))
+
+
 def test_bad_deals_are_refused():
     cards = list(Deal.from_number(3, 2).cards)
     with pytest.raises(DealError, match="3 times"):

@@ -132,6 +132,28 @@ def test_unknown_variant_through_solve():
         solve(14, "klondike")
 
 
+@pytest.mark.parametrize("name", [["napoleons-tomb"], {"name": "napoleons-tomb"}])
+def test_an_unhashable_variant_name_is_a_variant_error(name):
+    """Found by tests/test_properties.py: load(["napoleons-tomb"]) raised
+    TypeError (unhashable type: 'list') from the cache look-up."""
+    with pytest.raises(VariantError, match="unknown variant"):
+        load(name)
+    with pytest.raises(VariantError, match="unknown variant"):
+        solve(1, name)
+
+
+@pytest.mark.parametrize("name", ["", [], 0])
+def test_an_empty_variant_name_is_not_the_classic(name):
+    """Found by tests/test_properties.py: solve(1, "") solved the classic
+    (``variant or DEFAULT_VARIANT``); only None means the default."""
+    from solver import hint
+
+    with pytest.raises(VariantError, match="unknown variant"):
+        solve(1, name, Limit(positions=1000, seconds=None))
+    with pytest.raises(VariantError, match="unknown variant"):
+        hint(1, name, Limit(positions=1000, seconds=None))
+
+
 def test_variant_error_is_a_value_error():
     assert issubclass(VariantError, ValueError)
 

@@ -287,7 +287,7 @@ def load(name: str | BaseVariant) -> BaseVariant:
     """The shipped variant called ``name`` (a variant object passes through)."""
     if isinstance(name, BaseVariant):
         return name
-    if name not in _cache:
+    if not isinstance(name, str) or name not in _cache:  # a list is no key of the cache
         path = HERE / f"{name}.toml"
         if not isinstance(name, str) or "/" in name or not path.is_file():
             raise VariantError(f"unknown variant {name!r}; variants are {', '.join(names())}")
