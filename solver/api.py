@@ -19,9 +19,8 @@ from .cards import Card, CardError
 from .deals import Deal, DealError
 from .game import Move, MoveError, Position
 from .variants import BaseVariant, load
+from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
-VERDICTS = ("won", "lost", "unknown")
-REASONS = ("positions", "seconds", "memory", "interrupted", "blind")
 DEFAULT_VARIANT = "napoleons-tomb"
 
 
@@ -81,8 +80,8 @@ class Result:
     variant: str
     deal: int | None
     cards: tuple[Card, ...]
-    verdict: str
-    reason: str | None
+    verdict: Verdict
+    reason: Reason | None
     score: int
     moves: tuple[Move, ...]
     stats: Stats = field(default_factory=Stats, compare=False)

@@ -493,7 +493,7 @@ _FAMILIES = {f.family: f for f in (_Tomb(), _Napoleao(), _Jewel())}
 
 
 class _Lines:
-    """The lines of the last hints that proved something (``wins`` or
+    """The lines of the last hints that proved something (``won`` or
     ``lost``), by every position along them: a hint asked from a position
     on such a line continues it instead of searching again. That keeps a
     player who follows the hints on one line (a new search from the next
@@ -521,7 +521,7 @@ class _Lines:
         return None
 
     def put(self, pos, h: Hint) -> None:
-        if h.status not in ("wins", "lost") or not h.line or h.line[0] != h.move:
+        if h.status not in ("won", "lost") or not h.line or h.line[0] != h.move:
             return
         play = families.engine(pos.variant.family).play
         where = {pos: 0}

@@ -68,7 +68,7 @@ def test_play_state_and_steps(server):
 def test_hint_says_what_it_proved(server):
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 14, "steps": []})
     assert status == 200
-    assert data["hint"] == {"move": {"action": "turn"}, "status": "wins", "score": 52, "reason": None,
+    assert data["hint"] == {"move": {"action": "turn"}, "status": "won", "score": 52, "reason": None,
                             "text": "Turn the stock: this move keeps a win (proven: the solver's line wins from here)."}
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 1, "steps": []})
     assert data["hint"]["status"] == "lost" and data["hint"]["score"] == 31

@@ -131,7 +131,7 @@ def _hint_json(h: Hint) -> dict[str, Any]:
     else:
         head = describe(h.move)
         head = head[0].upper() + head[1:]
-        if h.status == "wins":
+        if h.status == "won":
             text = f"{head}: this move keeps a win (proven: the solver's line wins from here)."
         elif h.status == "lost":
             text = (f"{head}. This deal can no longer be won (proven); best possible: {h.score} cards home,"
