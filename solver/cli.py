@@ -17,7 +17,7 @@ from . import variants
 from .api import DEFAULT_VARIANT, Limit, solve
 from .cards import CardError
 from .deals import Deal, DealError
-from .game import MoveError
+from .game import Move, MoveError
 from .core import CoreError, SHORTCUTS
 
 EXIT = {"won": 0, "lost": 1, "unknown": 3}
@@ -115,7 +115,8 @@ def _hint_parser(sub) -> None:
         description=(
             "The hint button: the next move from the position after a JSON move list "
             "(the solution format's moves: a bare list, or an object with a 'moves' key such as "
-            "a result of `solve --json`), and whether that line wins, the deal is proven lost, "
+            "a result of `solve --json`) or the printed moves, one a line (as `solve` prints "
+            "them: '8♥ waste → cell', '12. turn 9♣'), and whether that line wins, the deal is proven lost, "
             "or the limit stopped the search. Exit 0 with a hint, 2 on an error."
         ),
     )
@@ -124,7 +125,8 @@ def _hint_parser(sub) -> None:
     h.add_argument("--variant", "-v", default=None,
                    help=f"variant (default: the move object's 'variant', else {DEFAULT_VARIANT})")
     h.add_argument("--moves", "-m", default="-", metavar="FILE",
-                   help="JSON file of the moves played so far ('-' or absent: standard input; "
+                   help="file of the moves played so far, JSON or one printed move a line "
+                        "('-' or absent: standard input; "
                         "empty input means no move yet)")
     h.add_argument("--json", action="store_true",
                    help='print one JSON object: {"move", "status", "score", "reason"}')
@@ -135,8 +137,8 @@ def _read_moves(where: str) -> tuple[list, dict]:
     """The move list and the object around it (empty for a bare list)."""
     if where == "-":
         if sys.stdin.isatty():
-            print("reading the moves played so far from standard input (a JSON list; end with Ctrl-D)",
-                  file=sys.stderr, flush=True)
+            print("reading the moves played so far from standard input"
+                  " (a JSON list or one move a line; end with Ctrl-D)", file=sys.stderr, flush=True)
         try:
             text, name = sys.stdin.read(), "standard input"
         except UnicodeDecodeError as exc:
@@ -155,6 +157,8 @@ def _read_moves(where: str) -> tuple[list, dict]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if text.lstrip()[0] not in "[{":
+            return _printed_moves(text, name), {}
         raise ValueError(f"{name}: the moves are not JSON ({exc})") from None
     if isinstance(data, list):
         return data, {}
@@ -165,6 +169,22 @@ def _read_moves(where: str) -> tuple[list, dict]:
             raise ValueError(f"{name}: 'moves' must be a JSON list of moves")
         return data["moves"], data
     raise ValueError(f"{name}: expected a JSON list of moves or an object with 'moves', not {type(data).__name__}")
+
+
+def _printed_moves(text: str, name: str) -> list[Move]:
+    """One move a line as ``str(move)`` prints it, optionally numbered
+    (``12. 8♥ waste → cell``, as ``solve`` prints a line); blank lines skipped."""
+    moves = []
+    for number, line in enumerate(text.splitlines(), 1):
+        head, dot, rest = line.strip().partition(". ")
+        words = rest if dot and head.isdigit() else line
+        if not words.strip():
+            continue
+        try:
+            moves.append(Move.parse(words))
+        except MoveError as exc:
+            raise MoveError(f"{name}, line {number}: {exc}") from None
+    return moves
 
 
 def _hint(args) -> int:

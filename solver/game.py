@@ -144,7 +144,59 @@ class Move:
             f"unknown action {action!r} in {data!r}; actions are turn, redeal, move, deal, jewel"
         )
 
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move back from the notation ``str(move)`` prints (the places
+        of the solution format; ``->`` may stand for ``→``); raise
+        :class:`MoveError` saying what is wrong.
+
+        >>> Move.parse("10♥ waste → corner"), Move.parse("turn 9♣ 2♦ 8S")
+        (Move.move(TH, 'waste', 'corner'), Move.turn(9C 2D 8S))
+        >>> Move.parse("jewel 6H -> bottom:2"), Move.parse("redeal")
+        (Move.jewel(6H, 'bottom:2'), Move.redeal())
+        >>> Move.parse("8♥ waste → pile")
+        Traceback (most recent call last):
+        ...
+        solver.game.MoveError: unknown place 'pile' in move '8♥ waste → pile'; places are ...
+        """
+        if not isinstance(text, str):
+            raise MoveError(f"a move must be text, not {text!r}")
+        words = text.replace("->", "→").replace("→", " → ").split()
+        try:
+            return cls._parse_words(words, text)
+        except CardError as exc:
+            raise MoveError(f"{exc} in move {text!r}") from None
+
+    @classmethod
+    def _parse_words(cls, words: list[str], text: str) -> Move:
+        def place(word: str) -> str:
+            if not is_place(word):
+                raise MoveError(
+                    f"unknown place {word!r} in move {text!r}; places are {', '.join(PLACES)},"
+                    f" or {', '.join(k + ':N' for k in INDEXED_PLACES)}"
+                )
+            return word
+
+        if not words:
+            raise MoveError("an empty text is not a move")
+        head, rest = words[0], words[1:]
+        if head in ("turn", "deal") and "→" not in rest:
+            return cls(head, cards=tuple(Card.parse(w) for w in rest))
+        if head == "redeal" and not rest:
+            return cls.redeal()
+        if head == "jewel" and rest[-2:-1] == ["→"] and len(rest) in (2, 3):
+            card = Card.parse(rest[0]) if len(rest) == 3 else None
+            return cls("jewel", card=card, dst=place(rest[-1]))
+        if len(words) in (3, 4) and words[-2] == "→":
+            card = Card.parse(words[0]) if len(words) == 4 else None
+            return cls("move", card=card, src=place(words[-3]), dst=place(words[-1]))
+        raise MoveError(
+            f"{text!r} is not a move: expected 'turn CARDS', 'deal CARDS', 'redeal',"
+            " 'jewel CARD → PLACE' or 'CARD FROM → TO' (such as '8♥ waste → cell')"
+        )
+
     def __str__(self) -> str:
+        card = self.card.pretty() + " " if self.card is not None else ""
         if self.action == "turn":
             return "turn " + " ".join(c.pretty() for c in self.cards)
         if self.action == "deal":
@@ -152,8 +204,8 @@ class Move:
         if self.action == "redeal":
             return "redeal"
         if self.action == "jewel":
-            return f"jewel {self.card.pretty()} → {self.dst}"
-        return f"{self.card.pretty()} {self.src} → {self.dst}"
+            return f"jewel {card}→ {self.dst}"
+        return f"{card}{self.src} → {self.dst}"
 
     def __repr__(self) -> str:
         if self.action in ("turn", "deal"):

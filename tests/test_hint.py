@@ -244,6 +244,19 @@ def test_cli_hint_reads_a_result_object(tmp_path):
     assert "the deal can no longer be won; this keeps 24 cards reachable." in proc.stdout
 
 
+def test_cli_hint_reads_the_moves_as_solve_prints_them(tmp_path):
+    """One printed move a line, numbered as `solve` prints its line or bare:
+    the same hint as from the JSON of the same moves."""
+    result = solve(14, "napoleons-tomb")
+    lines = str(result).splitlines()[1:5]          # "  1. turn 9♣" ... "  4. turn 8♥"
+    f = tmp_path / "game.txt"
+    f.write_text("\n".join(lines[:2]) + "\n\n" + "\n".join(str(m) for m in result.moves[2:4]) + "\n",
+                 encoding="utf-8")
+    proc = run("hint", "--deal", "14", "--moves", str(f), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == hint_after(14, "napoleons-tomb", result.moves[:4]).to_json()
+
+
 def test_cli_hint_three_card_json():
     proc = run("hint", "--variant", "napoleons-tomb-3", "--deal", "1", "--json", stdin="[]")
     assert proc.returncode == 0, proc.stderr
@@ -264,7 +277,10 @@ def test_cli_hint_unknown_with_a_small_limit():
     ('[{"action": "turn", "cards": ["2D"]}]', ["move 1 (turn 2♦)", "the next stock card is J♦"]),
     ('{"moves": [{"action": "turn", "cards": ["JD"]}, {"action": "fly"}]}', ["move 2", "unknown action 'fly'"]),
     ('[{"action": "turn", "cards": ["JD"]}, 7]', ["move 2", "must be a JSON object"]),
-    ("not json", ["not JSON"]),
+    ('[{"action": "turn"', ["not JSON"]),
+    ("not json", ["standard input, line 1", "'not json' is not a move"]),
+    ("turn J♦\n7♥ waste → corner\n", ["move 2 (7♥ waste → corner)", "the top of the waste is J♦"]),
+    ("turn J♦\n\n3. turn ZZ\n", ["standard input, line 3", "'ZZ' is not a card"]),
     ('{"turns": []}', ["'moves'"]),
     ('"moves"', ["expected a JSON list"]),
 ])
