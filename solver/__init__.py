@@ -9,6 +9,7 @@ True
 from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
 from .cards import Card, CardError
 from .deals import Deal, DealError
+from .errors import SolverError
 from .game import IllegalMoveError, Move, MoveError, Position
 from .variants import Variant, VariantError
 from .hints import DEFAULT_HINT_LIMIT, Hint, hint, hint_after
@@ -22,4 +23,5 @@ __all__ = [
     "position_after", "solve", "start_position",
     "DEFAULT_HINT_LIMIT", "Hint", "hint", "hint_after", "STRATEGIES", "Strategy", "View", "play",
     "Game", "GameError", "REASONS", "Reason", "VERDICTS", "Verdict",
+    "SolverError",
 ]

@@ -42,6 +42,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
+from .errors import SolverError
 from .api import Limit, solve
 from .blind import wilson
 from .deals import MAX_NUMBER, MIN_NUMBER, DealError
@@ -78,7 +79,7 @@ WHERE results.verdict = 'unknown'
 """
 
 
-class BatchError(ValueError):
+class BatchError(SolverError, ValueError):
     """A batch or stats command cannot go on (bad database, dead worker, ...)."""
 
 

@@ -32,6 +32,7 @@ import time
 import uuid
 from pathlib import Path
 
+from .errors import SolverError
 from .api import Limit, solve
 from .batch import _STOP_SIGNALS, BatchError, Feed, Progress, crashed_row
 
@@ -88,7 +89,7 @@ def identity(variant: str) -> dict[str, str]:
     return {"version": release, "files": _files_digest(), "core": probe.hexdigest()[:16]}
 
 
-class WrongVersion(RuntimeError):
+class WrongVersion(SolverError, RuntimeError):
     """A worker runs another version of the solver than the client."""
 
 

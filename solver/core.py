@@ -13,6 +13,7 @@ import threading
 import traceback
 from dataclasses import dataclass
 
+from .errors import SolverError
 from .cards import Card
 from .game import Move, Position
 
@@ -82,7 +83,7 @@ _PLACES_D2 = {
 _SUIT_PLACES = (lib.D2_PLACE_KBASE, lib.D2_PLACE_ABASE, lib.D2_PLACE_FOUNDATION)
 
 
-class CoreError(ValueError):
+class CoreError(SolverError, ValueError):
     """The C core refused the rules or the position."""
 
 

@@ -39,6 +39,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .errors import SolverError
 from .cards import DECK, Card, CardError
 
 #: The smallest deal number.
@@ -53,7 +54,7 @@ DECK_SIZE = 52
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
-class DealError(ValueError):
+class DealError(SolverError, ValueError):
     """A deal number out of range, or a list of cards that is not one deck."""
 
 

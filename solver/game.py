@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import SolverError
 from .cards import Card, CardError
 from .variants import Variant
 
@@ -57,12 +58,25 @@ def place_index(place: str) -> str:
     return place.partition(":")[2]
 
 
-class MoveError(ValueError):
+class MoveError(SolverError, ValueError):
     """A move that cannot be read, or cannot be played where it is played."""
 
 
 class IllegalMoveError(MoveError):
-    """A well-formed move that the rules do not allow in the position."""
+    """A well-formed move that the rules do not allow in the position.
+
+    ``move``: the move as it was given (a :class:`Move`, or what was given in
+    its place); ``reason``: why the rules refuse it, without the move's name
+    (the message says both); ``number``: its 1-based number in the line
+    replayed, or ``None`` for a move played by itself.
+    """
+
+    def __init__(self, message: str, move: object = None, reason: str | None = None,
+                 number: int | None = None) -> None:
+        super().__init__(message)
+        self.move = move
+        self.reason = message if reason is None else reason
+        self.number = number
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from .errors import SolverError
 from . import families
 from .api import DEFAULT_VARIANT, Limit, start_position
 from .cards import SUITS, Card, CardError
@@ -61,7 +62,7 @@ ACTIONS = ("turn", "deal", "redeal", "jewel", "move")
 _BLIND = ("turn", "deal", "redeal", "jewel")
 
 
-class GameError(ValueError):
+class GameError(SolverError, ValueError):
     """A game request that cannot be carried out (nothing to undo, a game
     without a deal number to save...)."""
 
@@ -642,11 +643,11 @@ class Game:
             engine_move, fix = self._family.to_engine(pos, move)
             after = self._family.engine.play(pos, engine_move)
         except _Refused as r:
-            raise IllegalMoveError(f"{describe(move)}: {r}") from None
+            raise IllegalMoveError(f"{describe(move)}: {r}", move, str(r)) from None
         except IllegalMoveError as exc:
             # The engine's message names the engine's move, which may name
             # hidden cards (a turn's): say the player's move instead.
-            raise IllegalMoveError(f"{describe(move)}: {getattr(exc, 'reason', exc)}") from None
+            raise IllegalMoveError(f"{describe(move)}: {exc.reason}", move, exc.reason) from None
         played = self._family.to_player(pos, engine_move)
         if fix is not None:
             after, played = fix(after), replace(played, dst=move.dst)

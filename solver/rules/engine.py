@@ -30,12 +30,9 @@ def describe(move: Any) -> str:
         return repr(move)
 
 
-def illegal(text: str, move: Any, reason: str) -> IllegalMoveError:
+def illegal(text: str, move: object, reason: str, number: int | None = None) -> IllegalMoveError:
     """The error ``play`` and ``replay`` raise; it carries the move and the bare reason."""
-    exc = IllegalMoveError(text)
-    exc.move = move  # type: ignore[attr-defined]
-    exc.reason = reason  # type: ignore[attr-defined]
-    return exc
+    return IllegalMoveError(text, move, reason, number)
 
 
 def replay_with(play: Callable[[Any, Move], Any], start: Any, moves: Iterable[Move | dict]) -> Any:
@@ -48,12 +45,12 @@ def replay_with(play: Callable[[Any, Move], Any], start: Any, moves: Iterable[Mo
             try:
                 move = Move.from_json(move)
             except MoveError as exc:
-                raise illegal(f"move {number}: {exc}", move, str(exc)) from None
+                raise illegal(f"move {number}: {exc}", move, str(exc), number) from None
         try:
             pos = play(pos, move)
         except IllegalMoveError as exc:
-            reason = getattr(exc, "reason", str(exc))
-            raise illegal(f"move {number} ({describe(move)}): {reason}", move, reason) from None
+            reason = exc.reason
+            raise illegal(f"move {number} ({describe(move)}): {reason}", move, reason, number) from None
     return pos
 
 

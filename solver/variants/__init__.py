@@ -16,6 +16,8 @@ from dataclasses import field as dc_field
 from pathlib import Path
 from typing import Any
 
+from ..errors import SolverError
+
 HERE = Path(__file__).parent
 
 CELL_SOURCES = ("waste", "cell")
@@ -29,7 +31,7 @@ DEAL_WHEN = ("nothing-fits", "any-time")
 RESERVE_TAKES = ("unplaceable", "any")
 
 
-class VariantError(ValueError):
+class VariantError(SolverError, ValueError):
     """An unknown variant, or a variant file that breaks the schema."""
 
 

@@ -32,6 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from ..errors import SolverError
 from ..api import DEFAULT_VARIANT, Limit, solve
 from ..deals import Deal, DealError
 from ..variants import load
@@ -51,7 +52,7 @@ DIFFICULTIES = {
 }
 
 
-class VerdictIndexError(ValueError):
+class VerdictIndexError(SolverError, ValueError):
     """A verdict index that cannot be built or read."""
 
 
