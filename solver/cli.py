@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import variants
 from .api import DEFAULT_VARIANT, Limit, solve
@@ -24,8 +26,14 @@ EXIT = {"won": 0, "lost": 1, "unknown": 3}
 EXIT_ERROR = 2
 
 
-def _positive(kind):
-    def convert(text: str):
+if TYPE_CHECKING:
+    #: The subcommands' parsers (a class generic only to the type checker).
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+N = TypeVar("N", int, float)
+
+
+def _positive(kind: type[N]) -> Callable[[str], N]:
+    def convert(text: str) -> N:
         try:
             value = kind(text)
         except ValueError:
@@ -43,19 +51,20 @@ def add_limit_args(p: argparse.ArgumentParser, d: Limit, what: str = "the search
                    help=f"stop {what} after this many positions (default {d.positions:,})")
     p.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
                    help=f"stop {what} after this many seconds (default {d.seconds:g})")
-    p.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
-                   help=f"stop {what} before its table grows past this many MiB (default {d.memory // 2**20})")
+    mib = None if d.memory is None else d.memory // 2**20
+    p.add_argument("--max-memory", type=_positive(int), default=mib, metavar="MIB",
+                   help=f"stop {what} before its table grows past this many MiB (default {mib})")
     p.add_argument("--no-limit", action="store_true", help=f"no limits at all: run {what} until decided")
 
 
-def limit_of(args) -> Limit:
+def limit_of(args: argparse.Namespace) -> Limit:
     """The Limit the flags of :func:`add_limit_args` ask for."""
     if args.no_limit:
         return Limit.none()
     return Limit(positions=args.max_positions, seconds=args.max_seconds, memory=args.max_memory * 2**20)
 
 
-def _deal_of(args, decks: int = 1) -> Deal:
+def _deal_of(args: argparse.Namespace, decks: int = 1) -> Deal:
     """The deal of --cards, or of the deal number given (of ``decks`` decks)."""
     if args.cards is not None:
         return Deal.parse(args.cards, decks)
@@ -65,7 +74,7 @@ def _deal_of(args, decks: int = 1) -> Deal:
     return Deal.from_number(int(text), decks)
 
 
-def _tomb_only(variant, what: str) -> None:
+def _tomb_only(variant: variants.BaseVariant, what: str) -> None:
     if variant.family != "tomb":
         raise ValueError(f"{what} is written for the Napoleon's Tomb variants; {variant.name} is not one")
 
@@ -106,7 +115,7 @@ def _parser() -> argparse.ArgumentParser:
 # hint
 
 
-def _hint_parser(sub) -> None:
+def _hint_parser(sub: _Subparsers) -> None:
     from .hints import DEFAULT_HINT_LIMIT as d
 
     h = sub.add_parser(
@@ -133,7 +142,7 @@ def _hint_parser(sub) -> None:
     add_limit_args(h, d)
 
 
-def _read_moves(where: str) -> tuple[list, dict]:
+def _read_moves(where: str) -> tuple[list[Any], dict[str, Any]]:
     """The move list and the object around it (empty for a bare list)."""
     if where == "-":
         if sys.stdin.isatty():
@@ -187,7 +196,7 @@ def _printed_moves(text: str, name: str) -> list[Move]:
     return moves
 
 
-def _hint(args) -> int:
+def _hint(args: argparse.Namespace) -> int:
     from .api import position_after
     from .hints import hint
 
@@ -218,7 +227,7 @@ def _hint(args) -> int:
 # play
 
 
-def _play_parser(sub) -> None:
+def _play_parser(sub: _Subparsers) -> None:
     from .blind import STRATEGIES
 
     p = sub.add_parser(
@@ -249,7 +258,7 @@ def _deal_numbers(text: str) -> list[int]:
     return [n for a, b in ranges for n in range(a, b + 1)]
 
 
-def _play(args) -> int:
+def _play(args: argparse.Namespace) -> int:
     from .blind import play, wilson
 
     numbers = _deal_numbers(args.deals)
@@ -288,7 +297,7 @@ def _play(args) -> int:
 # batch and stats (solver/batch.py; docs/batch.md)
 
 
-def _batch_parser(sub) -> None:
+def _batch_parser(sub: _Subparsers) -> None:
     b = sub.add_parser(
         "batch",
         help="solve a range of deals in parallel into an SQLite database (resumable)",
@@ -319,7 +328,7 @@ def _batch_parser(sub) -> None:
     add_limit_args(b, Limit(), "each deal")
 
 
-def _stats_parser(sub) -> None:
+def _stats_parser(sub: _Subparsers) -> None:
     s = sub.add_parser(
         "stats",
         help="statistics of a batch database: counts, win rate, distributions, hardest deals",
@@ -336,7 +345,7 @@ def _stats_parser(sub) -> None:
     s.add_argument("--plot", metavar="FILE.png", help="draw the distributions to a PNG (needs matplotlib)")
 
 
-def _solve(args) -> int:
+def _solve(args: argparse.Namespace) -> int:
     if (args.deal is None) == (args.cards is None):
         raise DealError("give a deal number or --cards, not both or neither")
     variant = variants.load(args.variant)
@@ -347,7 +356,7 @@ def _solve(args) -> int:
     return EXIT[result.verdict]
 
 
-def _variants(args) -> int:
+def _variants(args: argparse.Namespace) -> int:
     for v in variants.all_variants():
         print(f"{v.name:<22} {v.description}")
     return 0
@@ -357,7 +366,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if hasattr(args, "run"):
-            return args.run(args)
+            run: Callable[[argparse.Namespace], int] = args.run
+            return run(args)
         if args.command == "solve":
             return _solve(args)
         if args.command == "hint":

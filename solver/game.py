@@ -14,10 +14,12 @@ Move.turn(9C)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeGuard
 
 from .errors import SolverError
 from .cards import Card, CardError
+from .deals import Deal
 from .variants import Variant
 
 #: Places a card can be moved from or to (the solution format's names).
@@ -38,7 +40,7 @@ INDEXED_PLACES = {
 }
 
 
-def is_place(text: object) -> bool:
+def is_place(text: object) -> TypeGuard[str]:
     """A place name of the solution format: ``waste``, ``pile:3``, ``kbase:H``..."""
     if not isinstance(text, str):
         return False
@@ -92,7 +94,7 @@ class Move:
     dst: str | None = None
 
     @classmethod
-    def turn(cls, cards) -> Move:
+    def turn(cls, cards: Iterable[Card]) -> Move:
         return cls("turn", cards=tuple(cards))
 
     @classmethod
@@ -100,7 +102,7 @@ class Move:
         return cls("redeal")
 
     @classmethod
-    def deal(cls, cards) -> Move:
+    def deal(cls, cards: Iterable[Card]) -> Move:
         return cls("deal", cards=tuple(cards))
 
     @classmethod
@@ -145,12 +147,16 @@ class Move:
                 card, src, dst = data.get("card"), data.get("from"), data.get("to")
                 if not isinstance(card, str):
                     raise MoveError(f"a move needs a 'card': {data!r}")
-                for name, place in (("from", src), ("to", dst)):
+
+                def checked(name: str, place: object) -> str:
                     if not is_place(place):
                         raise MoveError(
                             f"unknown place {place!r} in '{name}' of {data!r}; places are"
                             f" {', '.join(PLACES)}, or {', '.join(k + ':N' for k in INDEXED_PLACES)}"
                         )
+                    return place
+
+                src, dst = checked("from", src), checked("to", dst)
                 return cls.move(Card.parse(card), src, dst)
         except CardError as exc:
             raise MoveError(f"{exc} in move {data!r}") from None
@@ -247,14 +253,15 @@ class Position:
     moves_played: int = field(default=0, compare=False)
     #: The deal this position came from and the moves played since its start,
     #: when known (positions built by :func:`solver.position_after`).
-    deal: Any = field(default=None, compare=False, repr=False)
+    deal: Deal | None = field(default=None, compare=False, repr=False)
     history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def start(cls, cards, variant: Variant) -> Position:
-        """The start of a deal: every card in the stock, ``cards`` in turning order."""
+    def start(cls, cards: Iterable[Card], variant: Variant) -> Position:
+        """The start of a deal: every card in the stock, ``cards`` in turning order
+        (a :class:`~solver.deals.Deal` is kept as the position's deal)."""
         return cls(variant=variant, stock=tuple(cards), cells=(None,) * variant.cells,
-                   deal=cards if hasattr(cards, "number") else None)
+                   deal=cards if isinstance(cards, Deal) else None)
 
     @property
     def score(self) -> int:
@@ -266,7 +273,7 @@ class Position:
         return self.score == 52
 
     def __str__(self) -> str:
-        def top(pile):
+        def top(pile: tuple[Card, ...]) -> str:
             return pile[-1].pretty() if pile else "--"
 
         cells = " ".join(c.pretty() if c else "--" for c in self.cells) or "(none)"

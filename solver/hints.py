@@ -36,12 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import families
-from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
-from .deals import Deal
+from .api import DEFAULT_VARIANT, DealLike, Limit, Result, Stats, position_after, solve, start_position
+from .families import AnyPosition
 from .game import Move, Position
 from .blind import careful, view_of
 from .variants import BaseVariant
-from .vocabulary import VERDICTS, Verdict
+from .vocabulary import VERDICTS, Reason, Verdict
 
 __all__ = ["DEFAULT_HINT_LIMIT", "HINT_STATUSES", "Hint", "hint", "hint_after", "describe_move"]
 
@@ -71,7 +71,7 @@ class Hint:
     move: Move | None
     status: Verdict
     score: int
-    reason: str | None = None
+    reason: Reason | None = None
     line: tuple[Move, ...] = ()
     stats: Stats = field(default_factory=Stats, compare=False)
     #: The score of the position the hint was asked from.
@@ -135,7 +135,7 @@ def describe_move(move: Move) -> str:
     return f"Play {move}"
 
 
-def _fallback(pos) -> Move | None:
+def _fallback(pos: AnyPosition) -> Move | None:
     """A sensible legal move when the searched line has none: in the tomb
     family the careful blind player's choice, or else the first legal move,
     preferring one after which the game still has a move (or is won)."""
@@ -144,7 +144,7 @@ def _fallback(pos) -> Move | None:
     if not legal:
         return None
     candidates = []
-    if pos.variant.family == "tomb":
+    if isinstance(pos, Position):
         view = view_of(pos)
         choice = careful.choose(view, view.moves)
         if choice is not None:
@@ -159,7 +159,7 @@ def _fallback(pos) -> Move | None:
 
 
 def hint(
-    position: Position | int | str | Deal,
+    position: AnyPosition | DealLike,
     variant: str | BaseVariant | None = None,
     limit: Limit | None = None,
 ) -> Hint:
@@ -167,16 +167,17 @@ def hint(
     its start), searching within ``limit`` (default
     :data:`DEFAULT_HINT_LIMIT`). See the module text for what it answers.
     """
-    if not isinstance(position, families.position_classes()):
-        position = start_position(position, variant or DEFAULT_VARIANT)
-        variant = None
+    if isinstance(position, families.POSITION_CLASSES):
+        pos = position
+    else:
+        pos, variant = start_position(position, variant or DEFAULT_VARIANT), None
     limit = limit or DEFAULT_HINT_LIMIT
-    result: Result = solve(position, variant, limit)
+    result: Result = solve(pos, variant, limit)
     line = tuple(result.moves[result.played :])
     status = result.verdict
     move = line[0] if line else None
-    if move is None and not position.won:
-        move = _fallback(position)
+    if move is None and not pos.won:
+        move = _fallback(pos)
     return Hint(
         move=move,
         status=status,
@@ -184,15 +185,15 @@ def hint(
         reason=result.reason,
         line=line,
         stats=result.stats,
-        score_now=position.score,
-        total=position.variant.cards,
+        score_now=pos.score,
+        total=pos.variant.cards,
     )
 
 
 def hint_after(
-    deal: int | str | Deal,
+    deal: DealLike,
     variant: str | BaseVariant = DEFAULT_VARIANT,
-    moves: Iterable[Move | dict] = (),
+    moves: Iterable[Move | dict[str, Any]] = (),
     limit: Limit | None = None,
 ) -> Hint:
     """The hint after ``moves`` (Move objects or solution-format JSON objects)

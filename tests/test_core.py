@@ -49,9 +49,11 @@ import threading
 import time
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 
 import pytest
 
+from solver import core
 from solver.api import Limit, Result, solve, start_position
 from solver.cards import DECK, Card
 from solver.core import SHORTCUTS, CoreError, Search, flags_for, lib
@@ -1201,3 +1203,18 @@ def test_search_threads_are_kept_and_a_forked_child_makes_its_own():
         os.waitpid(pid, 0)
         pytest.fail("the forked child's search hung")
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+
+
+def test_the_type_stub_of_the_core_names_what_the_built_module_has():
+    """solver/_core.pyi (what mypy knows of the C core) lists every constant
+    and function of the built module, and nothing else: a constant added to a
+    header shows here, not as a mypy error in a distant file."""
+    import ast
+
+    stub = ast.parse((Path(core.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
+    lib_class = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "_Lib")
+    ints = {n.target.id for n in lib_class.body if isinstance(n, ast.AnnAssign)}
+    funcs = {n.name for n in lib_class.body if isinstance(n, ast.FunctionDef)}
+    built = {name: getattr(core.lib, name) for name in dir(core.lib)}
+    assert ints == {n for n, v in built.items() if isinstance(v, int)}
+    assert funcs == {n for n, v in built.items() if callable(v)}

@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass
 from dataclasses import field as dc_field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import SolverError
@@ -100,22 +101,29 @@ class JewelVariant(BaseVariant):
     cards = 104
 
 
-# field path -> (type, check, allowed text)
-def _schema(family: str) -> dict[str, tuple[type, Any, str]]:
-    def one_of(options):
+#: A check of a value read from TOML, and the text saying what it allows.
+_Check = tuple[Callable[[Any], bool], str]
+
+
+#: field path -> (type, check, allowed text)
+_Schema = dict[str, tuple[type, Callable[[Any], bool], str]]
+
+
+def _schema(family: str) -> _Schema:
+    def one_of(options: tuple[str, ...]) -> _Check:
         return (lambda v: v in options, "one of " + ", ".join(map(repr, options)))
 
-    def int_range(lo, hi):
+    def int_range(lo: int, hi: int) -> _Check:
         return (lambda v: lo <= v <= hi, f"an integer {lo}..{hi}")
 
-    def subset(options):
+    def subset(options: tuple[str, ...]) -> _Check:
         return (
             lambda v: all(x in options for x in v) and len(set(v)) == len(v),
             "a list without repeats drawn from " + ", ".join(map(repr, options)),
         )
 
     boolean = (lambda v: True, "true or false")
-    common = {
+    common: _Schema = {
         "name": (str, *(lambda v: bool(v), "a non-empty string")),
         "family": (str, *one_of(FAMILIES)),
         "description": (str, *(lambda v: bool(v) and "\n" not in v, "a non-empty one-line string")),

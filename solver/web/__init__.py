@@ -29,8 +29,9 @@ from __future__ import annotations
 import json
 import logging
 import socket
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import verdicts
 from ..api import DEFAULT_VARIANT, Limit
@@ -40,6 +41,15 @@ from ..game import MoveError
 from ..hints import DEFAULT_HINT_LIMIT, Hint
 from ..session import Game, GameError, describe, move_json, parse_move
 from ..variants import VariantError, all_variants, load
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+#: A request's JSON object, and what an endpoint answers with.
+Body = dict[str, Any]
+T = TypeVar("T")
 
 __all__ = ["MAX_BODY", "MAX_MOVES", "create_app", "serve"]
 
@@ -88,7 +98,7 @@ def variants_json() -> list[dict[str, Any]]:
 # Reading a request
 
 
-def _deal(body: dict) -> int:
+def _deal(body: Body) -> int:
     deal = body.get("deal")
     if isinstance(deal, str) and deal.strip().isascii() and deal.strip().isdigit():
         deal = int(deal.strip())
@@ -99,14 +109,14 @@ def _deal(body: dict) -> int:
     return deal
 
 
-def _variant(body: dict) -> str:
+def _variant(body: Body) -> str:
     name = body.get("variant")
     if not isinstance(name, str):
         raise _BadRequest(400, f"'variant' must be a variant name, not {json.dumps(name)[:40]}")
     return load(name).name
 
 
-def _steps(body: dict) -> list:
+def _steps(body: Body) -> list[list[Any]]:
     steps = body.get("steps", [])
     if not isinstance(steps, list) or not all(isinstance(s, list) for s in steps):
         raise _BadRequest(400, "'steps' must be a list of steps, each a list of moves")
@@ -115,7 +125,7 @@ def _steps(body: dict) -> list:
     return steps
 
 
-def _game(body: dict) -> Game:
+def _game(body: Body) -> Game:
     auto = body.get("auto", True)
     if not isinstance(auto, bool):
         raise _BadRequest(400, f"'auto' must be true or false, not {json.dumps(auto)[:40]}")
@@ -152,7 +162,7 @@ def _hint_json(h: Hint) -> dict[str, Any]:
 # The application
 
 
-def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
+def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2) -> Starlette:
     """The Starlette application (hints within ``hint_limit``, at most
     ``hint_workers`` at once)."""
     try:
@@ -169,7 +179,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
     workers = anyio.CapacityLimiter(hint_workers)
     waiting = 0
 
-    async def read_body(request: Request) -> dict:
+    async def read_body(request: Request) -> Body:
         # A body over MAX_BODY is read on (up to 8 times that, not kept), so
         # that the client, still sending, gets the 413 rather than a reset.
         chunks, total = [], 0
@@ -192,11 +202,11 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
             raise _BadRequest(400, "the request body must be a JSON object")
         return body
 
-    def endpoint(handler):
+    def endpoint(handler: Callable[[Body], Awaitable[Body]]) -> Callable[[Request], Awaitable[Response]]:
         """A JSON endpoint: the body read and checked, every known error a
         clear 4xx answer."""
 
-        async def run(request: Request):
+        async def run(request: Request) -> Response:
             try:
                 body = await read_body(request) if request.method == "POST" else dict(request.query_params)
                 return JSONResponse(await handler(body))
@@ -209,7 +219,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
 
         return run
 
-    async def in_worker(fn):
+    async def in_worker(fn: Callable[[], T]) -> T:
         """Run ``fn`` in a thread, at most ``hint_workers`` at once."""
         nonlocal waiting
         if waiting >= MAX_WAITING:
@@ -220,25 +230,25 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
         finally:
             waiting -= 1
 
-    async def get_variants(body):
+    async def get_variants(body: Body) -> Body:
         return {"variants": variants_json(), "first": FIRST}
 
-    async def state(body):
+    async def state(body: Body) -> Body:
         return {"view": _game(body).view()}
 
-    async def play(body):
+    async def play(body: Body) -> Body:
         game = _game(body)
         if "move" not in body:
             raise _BadRequest(400, "give the 'move' to play")
         step = game.play(parse_move(body["move"]))
         return {"step": [move_json(m) for m in step], "view": game.view()}
 
-    async def hint(body):
+    async def hint(body: Body) -> Body:
         game = _game(body)
         h = await in_worker(lambda: game.hint(hint_limit))
         return {"hint": _hint_json(h)}
 
-    async def new(body):
+    async def new(body: Body) -> Body:
         name = _variant(body)
         only = body.get("winnable_only", False)
         if not isinstance(only, bool):
@@ -248,26 +258,27 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2):
             return {"deal": deal, "source": "search"}
         return {"deal": verdicts.random_deal(name, winnable_only=only), "source": "index" if only else "random"}
 
-    async def verdict(body):
+    async def verdict(body: Body) -> Body:
         name, deal = _variant(body), _deal(body)
         found, source = verdicts.verdict(deal, name, search=False)
         if found is None:
             found, source = await in_worker(lambda: verdicts.verdict(deal, name, limit=hint_limit))
-        out = {"variant": name, "deal": deal, "verdict": found, "source": source,
-               "winnable": {"won": True, "lost": False}.get(found), "difficulty": None}
+        out: Body = {"variant": name, "deal": deal, "verdict": found, "source": source,
+                     "winnable": True if found == "won" else False if found == "lost" else None, "difficulty": None}
         if load(name).family == "tomb":
             level = await in_worker(lambda: verdicts.difficulty(deal, name, known=found, limit=hint_limit))
             out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
         return out
 
-    async def page(request: Request):
+    async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def http_error(request: Request, exc: HTTPException):
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)       # the only errors it is registered for
         what = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
         return JSONResponse({"error": what.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
 
-    async def internal_error(request: Request, exc: Exception):
+    async def internal_error(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s", request.url.path)
         return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
                             status_code=500)
