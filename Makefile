@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build browser solve serve index test test-slow test-asan bench clean
+.PHONY: build browser solve serve index test test-slow test-asan bench lint clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(wildcard csrc/*.c csrc/*.h)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,12 @@ test-asan: build
 	$(PY) solver/_build.py --asan build/asan/solver
 	cd build/asan && $(ASAN_RUN) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" \
 		&& $(ASAN_RUN) -m pytest -p no:cacheprovider tests/test_core.py tests/test_search_control.py tests/test_twodeck_core.py
+
+# Lint and type check (configured in pyproject.toml): ruff on the package
+# and the tests, mypy --strict on the package.
+lint: build
+	$(PY) -m ruff check solver tests
+	$(PY) -m mypy
 
 bench: build
 	$(PY) -m pytest bench --benchmark-enable --benchmark-only -p no:cacheprovider

@@ -39,7 +39,7 @@ from array import array
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -320,7 +320,7 @@ def _solve_chunk(variant: str, deals: list[int], limit: Limit, pack: str | None 
             break
         st = r.stats
         rows.append((r.variant, n, r.verdict, r.reason, r.score, st.positions, st.seconds,
-                     st.table_bytes, r.dumps(), limits, datetime.now(timezone.utc).isoformat()))
+                     st.table_bytes, r.dumps(), limits, datetime.now(UTC).isoformat()))
     if pack == "parquet":
         from .parquet import pack_rows
 
@@ -334,7 +334,7 @@ def crashed_row(variant: str, deal: int, limit: Limit, why: str) -> Row:
     limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
     line = json.dumps({"variant": variant, "deal": deal, "verdict": "unknown", "reason": "crashed", "error": why},
                       ensure_ascii=False)
-    return (variant, deal, "unknown", "crashed", 0, 0, 0.0, 0, line, limits, datetime.now(timezone.utc).isoformat())
+    return (variant, deal, "unknown", "crashed", 0, 0, 0.0, 0, line, limits, datetime.now(UTC).isoformat())
 
 
 # ---------------------------------------------------------------------------
@@ -342,7 +342,7 @@ def crashed_row(variant: str, deal: int, limit: Limit, why: str) -> Row:
 
 
 def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s" if m else f"{s}s"
@@ -789,7 +789,8 @@ class VariantStats:
     seconds: array[float]
     hardest: list[tuple[Any, ...]]          # (deal, verdict, reason, score, positions, seconds)
     lost_scores: list[tuple[int, int]]   # (best score, deals)
-    split: dict[str, tuple[array[int], array[float]]] = field(default_factory=dict, repr=False)  # verdict: (positions, seconds)
+    #: verdict: (positions, seconds)
+    split: dict[str, tuple[array[int], array[float]]] = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
@@ -822,7 +823,8 @@ def gather(conn: sqlite3.Connection, variant: str) -> VariantStats:
         "SELECT score, COUNT(*) FROM results WHERE variant = ? AND verdict = 'lost' GROUP BY score ORDER BY score",
         (variant,))]
     return VariantStats(variant, counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0),
-                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores, split)
+                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores,
+                        split)
 
 
 def stored_variants(conn: sqlite3.Connection) -> list[str]:

@@ -11,6 +11,7 @@ dark. :func:`play` plays a deal with a strategy and returns the game as a
 >>> r = play(14, "napoleons-tomb", "careful")
 >>> r.verdict in ("won", "lost"), r.score <= 52
 (True, True)
+>>> from solver import start_position
 >>> from solver.rules import tomb
 >>> tomb.score(tomb.replay(start_position(14), r.moves)) == r.score
 True
@@ -47,7 +48,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from .api import DEFAULT_VARIANT, Result, Stats, start_position, to_deal
+from .api import DEFAULT_VARIANT, Result, Stats, to_deal
 from .cards import Card
 from .deals import Deal
 from .game import FOUNDATIONS, Move, Position

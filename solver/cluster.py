@@ -129,7 +129,7 @@ def run_chunk(expected: dict[str, str], solve_chunk: SolveChunk, variant: str, d
 
 
 def _missing(exc: BaseException | None) -> bool:
-    return isinstance(exc, ImportError) and (getattr(exc, "name", None) or "").split(".")[0] == "solver" \
+    return (isinstance(exc, ImportError) and (getattr(exc, "name", None) or "").split(".")[0] == "solver") \
         or "No module named 'solver'" in str(exc)
 
 

@@ -279,7 +279,7 @@ class Deal:
         >>> Deal.parse("JD, 2d 10H")
         Traceback (most recent call last):
         ...
-        solver.deals.DealError: 3 cards given, 52 expected; missing: AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H 4H 5H 6H 7H 8H 9H JH QH KH AD 3D 4D 5D 6D 7D 8D 9D TD QD KD
+        solver.deals.DealError: 3 cards given, 52 expected; missing: AC 2C 3C ... 9H JH QH KH AD 3D ... 9D TD QD KD
         """
         if not isinstance(text, str):
             raise DealError(f"a deal to parse must be text, not {type(text).__name__}")

@@ -40,7 +40,7 @@ _KEY = b"tomb-solver"
 
 def require() -> None:
     try:
-        import pyarrow  # noqa: F401
+        import pyarrow
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise BatchError("--out (Parquet files) needs pyarrow, which is not installed: "

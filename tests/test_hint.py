@@ -319,7 +319,8 @@ def test_cli_hint_on_a_terminal_says_it_reads_standard_input():
 
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable, [sys.executable, "-m", "solver", "hint", "--deal", "1", "--variant", "napoleons-tomb-3"])
+        os.execv(sys.executable,
+                 [sys.executable, "-m", "solver", "hint", "--deal", "1", "--variant", "napoleons-tomb-3"])
     seen = b""
     while b"Ctrl-D" not in seen:
         seen += os.read(fd, 1024)

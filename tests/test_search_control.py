@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from solver import Limit, solve, start_position
-from solver import core
 from solver.core import CoreError, Search, flags_for
 from solver.game import Position
 from solver.rules import tomb as rules

@@ -10,7 +10,7 @@ shortcut at all) finishes.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -25,7 +25,7 @@ STOCK_LEFT = {"napoleons-tomb": 12, "napoleons-tomb-3": 12, "napoleonin-hauta": 
 LIMIT = Limit(positions=1_000_000, seconds=None, memory=None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def midgame(variant: str, deal: int, stock_left: int):
     """A position of `deal` after a seeded random line that leaves `stock_left`
     cards or fewer in the stock (in the last pass, for the 3-card deal)."""

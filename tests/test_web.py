@@ -203,4 +203,5 @@ def test_serve_without_the_web_extra_says_how_to_get_it():
     code = "import sys; sys.modules['uvicorn'] = None; from solver.cli import main; sys.exit(main(['serve']))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
-    assert out.stderr == "error: the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)\n"
+    assert out.stderr == ("error: the web game needs the 'web' extra: pip install 'tomb-solver[web]'"
+                          " (Starlette and uvicorn)\n")

@@ -503,7 +503,8 @@ def replay(start: NapoleaoPosition, moves: Iterable[Move | dict[str, Any]]) -> N
 
     >>> from solver.variants import load
     >>> pos = NapoleaoPosition.start([Card.parse("KS"), Card.parse("AS"), Card.parse("KS")], load("paciencia-napoleao"))
-    >>> replay(pos, [{"action": "deal", "cards": ["KS"]}, {"action": "move", "card": "KS", "from": "pile:1", "to": "abase:S"}])
+    >>> replay(pos, [{"action": "deal", "cards": ["KS"]},
+    ...              {"action": "move", "card": "KS", "from": "pile:1", "to": "abase:S"}])
     Traceback (most recent call last):
     ...
     solver.game.IllegalMoveError: move 2 (K♠ pile:1 → abase:S): the ♠ Ace base shows A♠ and wants a 2

@@ -28,7 +28,7 @@ import json
 import random
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -281,7 +281,7 @@ def build(db: str | Path, variant: str, first: int = 1, last: int = 1_000_000,
         "lost": lost,
         "unknown": unknown,
         "sha256": hashlib.sha256(kept).hexdigest(),
-        "built": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "built": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "from": (f"{old.meta['from']}; then " if old is not None else "")
                 + (command or f"python -m solver batch --variant {name} --deals {start}-{last}"),
         "limits": [json.loads(x) for x in sorted(limits)],

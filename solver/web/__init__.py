@@ -169,7 +169,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2) ->
         import anyio
         from starlette.applications import Starlette
         from starlette.exceptions import HTTPException
-        from starlette.requests import ClientDisconnect, Request
+        from starlette.requests import ClientDisconnect
         from starlette.responses import FileResponse, JSONResponse
         from starlette.routing import Mount, Route
         from starlette.staticfiles import StaticFiles
