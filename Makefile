@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build browser solve serve index test test-slow test-asan bench clean
+.PHONY: build browser solve serve index test test-slow test-asan bench lint clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(wildcard csrc/*.c csrc/*.h)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,8 +47,11 @@ index: build
 	nice -n 10 $(PY) -m solver batch --variant $(VARIANT) --deals $(DEALS) --jobs 2 --db build/index/$(VARIANT).sqlite
 	$(PY) -m solver index --db build/index/$(VARIANT).sqlite --variant $(VARIANT) --deals $(DEALS)
 
-test: build browser
+# What CI runs (.ci/run): the linters, the suite, then the suite again on
+# the sanitized core.
+test: lint browser
 	$(PY) -m pytest
+	$(MAKE) test-asan
 
 test-slow: build
 	$(PY) -m pytest -m slow
@@ -67,6 +70,12 @@ test-asan: build
 	$(PY) solver/_build.py --asan build/asan/solver
 	cd build/asan && $(ASAN_RUN) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" \
 		&& $(ASAN_RUN) -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py
+
+# Lint and type check (configured in pyproject.toml): ruff on the package
+# and the tests, mypy --strict on the package.
+lint: build
+	$(PY) -m ruff check solver tests
+	$(PY) -m mypy
 
 bench: build
 	$(PY) -m pytest bench --benchmark-enable --benchmark-only -p no:cacheprovider -n 0

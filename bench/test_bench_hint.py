@@ -45,7 +45,7 @@ def percentile(values, q):
 
 
 def time_hints(cases):
-    times, statuses = [], {"wins": 0, "lost": 0, "unknown": 0}
+    times, statuses = [], {"won": 0, "lost": 0, "unknown": 0}
     per_variant = {v: [] for v in VARIANTS}
     for variant, _deal, _k, pos in cases:
         start = time.perf_counter()

@@ -9,16 +9,19 @@ True
 from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
 from .cards import Card, CardError
 from .deals import Deal, DealError
+from .errors import SolverError
 from .game import IllegalMoveError, Move, MoveError, Position
 from .variants import Variant, VariantError
 from .hints import DEFAULT_HINT_LIMIT, Hint, hint, hint_after
 from .blind import STRATEGIES, Strategy, View, play
 from .session import Game, GameError
+from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
 __all__ = [
     "Card", "CardError", "DEFAULT_VARIANT", "Deal", "DealError", "IllegalMoveError", "Limit",
     "Move", "MoveError", "Position", "Result", "Stats", "Variant", "VariantError",
     "position_after", "solve", "start_position",
     "DEFAULT_HINT_LIMIT", "Hint", "hint", "hint_after", "STRATEGIES", "Strategy", "View", "play",
-    "Game", "GameError",
+    "Game", "GameError", "REASONS", "Reason", "VERDICTS", "Verdict",
+    "SolverError",
 ]

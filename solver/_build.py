@@ -48,7 +48,8 @@ def make_builder(absolute: bool = False, sanitize: bool = False) -> FFI:
         "".join(f'#include "{name}"\n' for name in HEADERS),
         sources=[path(CSRC / f) for f in SOURCES],
         include_dirs=[path(CSRC)],
-        extra_compile_args=(SANITIZE if sanitize else ["-O3"]) + ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
+        extra_compile_args=(SANITIZE if sanitize else ["-O3"])
+        + ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
         extra_link_args=[f for f in SANITIZE if f.startswith("-fsanitize")] if sanitize else [],
     )
     return builder

@@ -12,16 +12,21 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from . import core, families
 from .cards import Card, CardError
 from .deals import Deal, DealError, number_from_text
 from .game import Move, MoveError, Position
-from .variants import FINGERPRINT_BYTES, BaseVariant, VariantError, load, names
+from .rules.jewel import JewelPosition
+from .rules.napoleao import NapoleaoPosition
+from .variants import FINGERPRINT_BYTES, BaseVariant, JewelVariant, NapoleaoVariant, Variant, VariantError, load, names
+from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
-VERDICTS = ("won", "lost", "unknown")
-REASONS = ("positions", "seconds", "memory", "interrupted", "blind")
+if TYPE_CHECKING:
+    from .families import AnyPosition
+
 DEFAULT_VARIANT = "napoleons-tomb"
 
 
@@ -81,8 +86,8 @@ class Result:
     variant: str
     deal: int | None
     cards: tuple[Card, ...]
-    verdict: str
-    reason: str | None
+    verdict: Verdict
+    reason: Reason | None
     score: int
     moves: tuple[Move, ...]
     stats: Stats = field(default_factory=Stats, compare=False)
@@ -111,7 +116,7 @@ class Result:
             "stats": self.stats.to_json(),
         }
 
-    def dumps(self, **kwargs) -> str:
+    def dumps(self, **kwargs: Any) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, **kwargs)
 
     @classmethod
@@ -176,7 +181,7 @@ class Result:
     def loads(cls, text: str) -> Result:
         return cls.from_json(text)
 
-    def position(self, moves: int | None = None) -> Position:
+    def position(self, moves: int | None = None) -> AnyPosition:
         """The position after the first ``moves`` moves of this result (all by default),
         replayed by the reference engine."""
         count = len(self.moves) if moves is None else moves
@@ -227,7 +232,11 @@ def _is_fingerprint(value: object) -> bool:
             and all(c in "0123456789abcdef" for c in value))
 
 
-def to_deal(deal: int | str | Deal | Iterable, decks: int = 1) -> Deal:
+#: What names a deal: its number, its cards as text, a Deal, or its cards.
+DealLike = int | str | Deal | Iterable[Card]
+
+
+def to_deal(deal: DealLike, decks: int = 1) -> Deal:
     """A deal number, a :class:`Deal`, a card text or a sequence of cards, as a
     Deal of ``decks`` decks."""
     if isinstance(deal, Deal):
@@ -246,18 +255,27 @@ def to_deal(deal: int | str | Deal | Iterable, decks: int = 1) -> Deal:
     return Deal.from_cards(deal, decks)
 
 
-def start_position(deal, variant: str | BaseVariant = DEFAULT_VARIANT):
+def start_position(deal: DealLike, variant: str | BaseVariant = DEFAULT_VARIANT) -> AnyPosition:
     """The start of a deal: every card in the stock (for the two-deck games,
     the layout their rules deal)."""
     v = load(variant)
-    return families.position_class(v.family).start(to_deal(deal, v.decks), v)
+    cards = to_deal(deal, v.decks)
+    if isinstance(v, Variant):
+        return Position.start(cards, v)
+    if isinstance(v, NapoleaoVariant):
+        return NapoleaoPosition.start(cards, v)
+    if isinstance(v, JewelVariant):
+        return JewelPosition.start(cards, v)
+    raise VariantError(f"variant {v.name!r} is of no family the solver plays ({v.family!r})")
 
 
-def position_after(deal, variant: str | BaseVariant, moves: Iterable[Move | dict]):
+def position_after(
+    deal: DealLike, variant: str | BaseVariant, moves: Iterable[Move | dict[str, Any]]
+) -> AnyPosition:
     """The position after playing ``moves`` (Move objects or solution-format dicts)
     from the start of ``deal``. The first illegal move raises
     :class:`~solver.game.IllegalMoveError` naming it."""
-    parsed = []
+    parsed: list[Move] = []
     for i, m in enumerate(moves, 1):
         if isinstance(m, Move):
             parsed.append(m)
@@ -271,7 +289,7 @@ def position_after(deal, variant: str | BaseVariant, moves: Iterable[Move | dict
 
 
 def solve(
-    deal: int | str | Deal | Position,
+    deal: DealLike | AnyPosition,
     variant: str | BaseVariant | None = None,
     limit: Limit | None = None,
     *,
@@ -287,7 +305,7 @@ def solve(
     >>> solve(1).verdict in ("won", "lost")
     True
     """
-    if isinstance(deal, families.position_classes()):
+    if isinstance(deal, families.POSITION_CLASSES):
         pos = deal
         if variant is not None and load(variant) != pos.variant:
             name = variant.name if isinstance(variant, BaseVariant) else variant
@@ -301,7 +319,7 @@ def solve(
     the_deal = pos.deal
     if the_deal is not None:
         number, cards = the_deal.number, tuple(the_deal.cards)
-    elif pos.variant.family == "tomb":
+    elif isinstance(pos, Position):
         number, cards = None, tuple(pos.stock) + tuple(pos.waste)
     else:
         number, cards = None, ()

@@ -31,8 +31,10 @@ hardest deals.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
+import multiprocessing
 import os
 import shutil
 import signal
@@ -44,23 +46,39 @@ from array import array
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Never, Protocol, TextIO, TypeVar
 
 from tqdm import tqdm
 
+from .errors import SolverError
 from .api import Limit, solve
 from .blind import wilson
 from .deals import MAX_NUMBER, MIN_NUMBER, DealError
 from .variants import BaseVariant, load, names
+
+if TYPE_CHECKING:
+    from .core import Search
+    from .families import AnyPosition
+
+N = TypeVar("N", int, float)
 
 #: SQLite integers are signed 64-bit: the largest deal number a row can hold.
 MAX_STORED_DEAL = 2**63 - 1
 SCHEMA_VERSION = 2             # 2: the variants table of rules fingerprints
 COLUMNS = ("variant", "deal", "verdict", "reason", "score", "positions", "seconds",
            "table_bytes", "line", "limits", "solved_at")
+#: One row of the results, in the order of COLUMNS.
+Row = tuple[str, int, str, str | None, int, int, float, int, str, str, str]
+#: Ranges of deal numbers, both ends included.
+Ranges = Sequence[tuple[int, int]]
+#: A path as the caller gives it.
+StrPath = str | os.PathLike[str]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -97,7 +115,7 @@ WHERE results.verdict = 'unknown'
 """
 
 
-class BatchError(ValueError):
+class BatchError(SolverError, ValueError):
     """A batch or stats command cannot go on (bad database, dead worker, ...)."""
 
 
@@ -173,7 +191,7 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
 
 
-def found_note(path: str | os.PathLike) -> str:
+def found_note(path: StrPath) -> str:
     """What a batch finds at ``path``, for its first line: ``" (a new
     database)"``, ``" (an empty file, made a new database)"``, or nothing for
     an existing database."""
@@ -185,7 +203,7 @@ def found_note(path: str | os.PathLike) -> str:
     return ""
 
 
-def connect(path: str | os.PathLike, *, readonly: bool = False) -> sqlite3.Connection:
+def connect(path: StrPath, *, readonly: bool = False) -> sqlite3.Connection:
     """Open (for a batch: create) the results database and check its table."""
     path = Path(path)
     try:
@@ -246,7 +264,8 @@ def rules_conflict(where: str, v: BaseVariant, recorded: str | None, unrecorded:
     if unrecorded and not v.shipped():
         shipped = (f"the rules of the shipped {v.name} ({load(v.name).fingerprint})" if v.name in names()
                    else f"rules it cannot tell ({v.name} is no shipped variant)")
-        return f"{where}: holds {v.name} deals stored before the rules were recorded, taken as {shipped}, not {_describe(v)}"
+        return (f"{where}: holds {v.name} deals stored before the rules were recorded, taken as {shipped}, "
+                f"not {_describe(v)}")
     return None
 
 
@@ -279,13 +298,13 @@ def _done_clause(retry_unknown: bool) -> str:
     return " AND verdict != 'unknown'" if retry_unknown else ""
 
 
-def count_done(conn: sqlite3.Connection, variant: str, ranges, retry_unknown: bool = False) -> int:
+def count_done(conn: sqlite3.Connection, variant: str, ranges: Ranges, retry_unknown: bool = False) -> int:
     """How many deals of ``ranges`` the database already holds (decided ones only with retry)."""
     sql = f"SELECT COUNT(*) FROM results WHERE variant = ? AND deal BETWEEN ? AND ?{_done_clause(retry_unknown)}"
-    return sum(conn.execute(sql, (variant, a, b)).fetchone()[0] for a, b in ranges)
+    return sum(int(conn.execute(sql, (variant, a, b)).fetchone()[0]) for a, b in ranges)
 
 
-def to_solve(conn: sqlite3.Connection, variant: str, ranges, retry_unknown: bool = False,
+def to_solve(conn: sqlite3.Connection, variant: str, ranges: Ranges, retry_unknown: bool = False,
              window: int = 20_000) -> Iterator[int]:
     """The deals of ``ranges`` not in the database (or stored as unknown, with retry), in order.
 
@@ -308,10 +327,10 @@ def to_solve(conn: sqlite3.Connection, variant: str, ranges, retry_unknown: bool
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _stopping = False       # set by Ctrl-C or SIGTERM in a worker: hand back what is done, start nothing new
-_current = None         # the search handle of the deal being solved
+_current: Search | None = None         # the search handle of the deal being solved
 
 
-def _on_sigint(signum, frame) -> None:
+def _on_sigint(signum: int, frame: FrameType | None) -> None:
     # Stop the C search through its handle rather than raise KeyboardInterrupt:
     # on Python < 3.13 a KeyboardInterrupt inside Thread.join() (where
     # solver.core waits for the search thread) can mark the thread finished while
@@ -329,14 +348,14 @@ def _track_searches() -> None:
     from . import core
 
     class TrackedSearch(core.Search):
-        def __init__(self, *args, **kwargs):
+        def __init__(self, pos: AnyPosition, flags: int) -> None:
             global _current
-            super().__init__(*args, **kwargs)
+            super().__init__(pos, flags)
             _current = self
             if _stopping:
                 self.stop()
 
-    core.Search = TrackedSearch
+    core.Search = TrackedSearch  # type: ignore[misc]  # each search of a worker, known to its SIGINT handler
 
 
 def _watch_parent(parent: int) -> None:
@@ -362,7 +381,7 @@ def _init_worker(parent: int) -> None:
 
 
 def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
-                 pack: str | None = None) -> tuple[object, float]:
+                 pack: str | None = None) -> tuple[Any, float]:
     """Solve ``deals``; the rows for the database and the wall time. Stops early
     (handing back the deals done) on Ctrl-C; an interrupted search is not a row.
     ``pack="parquet"``: the rows as a Parquet file's bytes instead
@@ -370,7 +389,7 @@ def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
     global _current
     start = time.perf_counter()
     limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
-    rows = []
+    rows: list[Row] = []
     for n in deals:
         if _stopping:
             break
@@ -382,7 +401,7 @@ def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
             break
         st = r.stats
         rows.append((r.variant, n, r.verdict, r.reason, r.score, st.positions, st.seconds,
-                     st.table_bytes, r.dumps(), limits, datetime.now(timezone.utc).isoformat()))
+                     st.table_bytes, r.dumps(), limits, datetime.now(UTC).isoformat()))
     if pack == "parquet":
         from .parquet import pack_rows
 
@@ -390,13 +409,13 @@ def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
     return rows, time.perf_counter() - start
 
 
-def crashed_row(variant: str, deal: int, limit: Limit, why: str) -> tuple:
+def crashed_row(variant: str, deal: int, limit: Limit, why: str) -> Row:
     """The row of a deal whose search crashed every process that ran it: unknown,
     reason ``crashed``, no line to replay (``line`` holds the error instead)."""
     limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
     line = json.dumps({"variant": variant, "deal": deal, "verdict": "unknown", "reason": "crashed", "error": why},
                       ensure_ascii=False)
-    return (variant, deal, "unknown", "crashed", 0, 0, 0.0, 0, line, limits, datetime.now(timezone.utc).isoformat())
+    return (variant, deal, "unknown", "crashed", 0, 0, 0.0, 0, line, limits, datetime.now(UTC).isoformat())
 
 
 # ---------------------------------------------------------------------------
@@ -404,7 +423,7 @@ def crashed_row(variant: str, deal: int, limit: Limit, why: str) -> tuple:
 
 
 def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     h, rest = divmod(seconds, 3600)
     m, s = divmod(rest, 60)
     return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s" if m else f"{s}s"
@@ -423,7 +442,7 @@ class Progress:
         self.every = every if every is not None else (0.2 if self.tty else 30.0)
         self.start = time.monotonic()
         self.last = self.start
-        self.bar: tqdm | None = None
+        self.bar: tqdm[Never] | None = None      # a bar over no iterable
         if self.tty:
             # A terminal of no size (a bare pseudo-terminal) gets a width, not an empty bar.
             sized = shutil.get_terminal_size((0, 0)).columns > 0
@@ -482,7 +501,7 @@ class Progress:
 @dataclass
 class Summary:
     variant: str
-    ranges: list[tuple[int, int]]
+    ranges: Ranges
     db: str
     jobs: int
     total: int = 0            # deals in the ranges
@@ -510,13 +529,36 @@ class Summary:
         return "\n".join(lines)
 
 
+class Store(Protocol):
+    """Where a batch keeps its rows: a :class:`Database`, or a directory of
+    Parquet files (:class:`solver.parquet.ParquetStore`). Its rows travel to
+    and from the workers as ``pack`` makes them (plain rows, or a Parquet
+    file's bytes): whatever ``pack_rows`` gives, ``write`` takes."""
+
+    @property
+    def pack(self) -> str | None: ...
+
+    @property
+    def where(self) -> str: ...
+
+    def count_done(self, variant: str, ranges: Ranges, retry_unknown: bool) -> int: ...
+
+    def to_solve(self, variant: str, ranges: Ranges, retry_unknown: bool) -> Iterator[int]: ...
+
+    def pack_rows(self, rows: list[Row]) -> Any: ...
+
+    def write(self, packed: Any) -> dict[str, int]: ...
+
+    def close(self) -> None: ...
+
+
 class Database:
     """The SQLite results database as the store of a batch: which deals it holds,
     and a commit for each chunk of rows."""
 
-    pack = None                       # the workers hand back plain rows
+    pack: str | None = None           # the workers hand back plain rows
 
-    def __init__(self, path: str | os.PathLike, variant: BaseVariant | None = None):
+    def __init__(self, path: StrPath, variant: BaseVariant | None = None) -> None:
         self.where = f"{path}{found_note(path)}"
         if variant is not None:
             _check_before(Path(path), variant)
@@ -528,17 +570,17 @@ class Database:
                 self.conn.close()
                 raise
 
-    def count_done(self, variant: str, ranges, retry_unknown: bool) -> int:
+    def count_done(self, variant: str, ranges: Ranges, retry_unknown: bool) -> int:
         return count_done(self.conn, variant, ranges, retry_unknown)
 
-    def to_solve(self, variant: str, ranges, retry_unknown: bool) -> Iterator[int]:
+    def to_solve(self, variant: str, ranges: Ranges, retry_unknown: bool) -> Iterator[int]:
         return to_solve(self.conn, variant, ranges, retry_unknown)
 
     @staticmethod
-    def pack_rows(rows: list[tuple]) -> list[tuple]:
+    def pack_rows(rows: list[Row]) -> list[Row]:
         return rows
 
-    def write(self, rows: list[tuple]) -> dict[str, int]:
+    def write(self, rows: list[Row]) -> dict[str, int]:
         """Store one chunk's rows (committed on return); their verdicts counted."""
         counts = {"won": 0, "lost": 0, "unknown": 0}
         if rows:
@@ -571,13 +613,13 @@ def _check_before(path: Path, variant: BaseVariant) -> None:
         conn.close()
 
 
-def _one_store(db, out) -> None:
+def _one_store(db: StrPath | None, out: StrPath | None) -> None:
     if (db is None) == (out is None):
         raise BatchError("give --db FILE (an SQLite database) or --out DIR (Parquet files)"
                          + (", not both" if db is not None else ""))
 
 
-def open_store(db: str | os.PathLike | None, out: str | os.PathLike | None, variant: BaseVariant | None = None):
+def open_store(db: StrPath | None, out: StrPath | None, variant: BaseVariant | None = None) -> Store:
     """The store of a batch: the SQLite database ``db`` or the Parquet directory
     ``out``; with ``variant``, one that holds no deal of its name under other rules."""
     _one_store(db, out)
@@ -585,6 +627,7 @@ def open_store(db: str | os.PathLike | None, out: str | os.PathLike | None, vari
         return Database(db, variant)
     from .parquet import ParquetStore
 
+    assert out is not None          # one of the two (_one_store)
     return ParquetStore(out, variant)
 
 
@@ -594,7 +637,7 @@ class Feed:
 
     The chunk size follows the mean time a deal has taken so far in this run."""
 
-    def __init__(self, store, deals: Iterator[int], summary: Summary, target: float, most: int):
+    def __init__(self, store: Store, deals: Iterator[int], summary: Summary, target: float, most: int) -> None:
         self.store = store
         self.deals = deals
         self.summary = summary
@@ -616,7 +659,7 @@ class Feed:
         self.taken += len(deals)
         return deals
 
-    def record(self, packed, wall: float) -> int:
+    def record(self, packed: Any, wall: float) -> int:
         """Store a chunk's rows (as :attr:`store.pack` made them); how many."""
         counts = self.store.write(packed)
         n = sum(counts.values())
@@ -631,7 +674,7 @@ class Feed:
         return n
 
 
-def _workers(executor: ProcessPoolExecutor) -> list:
+def _workers(executor: ProcessPoolExecutor) -> list[multiprocessing.Process]:
     """The pool's worker processes (a private attribute; none once it is shut down)."""
     return list((getattr(executor, "_processes", None) or {}).values())
 
@@ -685,10 +728,10 @@ def _signal_workers(executor: ProcessPoolExecutor, signum: int) -> None:
             pass
 
 
-def run_batch(db: str | os.PathLike | None, variant: str | BaseVariant, ranges: list[tuple[int, int]], limit: Limit,
+def run_batch(db: StrPath | None, variant: str | BaseVariant, ranges: Ranges, limit: Limit,
               jobs: int | None = None, retry_unknown: bool = False,
               progress: TextIO | None = sys.stderr, progress_every: float | None = None, *,
-              out: str | os.PathLike | None = None, scheduler: str | None = None, workers: int | None = None,
+              out: StrPath | None = None, scheduler: str | None = None, workers: int | None = None,
               connect_timeout: float = 10.0) -> Summary:
     """Solve the deals of ``ranges`` missing from ``db`` in ``jobs`` processes.
 
@@ -725,16 +768,17 @@ def run_batch(db: str | os.PathLike | None, variant: str | BaseVariant, ranges: 
         summary.skipped = store.count_done(variant, ranges, retry_unknown)
         summary.todo = summary.total - summary.skipped
         if progress is not None:
-            progress.write(f"batch: {variant} (rules {rules.fingerprint}), deals {format_ranges(ranges)}: {summary.todo:,} to solve, "
+            progress.write(f"batch: {variant} (rules {rules.fingerprint}), deals {format_ranges(ranges)}: "
+                           f"{summary.todo:,} to solve, "
                            f"{summary.skipped:,} already in {store.where}; {summary.engine}\n")
             progress.flush()
         bar = Progress(progress, summary.todo, progress_every)
         stop: dict[str, int | None] = {"signal": None}
 
-        def on_signal(signum, frame):
+        def on_signal(signum: int, frame: FrameType | None) -> None:
             stop["signal"] = signum
 
-        handlers = {}
+        handlers: dict[signal.Signals, Callable[[int, FrameType | None], Any] | int | None] = {}
         if threading.current_thread() is threading.main_thread():
             for sig in _STOP_SIGNALS:
                 handlers[sig] = signal.signal(sig, on_signal)
@@ -764,7 +808,8 @@ _WORKER_DIED = ("a worker process died (killed, out of memory, or a crash in the
                 "the deals done so far are stored: rerun to resume")
 
 
-def _submit(executor: ProcessPoolExecutor, variant: BaseVariant, deals: list[int], limit: Limit, pack: str | None):
+def _submit(executor: ProcessPoolExecutor, variant: BaseVariant, deals: list[int], limit: Limit,
+            pack: str | None) -> Future[tuple[Any, float]]:
     # submit() may start a worker process, which inherits the signal mask:
     # SIGINT and SIGTERM stay blocked in it until its handlers are in place (_init_worker).
     old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
@@ -778,15 +823,14 @@ def _submit(executor: ProcessPoolExecutor, variant: BaseVariant, deals: list[int
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _run(feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Progress, stop: dict) -> None:
+def _run(feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Progress,
+         stop: dict[str, int | None]) -> None:
     """The batch on a pool of ``jobs`` local processes."""
-    import multiprocessing
-
     summary = feed.summary
-    pending: set = set()
+    pending: set[Future[tuple[Any, float]]] = set()
     exhausted = False
 
-    def store(future) -> None:
+    def store(future: Future[tuple[Any, float]]) -> None:
         try:
             packed, wall = future.result()
         except BrokenProcessPool:
@@ -844,10 +888,10 @@ def _run(feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Progres
 # Statistics
 
 
-def percentile(sorted_values, p: float):
-    """The nearest-rank percentile ``p`` (0..100) of sorted values."""
+def percentile(sorted_values: Sequence[N], p: float) -> N:
+    """The nearest-rank percentile ``p`` (0..100) of sorted values (at least one)."""
     if not len(sorted_values):
-        return None
+        raise ValueError("no values to take a percentile of")
     k = max(1, math.ceil(p / 100 * len(sorted_values)))
     return sorted_values[k - 1]
 
@@ -860,11 +904,12 @@ class VariantStats:
     unknown: int
     reasons: dict[str, int]
     ranges: list[tuple[int, int]]
-    positions: array
-    seconds: array
-    hardest: list[tuple]          # (deal, verdict, reason, score, positions, seconds)
+    positions: array[int]
+    seconds: array[float]
+    hardest: list[tuple[Any, ...]]          # (deal, verdict, reason, score, positions, seconds)
     lost_scores: list[tuple[int, int]]   # (best score, deals)
-    split: dict[str, tuple[array, array]] = field(default_factory=dict, repr=False)  # verdict: (positions, seconds)
+    #: verdict: (positions, seconds)
+    split: dict[str, tuple[array[int], array[float]]] = field(default_factory=dict, repr=False)
     fingerprint: str | None = None      # the rules the rows were solved under, when the store says
 
     @property
@@ -898,7 +943,8 @@ def gather(conn: sqlite3.Connection, variant: str) -> VariantStats:
         "SELECT score, COUNT(*) FROM results WHERE variant = ? AND verdict = 'lost' GROUP BY score ORDER BY score",
         (variant,))]
     return VariantStats(variant, counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0),
-                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores, split,
+                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores,
+                        split,
                         recorded_rules(conn, variant))
 
 
@@ -924,7 +970,10 @@ def rules_line(s: VariantStats) -> str:
 
 def report(s: VariantStats) -> str:
     n = s.n
-    pct = (lambda k: f"{100 * k / n:6.2f}%") if n else (lambda k: "      -")
+
+    def pct(k: int) -> str:
+        return f"{100 * k / n:6.2f}%" if n else "      -"
+
     lines = [f"{s.variant}: {n:,} deals stored (deals {format_ranges(s.ranges)})", f"  {rules_line(s)}"]
     why = ", ".join(f"{k} {v:,}" for k, v in s.reasons.items())
     for name, k, extra in (("won", s.won, ""), ("lost", s.lost, ""),
@@ -975,7 +1024,7 @@ def log_edges(a: float, b: float, bins: int = 40) -> list[float]:
     return [a * (b / a) ** (i / bins) for i in range(bins)] + [b]
 
 
-def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
+def plot(all_stats: list[VariantStats], path: StrPath) -> None:
     """Draw the distributions to a PNG: a row per variant with seconds and positions
     per deal (log-log histograms stacked by verdict, percentiles marked) and the
     best scores of the lost deals."""
@@ -991,13 +1040,21 @@ def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
     rows = len(all_stats)
     fig = plt.figure(figsize=(16, 5 * rows), layout="constrained")
     subfigs = fig.subfigures(rows, 1, squeeze=False)[:, 0] if rows > 1 else [fig]
+
+    def in_seconds(x: float) -> str:
+        return f"{_seconds(x)} s"
+
+    def in_positions(x: float) -> str:
+        return f"{x:,}"
+
     for sub, s in zip(subfigs, all_stats):
         ax_s, ax_p, ax_l = sub.subplots(1, 3)
         lo, hi = s.interval()
-        for ax, which, values, what, fmt in (
-            (ax_s, 1, s.seconds, "seconds", lambda x: f"{_seconds(x)} s"),
-            (ax_p, 0, s.positions, "positions", lambda x: f"{x:,}"),
-        ):
+        columns: tuple[tuple[Any, int, Sequence[float], str, Callable[[float], str]], ...] = (
+            (ax_s, 1, s.seconds, "seconds", in_seconds),
+            (ax_p, 0, s.positions, "positions", in_positions),
+        )
+        for ax, which, values, what, fmt in columns:
             floor = 1e-6 if which else 1
             a = max(min(values), floor)
             b = max(max(values), a * 10)
@@ -1041,8 +1098,8 @@ def plot(all_stats: list[VariantStats], path: str | os.PathLike) -> None:
         plt.close(fig)
 
 
-def stats(db: str | os.PathLike | None, variant: str | None = None, *,
-          out: str | os.PathLike | None = None) -> list[VariantStats]:
+def stats(db: StrPath | None, variant: str | None = None, *,
+          out: StrPath | None = None) -> list[VariantStats]:
     """The statistics of each variant stored in ``db`` (or of ``variant`` only);
     ``out``: of the Parquet files of ``batch --out`` instead."""
     _one_store(db, out)
@@ -1055,6 +1112,7 @@ def stats(db: str | os.PathLike | None, variant: str | None = None, *,
         where = out
         found = [parquet.gather(out, name) for name in ([variant] if variant else parquet.variants(out))]
     else:
+        assert db is not None       # one of the two (_one_store)
         where = db
         conn = connect(db, readonly=True)
         try:
@@ -1074,7 +1132,7 @@ def stats(db: str | os.PathLike | None, variant: str | None = None, *,
 # Command line (the parsers are in solver/cli.py)
 
 
-def cli_batch(args) -> int:
+def cli_batch(args: argparse.Namespace) -> int:
     from .cli import variant_of
 
     variant = variant_of(args)
@@ -1097,7 +1155,7 @@ def cli_batch(args) -> int:
     return 0
 
 
-def cli_stats(args) -> int:
+def cli_stats(args: argparse.Namespace) -> int:
     from .cli import variant_of
 
     variant = variant_of(args)

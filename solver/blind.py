@@ -11,6 +11,7 @@ dark. :func:`play` plays a deal with a strategy and returns the game as a
 >>> r = play(14, "napoleons-tomb", "careful")
 >>> r.verdict in ("won", "lost"), r.score <= 52
 (True, True)
+>>> from solver import start_position
 >>> from solver.rules import tomb
 >>> tomb.score(tomb.replay(start_position(14), r.moves)) == r.score
 True
@@ -43,16 +44,16 @@ ends there, as lost.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from .api import DEFAULT_VARIANT, Result, Stats, start_position, to_deal
+from .api import DEFAULT_VARIANT, Result, Stats, to_deal
 from .cards import Card
 from .deals import Deal
 from .game import FOUNDATIONS, Move, Position
 from .rules import tomb as rules
-from .variants import Variant, load
+from .variants import BaseVariant, Variant, load
 
 __all__ = [
     "STRATEGIES",
@@ -269,7 +270,11 @@ careful = Careful()
 STRATEGIES: dict[str, Strategy] = {"simple": simple, "careful": careful}
 
 
-def get_strategy(which: str | Strategy | Callable) -> Strategy | Callable:
+#: A strategy as a plain function: ``choose(view, moves)``.
+Chooser = Callable[[View, tuple[Move, ...]], Move | None]
+
+
+def get_strategy(which: str | Strategy | Chooser) -> Strategy | Chooser:
     """A strategy by name (from :data:`STRATEGIES`), or the object itself."""
     if isinstance(which, str):
         try:
@@ -281,7 +286,7 @@ def get_strategy(which: str | Strategy | Callable) -> Strategy | Callable:
     raise TypeError(f"a strategy is a name or an object with choose(view, moves), not {which!r}")
 
 
-def _key(pos: Position) -> tuple:
+def _key(pos: Position) -> Hashable:
     """The exact position (cells and corners as multisets): for repetitions."""
     return (
         pos.stock,
@@ -301,7 +306,7 @@ def _may_repeat(move: Move) -> bool:
     return move.action == "move" and move.dst not in FOUNDATIONS
 
 
-def _offered(pos: Position, seen: set | None) -> list[tuple[Move, Move]]:
+def _offered(pos: Position, seen: set[Hashable] | None) -> list[tuple[Move, Move]]:
     """(move as the strategy sees it, real move) for every legal move of ``pos``
     that does not repeat a position in ``seen``."""
     out = []
@@ -338,16 +343,16 @@ def view_of(pos: Position) -> View:
     return _view(pos, tuple(shown for shown, _ in _offered(pos, None)))
 
 
-def _choose(chooser, view: View) -> Move | None:
-    if hasattr(chooser, "choose"):
+def _choose(chooser: Strategy | Chooser, view: View) -> Move | None:
+    if isinstance(chooser, Strategy):       # (runtime_checkable: it has a choose)
         return chooser.choose(view, view.moves)
     return chooser(view, view.moves)
 
 
 def play(
     deal: int | str | Deal,
-    variant: str | Variant = DEFAULT_VARIANT,
-    strategy: str | Strategy | Callable = "careful",
+    variant: str | BaseVariant = DEFAULT_VARIANT,
+    strategy: str | Strategy | Chooser = "careful",
     *,
     max_moves: int = 10_000,
 ) -> Result:
@@ -367,10 +372,11 @@ def play(
     chooser = get_strategy(strategy)
     started = time.perf_counter()
     rules_of = load(variant)
-    if rules_of.family != "tomb":
+    if not isinstance(rules_of, Variant):
         raise ValueError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
                          f" {rules_of.name} is not one")
-    pos = start_position(to_deal(deal), variant)
+    the_deal = to_deal(deal)
+    pos = Position.start(the_deal, rules_of)
     seen = {_key(pos)}
     while not pos.won and pos.moves_played < max_moves:
         offered = _offered(pos, seen)
@@ -386,7 +392,6 @@ def play(
             raise ValueError(f"strategy {name!r} chose {choice!r}, which is not one of the offered moves")
         pos = rules.play(pos, real)
         seen.add(_key(pos))
-    the_deal = pos.deal
     return Result(
         variant=pos.variant.name,
         deal=the_deal.number,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .errors import SolverError
+
 RANKS = "A23456789TJQK"
 #: PySolFC's suit order, in which a fresh deck is laid out before shuffling.
 SUITS = "CSHD"
@@ -19,7 +21,7 @@ _SYMBOL_SUITS = {v: k for k, v in SUIT_SYMBOLS.items()}
 _SYMBOL_SUITS.update({"♧": "C", "♤": "S", "♡": "H", "♢": "D"})
 
 
-class CardError(ValueError):
+class CardError(SolverError, ValueError):
     """A card token that names no card."""
 
 

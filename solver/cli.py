@@ -12,21 +12,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import variants
 from .variants import BaseVariant
 from .api import DEFAULT_VARIANT, Limit, solve
 from .cards import CardError
 from .deals import Deal, DealError
-from .game import MoveError
+from .game import Move, MoveError
 from .core import CoreError, SHORTCUTS
 
 EXIT = {"won": 0, "lost": 1, "unknown": 3}
 EXIT_ERROR = 2
 
 
-def _positive(kind):
-    def convert(text: str):
+if TYPE_CHECKING:
+    #: The subcommands' parsers (a class generic only to the type checker).
+    _Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+N = TypeVar("N", int, float)
+
+
+def _positive(kind: type[N]) -> Callable[[str], N]:
+    def convert(text: str) -> N:
         try:
             value = kind(text)
         except ValueError:
@@ -44,12 +52,13 @@ def add_limit_args(p: argparse.ArgumentParser, d: Limit, what: str = "the search
                    help=f"stop {what} after this many positions (default {d.positions:,})")
     p.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
                    help=f"stop {what} after this many seconds (default {d.seconds:g})")
-    p.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
-                   help=f"stop {what} before its table grows past this many MiB (default {d.memory // 2**20})")
+    mib = None if d.memory is None else d.memory // 2**20
+    p.add_argument("--max-memory", type=_positive(int), default=mib, metavar="MIB",
+                   help=f"stop {what} before its table grows past this many MiB (default {mib})")
     p.add_argument("--no-limit", action="store_true", help=f"no limits at all: run {what} until decided")
 
 
-def limit_of(args) -> Limit:
+def limit_of(args: argparse.Namespace) -> Limit:
     """The Limit the flags of :func:`add_limit_args` ask for."""
     if args.no_limit:
         return Limit.none()
@@ -73,7 +82,7 @@ def variant_of(args: argparse.Namespace) -> BaseVariant | None:
     return variants.load(args.variant) if args.variant is not None else None
 
 
-def _deal_of(args, decks: int = 1) -> Deal:
+def _deal_of(args: argparse.Namespace, decks: int = 1) -> Deal:
     """The deal of --cards, or of the deal number given (of ``decks`` decks)."""
     if args.cards is not None:
         return Deal.parse(args.cards, decks)
@@ -83,7 +92,7 @@ def _deal_of(args, decks: int = 1) -> Deal:
     return Deal.from_number(int(text), decks)
 
 
-def _tomb_only(variant, what: str) -> None:
+def _tomb_only(variant: variants.BaseVariant, what: str) -> None:
     if variant.family != "tomb":
         raise ValueError(f"{what} is written for the Napoleon's Tomb variants; {variant.name} is not one")
 
@@ -126,7 +135,7 @@ def _parser() -> argparse.ArgumentParser:
 # hint
 
 
-def _hint_parser(sub) -> None:
+def _hint_parser(sub: _Subparsers) -> None:
     from .hints import DEFAULT_HINT_LIMIT as d
 
     h = sub.add_parser(
@@ -135,7 +144,8 @@ def _hint_parser(sub) -> None:
         description=(
             "The hint button: the next move from the position after a JSON move list "
             "(the solution format's moves: a bare list, or an object with a 'moves' key such as "
-            "a result of `solve --json`), and whether that line wins, the deal is proven lost, "
+            "a result of `solve --json`) or the printed moves, one a line (as `solve` prints "
+            "them: '8♥ waste → cell', '12. turn 9♣'), and whether that line wins, the deal is proven lost, "
             "or the limit stopped the search. Exit 0 with a hint, 2 on an error."
         ),
     )
@@ -143,19 +153,20 @@ def _hint_parser(sub) -> None:
     h.add_argument("--cards", help='the deal as 52 cards in turning order, e.g. "JD 2D 9H ..."')
     add_variant_args(h, None, f"variant (default: the move object's 'variant', else {DEFAULT_VARIANT})")
     h.add_argument("--moves", "-m", default="-", metavar="FILE",
-                   help="JSON file of the moves played so far ('-' or absent: standard input; "
+                   help="file of the moves played so far, JSON or one printed move a line "
+                        "('-' or absent: standard input; "
                         "empty input means no move yet)")
     h.add_argument("--json", action="store_true",
                    help='print one JSON object: {"move", "status", "score", "reason"}')
     add_limit_args(h, d)
 
 
-def _read_moves(where: str) -> tuple[list, dict]:
+def _read_moves(where: str) -> tuple[list[Any], dict[str, Any]]:
     """The move list and the object around it (empty for a bare list)."""
     if where == "-":
         if sys.stdin.isatty():
-            print("reading the moves played so far from standard input (a JSON list; end with Ctrl-D)",
-                  file=sys.stderr, flush=True)
+            print("reading the moves played so far from standard input"
+                  " (a JSON list or one move a line; end with Ctrl-D)", file=sys.stderr, flush=True)
         try:
             text, name = sys.stdin.read(), "standard input"
         except UnicodeDecodeError as exc:
@@ -174,6 +185,8 @@ def _read_moves(where: str) -> tuple[list, dict]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        if text.lstrip()[0] not in "[{":
+            return _printed_moves(text, name), {}
         raise ValueError(f"{name}: the moves are not JSON ({exc})") from None
     if isinstance(data, list):
         return data, {}
@@ -186,7 +199,23 @@ def _read_moves(where: str) -> tuple[list, dict]:
     raise ValueError(f"{name}: expected a JSON list of moves or an object with 'moves', not {type(data).__name__}")
 
 
-def _hint(args) -> int:
+def _printed_moves(text: str, name: str) -> list[Move]:
+    """One move a line as ``str(move)`` prints it, optionally numbered
+    (``12. 8♥ waste → cell``, as ``solve`` prints a line); blank lines skipped."""
+    moves = []
+    for number, line in enumerate(text.splitlines(), 1):
+        head, dot, rest = line.strip().partition(". ")
+        words = rest if dot and head.isdigit() else line
+        if not words.strip():
+            continue
+        try:
+            moves.append(Move.parse(words))
+        except MoveError as exc:
+            raise MoveError(f"{name}, line {number}: {exc}") from None
+    return moves
+
+
+def _hint(args: argparse.Namespace) -> int:
     from .api import position_after
     from .hints import hint
 
@@ -218,7 +247,7 @@ def _hint(args) -> int:
 # play
 
 
-def _play_parser(sub) -> None:
+def _play_parser(sub: _Subparsers) -> None:
     from .blind import STRATEGIES
 
     p = sub.add_parser(
@@ -248,7 +277,7 @@ def _deal_numbers(text: str) -> list[int]:
     return [n for a, b in ranges for n in range(a, b + 1)]
 
 
-def _play(args) -> int:
+def _play(args: argparse.Namespace) -> int:
     from .blind import play, wilson
 
     numbers = _deal_numbers(args.deals)
@@ -289,7 +318,7 @@ def _play(args) -> int:
 # batch and stats (solver/batch.py; docs/batch.md)
 
 
-def _batch_parser(sub) -> None:
+def _batch_parser(sub: _Subparsers) -> None:
     b = sub.add_parser(
         "batch",
         help="solve a range of deals in parallel into an SQLite database (resumable)",
@@ -320,7 +349,7 @@ def _batch_parser(sub) -> None:
     add_limit_args(b, Limit(), "each deal")
 
 
-def _stats_parser(sub) -> None:
+def _stats_parser(sub: _Subparsers) -> None:
     s = sub.add_parser(
         "stats",
         help="statistics of a batch database: counts, win rate, distributions, hardest deals",
@@ -337,7 +366,7 @@ def _stats_parser(sub) -> None:
     s.add_argument("--plot", metavar="FILE.png", help="draw the distributions to a PNG (needs matplotlib)")
 
 
-def _solve(args) -> int:
+def _solve(args: argparse.Namespace) -> int:
     if (args.deal is None) == (args.cards is None):
         raise DealError("give a deal number or --cards, not both or neither")
     variant = variant_of(args)
@@ -349,7 +378,7 @@ def _solve(args) -> int:
     return EXIT[result.verdict]
 
 
-def _variants(args) -> int:
+def _variants(args: argparse.Namespace) -> int:
     if args.variant_file is not None:
         v = variants.load_file(args.variant_file)
         same = [p.name for p in variants.all_variants() if p.fingerprint == v.fingerprint]
@@ -365,7 +394,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if hasattr(args, "run"):
-            return args.run(args)
+            run: Callable[[argparse.Namespace], int] = args.run
+            return run(args)
         if args.command == "solve":
             return _solve(args)
         if args.command == "hint":

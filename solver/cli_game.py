@@ -8,6 +8,7 @@ Exit codes of ``winnable``: 0 winnable, 1 not winnable (proven), 3 unknown,
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from .api import DEFAULT_VARIANT, Limit
@@ -15,7 +16,7 @@ from .api import DEFAULT_VARIANT, Limit
 EXIT = {True: 0, False: 1, None: 3}
 
 
-def add_parsers(sub) -> None:
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from .cli import add_limit_args, add_variant_args
     from .hints import DEFAULT_HINT_LIMIT
 
@@ -77,7 +78,7 @@ def add_parsers(sub) -> None:
     i.set_defaults(run=_index)
 
 
-def _serve(args) -> int:
+def _serve(args: argparse.Namespace) -> int:
     from .variants import load_file
     from .web import serve
 
@@ -86,7 +87,7 @@ def _serve(args) -> int:
                  variants=extra)
 
 
-def _winnable(args) -> int:
+def _winnable(args: argparse.Namespace) -> int:
     from . import verdicts
     from .cli import limit_of, variant_of
 
@@ -94,7 +95,7 @@ def _winnable(args) -> int:
     assert variant is not None      # --variant has a default
     limit = limit_of(args)
     found, source = verdicts.verdict(args.deal, variant, search=not args.no_search, limit=limit)
-    answer = {"won": True, "lost": False}.get(found)
+    answer = True if found == "won" else False if found == "lost" else None
     level = verdicts.difficulty(args.deal, variant, limit=limit) if args.difficulty else None
     deal = int(args.deal.strip())
     if args.json:
@@ -113,7 +114,7 @@ def _winnable(args) -> int:
     return EXIT[answer]
 
 
-def _index(args) -> int:
+def _index(args: argparse.Namespace) -> int:
     from . import verdicts
     from .batch import parse_deals
     from .cli import variant_of

@@ -30,11 +30,23 @@ import queue
 import signal
 import time
 import uuid
+from collections.abc import Callable, Hashable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from .errors import SolverError
 from .api import Limit, solve
 from .batch import _STOP_SIGNALS, BatchError, Feed, Progress, crashed_row
 from .variants import BaseVariant
+
+if TYPE_CHECKING:
+    from distributed import Client, Future, LocalCluster
+
+    #: A chunk's task on the cluster.
+    _Future = Future[tuple[Any, float]]
+
+#: The task of a chunk on a worker: (variant, deals, limit, pack) -> its rows packed and its wall time.
+SolveChunk = Callable[[str | BaseVariant, list[int], Limit, str | None], tuple[Any, float]]
 
 INSTALL = "pip install 'tomb-solver[cluster]'"
 #: Seconds of work a chunk is cut to: the overhead of a task (a few
@@ -89,18 +101,19 @@ def identity(variant: str | BaseVariant) -> dict[str, str]:
     return {"version": release, "files": _files_digest(), "core": probe.hexdigest()[:16]}
 
 
-class WrongVersion(RuntimeError):
+class WrongVersion(SolverError, RuntimeError):
     """A worker runs another version of the solver than the client."""
 
 
 _WHAT = {"version": "the package version", "files": "the digest of its files", "core": "what its C core finds"}
 
 
-def _differences(theirs: dict, ours: dict) -> str:
+def _differences(theirs: dict[str, str], ours: dict[str, str]) -> str:
     return "; ".join(f"{_WHAT[k]}: {theirs.get(k)} there, {ours[k]} here" for k in ours if theirs.get(k) != ours[k])
 
 
-def run_chunk(expected: dict, solve_chunk, variant: str | BaseVariant, deals: list[int], limit: Limit, pack: str | None):
+def run_chunk(expected: dict[str, str], solve_chunk: SolveChunk, variant: str | BaseVariant, deals: list[int],
+              limit: Limit, pack: str | None) -> tuple[Any, float]:
     """The task of one chunk, on a worker: ``solve_chunk`` (solver.batch._solve_chunk)
     once the worker is found to run the client's solver."""
     mine = identity(variant)
@@ -116,8 +129,8 @@ def run_chunk(expected: dict, solve_chunk, variant: str | BaseVariant, deals: li
     return solve_chunk(variant, deals, limit, pack)
 
 
-def _missing(exc: BaseException) -> bool:
-    return isinstance(exc, ImportError) and (getattr(exc, "name", None) or "").split(".")[0] == "solver" \
+def _missing(exc: BaseException | None) -> bool:
+    return (isinstance(exc, ImportError) and (getattr(exc, "name", None) or "").split(".")[0] == "solver") \
         or "No module named 'solver'" in str(exc)
 
 
@@ -126,7 +139,7 @@ def _lacks(where: str) -> BatchError:
                       "the same version as here)")
 
 
-def check_workers(client, variant: str | BaseVariant) -> dict:
+def check_workers(client: Client, variant: str | BaseVariant) -> dict[str, str]:
     """The client's :func:`identity`, once every worker is found to share it."""
     ours = identity(variant)
     answers = client.run(identity, variant, on_error="return")
@@ -145,7 +158,7 @@ def check_workers(client, variant: str | BaseVariant) -> dict:
 # Connecting
 
 
-def connect(scheduler: str, workers: int | None, timeout: float):
+def connect(scheduler: str, workers: int | None, timeout: float) -> tuple[Client, LocalCluster | None]:
     """A Client of the scheduler at ``scheduler`` (or of a new LocalCluster),
     and the LocalCluster if one was started; errors name the address."""
     from distributed import Client, LocalCluster
@@ -188,7 +201,7 @@ def connect(scheduler: str, workers: int | None, timeout: float):
     return client, cluster
 
 
-def close(client, cluster) -> None:
+def close(client: Client, cluster: LocalCluster | None) -> None:
     # A LocalCluster's worker still in a search (a stop) is killed after 2 s;
     # the client's exit would end it anyway.
     try:
@@ -202,9 +215,10 @@ def close(client, cluster) -> None:
             pass
 
 
-def _threads(client) -> int:
+def _threads(client: Client) -> int:
     try:
-        return max(1, sum(client.nthreads().values()))
+        threads: dict[str, int] = client.nthreads()       # (an untyped method of Dask's)
+        return max(1, sum(threads.values()))
     except Exception:
         return 1
 
@@ -217,11 +231,13 @@ class Session:
     """A client of a Dask cluster whose workers were checked for ``variant``
     (:func:`start`), ready to run a batch."""
 
-    def __init__(self, client, cluster, variant: str | BaseVariant):
+    def __init__(self, client: Client, cluster: LocalCluster | None, variant: str | BaseVariant) -> None:
         self.client = client
         self.cluster = cluster
-        self.address = client.scheduler.address
-        self.restore = lambda: None
+        scheduler = client.scheduler
+        assert scheduler is not None        # a connected client has its scheduler
+        self.address = scheduler.address
+        self.restore: Callable[[], None] = lambda: None
         self.expected = check_workers(client, variant)
         self.engine = (f"Dask {'LocalCluster ' if cluster is not None else ''}{self.address}, "
                        f"{len(client.nthreads())} workers, {_threads(client)} threads at start")
@@ -234,7 +250,8 @@ class Session:
         return BatchError(f"lost the Dask scheduler at {self.address}{why}: the deals done so far are stored; "
                           "rerun to resume")
 
-    def run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress, stop: dict) -> None:
+    def run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress,
+            stop: dict[str, int | None]) -> None:
         """Solve what ``feed`` hands out on the cluster."""
         try:
             self._run(feed, variant, limit, bar, stop)
@@ -246,15 +263,16 @@ class Session:
             except Exception:
                 pass
 
-    def _run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress, stop: dict) -> None:
+    def _run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress,
+             stop: dict[str, int | None]) -> None:
         from distributed import CancelledError, KilledWorker
 
         from . import batch
 
         client = self.client
         summary = feed.summary
-        finished: queue.SimpleQueue = queue.SimpleQueue()
-        flying: dict = {}             # key: (future, deals)
+        finished: queue.SimpleQueue[_Future] = queue.SimpleQueue()
+        flying: dict[Hashable, tuple[_Future, list[int]]] = {}             # key: (future, deals)
         pack = feed.store.pack
         run_id = uuid.uuid4().hex[:8]
         serial = itertools.count()
@@ -266,14 +284,14 @@ class Session:
             flying[key] = (future, deals)
             future.add_done_callback(finished.put)
 
-        def handle(future) -> None:
+        def handle(future: _Future) -> None:
             status = future.status
             if status not in ("finished", "error", "cancelled"):
                 # Its result was lost with its worker before it came here: Dask runs it again.
                 future.add_done_callback(finished.put)
                 return
             _, deals = flying.pop(future.key)
-            exc = None
+            exc: BaseException | None = None
             if status == "finished":
                 try:
                     packed, wall = future.result()
@@ -307,7 +325,7 @@ class Session:
             raise BatchError(f"a chunk of deals {deals[0]}-{deals[-1]} failed on the cluster: "
                              f"{type(exc).__name__}: {exc}")
 
-        left: queue.SimpleQueue = queue.SimpleQueue()    # workers removed, from the scheduler's events
+        left: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()    # workers removed, from the scheduler's events
         client.subscribe_topic("all", lambda event: left.put(event[1]) if isinstance(event[1], dict)
                                and event[1].get("action") == "remove-worker" else None)
 

@@ -11,10 +11,21 @@ import os
 import queue
 import threading
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from .errors import SolverError
 from .cards import Card
 from .game import Move, Position
+from .variants import BaseVariant, JewelVariant, NapoleaoVariant, Variant
+from .vocabulary import Reason, Verdict
+
+if TYPE_CHECKING:
+    from ._core import CData
+    from .families import AnyPosition
+    from .rules.jewel import JewelPosition
+    from .rules.napoleao import NapoleaoPosition
 
 try:
     from ._core import ffi, lib
@@ -41,7 +52,7 @@ SHORTCUTS = {
     "moves-cache": lib.SOLVER_MOVES_CACHE,
 }
 
-STATUS = {
+STATUS: dict[int, tuple[Verdict, Reason | None]] = {
     lib.SOLVER_WON: ("won", None),
     lib.SOLVER_LOST: ("lost", None),
     lib.SOLVER_LIMIT_POSITIONS: ("unknown", "positions"),
@@ -82,14 +93,14 @@ _PLACES_D2 = {
 _SUIT_PLACES = (lib.D2_PLACE_KBASE, lib.D2_PLACE_ABASE, lib.D2_PLACE_FOUNDATION)
 
 
-class CoreError(ValueError):
+class CoreError(SolverError, ValueError):
     """The C core refused the rules or the position."""
 
 
 @dataclass(frozen=True)
 class CoreOutcome:
-    verdict: str
-    reason: str | None
+    verdict: Verdict
+    reason: Reason | None
     score: int
     moves: tuple[Move, ...]
     positions: int
@@ -103,7 +114,7 @@ def shortcuts_of(family: str = "tomb") -> dict[str, int]:
     return SHORTCUTS if family == "tomb" else SHORTCUTS_D2
 
 
-def flags_for(shortcuts, family: str = "tomb") -> int:
+def flags_for(shortcuts: bool | Iterable[str] | None, family: str = "tomb") -> int:
     """C flags for ``True`` (all shortcuts), ``False`` (none) or a collection of names."""
     known = shortcuts_of(family)
     if shortcuts is True:
@@ -118,7 +129,7 @@ def flags_for(shortcuts, family: str = "tomb") -> int:
     return flags
 
 
-def _rules(variant):
+def _rules(variant: Variant) -> CData:
     r = ffi.new("solver_rules *")
     r.turn = variant.turn
     r.passes = variant.passes
@@ -131,7 +142,7 @@ def _rules(variant):
     return r
 
 
-def _pile(pile, what: str, size: int = 104) -> list[int]:
+def _pile(pile: object, what: str, size: int = 104) -> list[int]:
     """The card indexes of a pile (a tuple of cards), or a CoreError naming
     the place: the struct takes only card indexes, so anything else there
     would fail in cffi, and a pile the struct cannot hold would overflow it."""
@@ -145,7 +156,7 @@ def _pile(pile, what: str, size: int = 104) -> list[int]:
     return [c.index for c in pile]
 
 
-def _slot(card, what: str, empty: int) -> int:
+def _slot(card: object, what: str, empty: int) -> int:
     """The index of the card in a single place (a cell, a lid place), or ``empty``."""
     if card is None:
         return empty
@@ -154,14 +165,14 @@ def _slot(card, what: str, empty: int) -> int:
     return card.index
 
 
-def _places(value, count: int, what: str) -> tuple:
+def _places(value: object, count: int, what: str) -> tuple[Any, ...]:
     """A tuple of ``count`` places: the engines and the core must see the same ones."""
     if not isinstance(value, (tuple, list)) or len(value) != count:
         raise CoreError(f"position: {what} must be a tuple of {count}, not {repr(value)[:80]}")
     return tuple(value)
 
 
-def _count(value, what: str, top: int) -> int:
+def _count(value: object, what: str, top: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
         allowed = "0" if top == 0 else f"a whole number 0..{top}"
         raise CoreError(f"position: {what} is {value!r}, not {allowed}")
@@ -185,13 +196,15 @@ def _check_tomb_foundations(pos: Position) -> None:
     places += [(f"corner {i}", c) for i, c in enumerate(pos.corners, 1)]
     for where, pile in places:
         for card in pile:
-            if card is not None and card in seen:
+            if card is None:
+                continue
+            if card in seen:
                 both = f"twice in {where}" if seen[card] == where else f"in {seen[card]} and in {where}"
                 raise CoreError(f"position: card {card} appears twice ({both})")
-            seen.setdefault(card, where)
+            seen[card] = where
 
 
-def _position(pos: Position):
+def _position(pos: Position) -> CData:
     p = ffi.new("solver_position *")
     stock, waste = _pile(pos.stock, "the stock", 52), _pile(pos.waste, "the waste", 52)
     p.nstock, p.nwaste = len(stock), len(waste)
@@ -200,9 +213,9 @@ def _position(pos: Position):
     cells = _places(pos.cells, pos.variant.cells, f"the cells of {pos.variant.name}")
     if len(cells) > lib.SOLVER_MAX_CELLS:
         raise CoreError(f"{len(cells)} cells; the core handles at most {lib.SOLVER_MAX_CELLS}")
-    cells = [_slot(c, f"cell {i}", lib.SOLVER_NO_CARD) for i, c in enumerate(cells, 1)]
-    cells += [lib.SOLVER_NO_CARD] * (lib.SOLVER_MAX_CELLS - len(cells))
-    p.cells[0 : lib.SOLVER_MAX_CELLS] = cells
+    slots = [_slot(c, f"cell {i}", lib.SOLVER_NO_CARD) for i, c in enumerate(cells, 1)]
+    slots += [lib.SOLVER_NO_CARD] * (lib.SOLVER_MAX_CELLS - len(slots))
+    p.cells[0 : lib.SOLVER_MAX_CELLS] = slots
     reserve = _pile(pos.reserve, "the sixes reserve")
     if len(reserve) > 4:
         raise CoreError(f"{len(reserve)} cards in the sixes reserve; there are four 6s")
@@ -220,19 +233,17 @@ def _position(pos: Position):
 #: The moves made so far, by their fields: a line repeats few distinct moves
 #: (a card between two places), and a Move is immutable, so one object
 #: serves every line (about 0.1 ms less a line of the classic).
-_MOVES: dict[tuple, Move] = {}
+_MOVES: dict[tuple[int, ...] | tuple[int, bytes], Move] = {}
 
 
-def _move(m) -> Move:
-    action = m.action
-    if action == lib.SOLVER_TURN:
-        key = (action, bytes(m.cards[0 : m.ncards]))
-    else:
-        key = (action, m.card, m.src, m.dst)
+def _move(m: CData) -> Move:
+    action: int = m.action
+    turned = bytes(m.cards[0 : m.ncards]) if action == lib.SOLVER_TURN else b""
+    key = (action, turned) if action == lib.SOLVER_TURN else (action, m.card, m.src, m.dst)
     move = _MOVES.get(key)
     if move is None:
         if action == lib.SOLVER_TURN:
-            move = Move.turn(Card.from_index(c) for c in key[1])
+            move = Move.turn(Card.from_index(c) for c in turned)
         elif action == lib.SOLVER_REDEAL:
             move = Move.redeal()
         else:
@@ -241,16 +252,16 @@ def _move(m) -> Move:
     return move
 
 
-def _rules_d2(variant):
+def _rules_d2(variant: BaseVariant) -> CData:
     r = ffi.new("d2_rules *")
-    if variant.family == "napoleao":
+    if isinstance(variant, NapoleaoVariant):
         r.family = lib.D2_NAPOLEAO
         r.restricted_rounds = variant.restricted_rounds
         r.restricted_again = variant.restricted_again
         r.redeals = variant.redeals
         r.deal_from_last = variant.deal_from == "pile-12"
         r.deal_when_stuck = variant.deal_when == "nothing-fits"
-    elif variant.family == "jewel":
+    elif isinstance(variant, JewelVariant):
         r.family = lib.D2_JEWEL
         r.reserves = variant.reserves
         r.runs_move = variant.runs_move
@@ -264,18 +275,20 @@ def _rules_d2(variant):
     return r
 
 
-def _fill(array, cards, what: str, size: int = 104) -> int:
+def _fill(array: CData, cards: Iterable[Card], what: str, size: int = 104) -> int:
     indexes = _pile(cards, what, size)
     array[0 : len(indexes)] = indexes
     return len(indexes)
 
 
-def _position_d2(pos):
+def _position_d2(pos: NapoleaoPosition | JewelPosition) -> CData:
     """The C struct of a NapoleaoPosition or JewelPosition."""
+    from .rules.napoleao import NapoleaoPosition
+
     p = ffi.new("d2_position *")
     p.turned = lib.D2_NO_CARD
     p.nstock = _fill(p.stock, pos.stock, "the stock")
-    if pos.variant.family == "napoleao":
+    if isinstance(pos, NapoleaoPosition):
         for i, pile in enumerate(_places(pos.piles, 12, "the piles of the ring")):
             p.npiles[i] = _fill(p.piles[i], pile, f"pile {i + 1}")
         kbases = _places(pos.kbases, 4, "the King bases (a count per suit)")
@@ -301,7 +314,7 @@ def _position_d2(pos):
     return p
 
 
-def _move_d2(m) -> Move:
+def _move_d2(m: CData) -> Move:
     if m.action == lib.D2_DEAL:
         return Move.deal(Card.from_index(m.cards[i]) for i in range(m.ncards))
     if m.action == lib.D2_TURN:
@@ -309,7 +322,7 @@ def _move_d2(m) -> Move:
     if m.action == lib.D2_REDEAL:
         return Move.redeal()
 
-    def place(kind, index):
+    def place(kind: int, index: int) -> str:
         name = _PLACES_D2[kind]
         if kind == lib.D2_PLACE_STOCK:
             return name
@@ -320,18 +333,25 @@ def _move_d2(m) -> Move:
     return Move.move(Card.from_index(m.card), place(m.src, m.src_index), place(m.dst, m.dst_index))
 
 
+@dataclass(frozen=True)
 class _Api:
     """The C functions of one handle type."""
 
-    def __init__(self, prefix: str, move_type: str, to_move):
-        for name in ("new", "free", "set_limits", "run", "stop", "get_stats", "line_length", "line_move"):
-            setattr(self, name, getattr(lib, f"{prefix}_{name}"))
-        self.move_type = move_type
-        self.to_move = to_move
+    free: Callable[[CData], None]
+    set_limits: Callable[[CData, int, float, int], None]
+    run: Callable[[CData], int]
+    stop: Callable[[CData], None]
+    get_stats: Callable[[CData, CData], None]
+    line_length: Callable[[CData, int], int]
+    line_move: Callable[[CData, int, int, CData], int]
+    move_type: str
+    to_move: Callable[[CData], Move]
 
 
-_TOMB_API = _Api("solver", "solver_move *", _move)
-_D2_API = _Api("d2", "d2_move *", _move_d2)
+_TOMB_API = _Api(lib.solver_free, lib.solver_set_limits, lib.solver_run, lib.solver_stop, lib.solver_get_stats,
+                 lib.solver_line_length, lib.solver_line_move, "solver_move *", _move)
+_D2_API = _Api(lib.d2_free, lib.d2_set_limits, lib.d2_run, lib.d2_stop, lib.d2_get_stats,
+               lib.d2_line_length, lib.d2_line_move, "d2_move *", _move_d2)
 
 
 # The threads searches run in. A thread is kept for the next search once its
@@ -341,7 +361,9 @@ _D2_API = _Api("d2", "d2_move *", _move_d2)
 # They are daemon threads, so a search still running never holds the
 # interpreter at exit, and a child process forgets its parent's (they do not
 # exist in it).
-_IDLE: list[queue.SimpleQueue] = []
+#: A search thread's queue: the work to run and the event to set after it.
+_Jobs = queue.SimpleQueue[tuple[Callable[[], object], threading.Event]]
+_IDLE: list[_Jobs] = []
 _IDLE_LOCK = threading.Lock()
 
 
@@ -353,7 +375,7 @@ def _forget_threads() -> None:
 os.register_at_fork(after_in_child=_forget_threads)
 
 
-def _search_thread(jobs: queue.SimpleQueue) -> None:
+def _search_thread(jobs: _Jobs) -> None:
     while True:
         work, done = jobs.get()
         try:
@@ -366,7 +388,7 @@ def _search_thread(jobs: queue.SimpleQueue) -> None:
             done.set()
 
 
-def _run_in_thread(work, done: threading.Event) -> None:
+def _run_in_thread(work: Callable[[], object], done: threading.Event) -> None:
     """Runs work() in an idle search thread, or a new one; sets done after."""
     with _IDLE_LOCK:
         jobs = _IDLE.pop() if _IDLE else None
@@ -379,9 +401,9 @@ def _run_in_thread(work, done: threading.Event) -> None:
 class Search:
     """One search handle: create, set limits, run (resumable), read the line."""
 
-    def __init__(self, pos, flags: int):
+    def __init__(self, pos: AnyPosition, flags: int) -> None:
         err = ffi.new("char[]", 256)
-        if pos.variant.family == "tomb":
+        if isinstance(pos, Position):
             self._api = _TOMB_API
             handle = lib.solver_new(_rules(pos.variant), _position(pos), flags, err, 256)
         else:

@@ -39,6 +39,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from .errors import SolverError
 from .cards import DECK, Card, CardError
 
 #: The smallest deal number.
@@ -53,7 +54,7 @@ DECK_SIZE = 52
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
-class DealError(ValueError):
+class DealError(SolverError, ValueError):
     """A deal number out of range, or a list of cards that is not one deck."""
 
 
@@ -278,7 +279,7 @@ class Deal:
         >>> Deal.parse("JD, 2d 10H")
         Traceback (most recent call last):
         ...
-        solver.deals.DealError: 3 cards given, 52 expected; missing: AC 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H 4H 5H 6H 7H 8H 9H JH QH KH AD 3D 4D 5D 6D 7D 8D 9D TD QD KD
+        solver.deals.DealError: 3 cards given, 52 expected; missing: AC 2C 3C ... 9H JH QH KH AD 3D ... 9D TD QD KD
         """
         if not isinstance(text, str):
             raise DealError(f"a deal to parse must be text, not {type(text).__name__}")
@@ -352,7 +353,7 @@ def number_from_text(text: str) -> int:
     >>> number_from_text("9" * 5000)
     Traceback (most recent call last):
     ...
-    solver.deals.DealError: deal number of 5000 digits is out of range: deal numbers are 1 .. 100000000000000000000 (10**20)
+    solver.deals.DealError: deal number of 5000 digits is out of range: deal numbers are 1 .. ...0 (10**20)
     """
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()):

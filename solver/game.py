@@ -14,9 +14,12 @@ Move.turn(9C)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeGuard
 
+from .errors import SolverError
 from .cards import Card, CardError
+from .deals import Deal
 from .variants import Variant
 
 #: Places a card can be moved from or to (the solution format's names).
@@ -37,7 +40,7 @@ INDEXED_PLACES = {
 }
 
 
-def is_place(text: object) -> bool:
+def is_place(text: object) -> TypeGuard[str]:
     """A place name of the solution format: ``waste``, ``pile:3``, ``kbase:H``..."""
     if not isinstance(text, str):
         return False
@@ -57,12 +60,25 @@ def place_index(place: str) -> str:
     return place.partition(":")[2]
 
 
-class MoveError(ValueError):
+class MoveError(SolverError, ValueError):
     """A move that cannot be read, or cannot be played where it is played."""
 
 
 class IllegalMoveError(MoveError):
-    """A well-formed move that the rules do not allow in the position."""
+    """A well-formed move that the rules do not allow in the position.
+
+    ``move``: the move as it was given (a :class:`Move`, or what was given in
+    its place); ``reason``: why the rules refuse it, without the move's name
+    (the message says both); ``number``: its 1-based number in the line
+    replayed, or ``None`` for a move played by itself.
+    """
+
+    def __init__(self, message: str, move: object = None, reason: str | None = None,
+                 number: int | None = None) -> None:
+        super().__init__(message)
+        self.move = move
+        self.reason = message if reason is None else reason
+        self.number = number
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +94,7 @@ class Move:
     dst: str | None = None
 
     @classmethod
-    def turn(cls, cards) -> Move:
+    def turn(cls, cards: Iterable[Card]) -> Move:
         return cls("turn", cards=tuple(cards))
 
     @classmethod
@@ -86,7 +102,7 @@ class Move:
         return cls("redeal")
 
     @classmethod
-    def deal(cls, cards) -> Move:
+    def deal(cls, cards: Iterable[Card]) -> Move:
         return cls("deal", cards=tuple(cards))
 
     @classmethod
@@ -131,12 +147,16 @@ class Move:
                 card, src, dst = data.get("card"), data.get("from"), data.get("to")
                 if not isinstance(card, str):
                     raise MoveError(f"a move needs a 'card': {data!r}")
-                for name, place in (("from", src), ("to", dst)):
+
+                def checked(name: str, place: object) -> str:
                     if not is_place(place):
                         raise MoveError(
                             f"unknown place {place!r} in '{name}' of {data!r}; places are"
                             f" {', '.join(PLACES)}, or {', '.join(k + ':N' for k in INDEXED_PLACES)}"
                         )
+                    return place
+
+                src, dst = checked("from", src), checked("to", dst)
                 return cls.move(Card.parse(card), src, dst)
         except CardError as exc:
             raise MoveError(f"{exc} in move {data!r}") from None
@@ -144,7 +164,59 @@ class Move:
             f"unknown action {action!r} in {data!r}; actions are turn, redeal, move, deal, jewel"
         )
 
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move back from the notation ``str(move)`` prints (the places
+        of the solution format; ``->`` may stand for ``→``); raise
+        :class:`MoveError` saying what is wrong.
+
+        >>> Move.parse("10♥ waste → corner"), Move.parse("turn 9♣ 2♦ 8S")
+        (Move.move(TH, 'waste', 'corner'), Move.turn(9C 2D 8S))
+        >>> Move.parse("jewel 6H -> bottom:2"), Move.parse("redeal")
+        (Move.jewel(6H, 'bottom:2'), Move.redeal())
+        >>> Move.parse("8♥ waste → pile")
+        Traceback (most recent call last):
+        ...
+        solver.game.MoveError: unknown place 'pile' in move '8♥ waste → pile'; places are ...
+        """
+        if not isinstance(text, str):
+            raise MoveError(f"a move must be text, not {text!r}")
+        words = text.replace("->", "→").replace("→", " → ").split()
+        try:
+            return cls._parse_words(words, text)
+        except CardError as exc:
+            raise MoveError(f"{exc} in move {text!r}") from None
+
+    @classmethod
+    def _parse_words(cls, words: list[str], text: str) -> Move:
+        def place(word: str) -> str:
+            if not is_place(word):
+                raise MoveError(
+                    f"unknown place {word!r} in move {text!r}; places are {', '.join(PLACES)},"
+                    f" or {', '.join(k + ':N' for k in INDEXED_PLACES)}"
+                )
+            return word
+
+        if not words:
+            raise MoveError("an empty text is not a move")
+        head, rest = words[0], words[1:]
+        if head in ("turn", "deal") and "→" not in rest:
+            return cls(head, cards=tuple(Card.parse(w) for w in rest))
+        if head == "redeal" and not rest:
+            return cls.redeal()
+        if head == "jewel" and rest[-2:-1] == ["→"] and len(rest) in (2, 3):
+            card = Card.parse(rest[0]) if len(rest) == 3 else None
+            return cls("jewel", card=card, dst=place(rest[-1]))
+        if len(words) in (3, 4) and words[-2] == "→":
+            card = Card.parse(words[0]) if len(words) == 4 else None
+            return cls("move", card=card, src=place(words[-3]), dst=place(words[-1]))
+        raise MoveError(
+            f"{text!r} is not a move: expected 'turn CARDS', 'deal CARDS', 'redeal',"
+            " 'jewel CARD → PLACE' or 'CARD FROM → TO' (such as '8♥ waste → cell')"
+        )
+
     def __str__(self) -> str:
+        card = self.card.pretty() + " " if self.card is not None else ""
         if self.action == "turn":
             return "turn " + " ".join(c.pretty() for c in self.cards)
         if self.action == "deal":
@@ -152,8 +224,8 @@ class Move:
         if self.action == "redeal":
             return "redeal"
         if self.action == "jewel":
-            return f"jewel {self.card.pretty()} → {self.dst}"
-        return f"{self.card.pretty()} {self.src} → {self.dst}"
+            return f"jewel {card}→ {self.dst}"
+        return f"{card}{self.src} → {self.dst}"
 
     def __repr__(self) -> str:
         if self.action in ("turn", "deal"):
@@ -181,14 +253,15 @@ class Position:
     moves_played: int = field(default=0, compare=False)
     #: The deal this position came from and the moves played since its start,
     #: when known (positions built by :func:`solver.position_after`).
-    deal: Any = field(default=None, compare=False, repr=False)
+    deal: Deal | None = field(default=None, compare=False, repr=False)
     history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def start(cls, cards, variant: Variant) -> Position:
-        """The start of a deal: every card in the stock, ``cards`` in turning order."""
+    def start(cls, cards: Iterable[Card], variant: Variant) -> Position:
+        """The start of a deal: every card in the stock, ``cards`` in turning order
+        (a :class:`~solver.deals.Deal` is kept as the position's deal)."""
         return cls(variant=variant, stock=tuple(cards), cells=(None,) * variant.cells,
-                   deal=cards if hasattr(cards, "number") else None)
+                   deal=cards if isinstance(cards, Deal) else None)
 
     @property
     def score(self) -> int:
@@ -200,7 +273,7 @@ class Position:
         return self.score == 52
 
     def __str__(self) -> str:
-        def top(pile):
+        def top(pile: tuple[Card, ...]) -> str:
             return pile[-1].pretty() if pile else "--"
 
         cells = " ".join(c.pretty() if c else "--" for c in self.cells) or "(none)"

@@ -4,7 +4,7 @@
 (:data:`DEFAULT_HINT_LIMIT`: 2 seconds) and answers with the next move and what
 is known:
 
-- ``"wins"``: the search found a winning line from here (a proof: the line is
+- ``"won"``: the search found a winning line from here (a proof: the line is
   replayed by the rules); the move is its first move.
 - ``"lost"``: the search explored every reachable position and none is won:
   the deal can no longer be won. The move is the first of a line reaching the
@@ -24,7 +24,7 @@ from their positions (:func:`~solver.api.position_after` with their variant).
 
 >>> h = hint_after(14, "napoleons-tomb", [])
 >>> h.status, h.move.to_json()
-('wins', {'action': 'turn', 'cards': ['9C']})
+('won', {'action': 'turn', 'cards': ['9C']})
 >>> str(h)
 'Turn the stock: this line wins.'
 """
@@ -36,11 +36,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import families
-from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
-from .deals import Deal
+from .api import DEFAULT_VARIANT, DealLike, Limit, Result, Stats, position_after, solve, start_position
+from .families import AnyPosition
 from .game import Move, Position
 from .blind import careful, view_of
 from .variants import BaseVariant
+from .vocabulary import VERDICTS, Reason, Verdict
 
 __all__ = ["DEFAULT_HINT_LIMIT", "HINT_STATUSES", "Hint", "hint", "hint_after", "describe_move"]
 
@@ -49,8 +50,8 @@ __all__ = ["DEFAULT_HINT_LIMIT", "HINT_STATUSES", "Hint", "hint", "hint_after", 
 #: sooner (see bench/test_bench_hint.py for the measured times).
 DEFAULT_HINT_LIMIT = Limit(positions=50_000_000, seconds=2.0, memory=2**30)
 
-HINT_STATUSES = ("wins", "lost", "unknown")
-_STATUS = {"won": "wins", "lost": "lost", "unknown": "unknown"}
+#: The statuses of a hint: the verdicts of a search (:data:`~solver.vocabulary.Verdict`).
+HINT_STATUSES = VERDICTS
 
 
 @dataclass(frozen=True)
@@ -58,9 +59,9 @@ class Hint:
     """The answer of a hint button.
 
     ``move``: the move to play (a :class:`~solver.game.Move`), or ``None`` when
-    the game is won or no move is legal. ``status``: ``"wins"``, ``"lost"`` or
-    ``"unknown"`` (module text). ``score``: the cards home at the end of the
-    line the move starts (all the cards for ``wins``; for ``lost`` the most any line
+    the game is won or no move is legal. ``status``: the verdict from here,
+    ``"won"``, ``"lost"`` or ``"unknown"`` (module text). ``score``: the cards home at the end of the
+    line the move starts (all the cards for ``won``; for ``lost`` the most any line
     reaches). ``reason``: for ``unknown``, the limit that stopped the search
     (``"seconds"``, ``"positions"``, ``"memory"``, ``"interrupted"``), else
     ``None``. ``line``: the searched line from here (empty when the move is
@@ -68,9 +69,9 @@ class Hint:
     """
 
     move: Move | None
-    status: str
+    status: Verdict
     score: int
-    reason: str | None = None
+    reason: Reason | None = None
     line: tuple[Move, ...] = ()
     stats: Stats = field(default_factory=Stats, compare=False)
     #: The score of the position the hint was asked from.
@@ -101,7 +102,7 @@ class Hint:
                 return f"The deal is won: all {self.total} cards are home."
             return f"No move is left: the game ends with {self.score_now} cards home."
         head = describe_move(self.move)
-        if self.status == "wins":
+        if self.status == "won":
             return f"{head}: this line wins."
         if self.status == "lost":
             return f"{head}: the deal can no longer be won; this keeps {self.score} cards reachable."
@@ -134,7 +135,7 @@ def describe_move(move: Move) -> str:
     return f"Play {move}"
 
 
-def _fallback(pos) -> Move | None:
+def _fallback(pos: AnyPosition) -> Move | None:
     """A sensible legal move when the searched line has none: in the tomb
     family the careful blind player's choice, or else the first legal move,
     preferring one after which the game still has a move (or is won)."""
@@ -143,7 +144,7 @@ def _fallback(pos) -> Move | None:
     if not legal:
         return None
     candidates = []
-    if pos.variant.family == "tomb":
+    if isinstance(pos, Position):
         view = view_of(pos)
         choice = careful.choose(view, view.moves)
         if choice is not None:
@@ -158,7 +159,7 @@ def _fallback(pos) -> Move | None:
 
 
 def hint(
-    position: Position | int | str | Deal,
+    position: AnyPosition | DealLike,
     variant: str | BaseVariant | None = None,
     limit: Limit | None = None,
 ) -> Hint:
@@ -166,16 +167,17 @@ def hint(
     its start), searching within ``limit`` (default
     :data:`DEFAULT_HINT_LIMIT`). See the module text for what it answers.
     """
-    if not isinstance(position, families.position_classes()):
-        position = start_position(position, DEFAULT_VARIANT if variant is None else variant)
-        variant = None
+    if isinstance(position, families.POSITION_CLASSES):
+        pos = position
+    else:
+        pos, variant = start_position(position, DEFAULT_VARIANT if variant is None else variant), None
     limit = limit or DEFAULT_HINT_LIMIT
-    result: Result = solve(position, variant, limit)
+    result: Result = solve(pos, variant, limit)
     line = tuple(result.moves[result.played :])
-    status = _STATUS[result.verdict]
+    status = result.verdict
     move = line[0] if line else None
-    if move is None and not position.won:
-        move = _fallback(position)
+    if move is None and not pos.won:
+        move = _fallback(pos)
     return Hint(
         move=move,
         status=status,
@@ -183,15 +185,15 @@ def hint(
         reason=result.reason,
         line=line,
         stats=result.stats,
-        score_now=position.score,
-        total=position.variant.cards,
+        score_now=pos.score,
+        total=pos.variant.cards,
     )
 
 
 def hint_after(
-    deal: int | str | Deal,
+    deal: DealLike,
     variant: str | BaseVariant = DEFAULT_VARIANT,
-    moves: Iterable[Move | dict] = (),
+    moves: Iterable[Move | dict[str, Any]] = (),
     limit: Limit | None = None,
 ) -> Hint:
     """The hint after ``moves`` (Move objects or solution-format JSON objects)

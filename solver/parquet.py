@@ -28,25 +28,29 @@ import json
 import os
 import secrets
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Any
 
-from .batch import COLUMNS, BatchError, VariantStats, rules_conflict
+from .batch import COLUMNS, BatchError, Ranges, Row, StrPath, VariantStats, rules_conflict
 from .variants import BaseVariant
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 _KEY = b"tomb-solver"
 
 
-def require():
+def require() -> None:
     try:
-        import pyarrow  # noqa: F401
+        import pyarrow
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise BatchError("--out (Parquet files) needs pyarrow, which is not installed: "
                          "pip install 'tomb-solver[cluster]' (or pip install pyarrow)") from None
 
 
-def schema():
+def schema() -> pa.Schema:
     import pyarrow as pa
 
     kinds = {"variant": pa.string(), "deal": pa.int64(), "verdict": pa.string(), "reason": pa.string(),
@@ -55,7 +59,7 @@ def schema():
     return pa.schema([pa.field(c, kinds[c], nullable=(c == "reason")) for c in COLUMNS])
 
 
-def pack_rows(rows: list[tuple], fingerprint: str | None = None) -> dict:
+def pack_rows(rows: list[Row], fingerprint: str | None = None) -> dict[str, Any]:
     """A chunk's rows as one Parquet file's bytes, and what the client needs to
     know of them without reading them; ``fingerprint``: of the rules they were
     solved under, kept in the footer."""
@@ -91,12 +95,13 @@ def _files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.glob("*.parquet") if not p.name.startswith("."))
 
 
-def _about(path: Path) -> dict:
+def _about(path: Path) -> dict[str, Any]:
     import pyarrow.parquet as pq
 
     try:
         meta = pq.read_metadata(path)
-        return json.loads(meta.metadata[_KEY])
+        about: dict[str, Any] = json.loads(meta.metadata[_KEY])
+        return about
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise BatchError(f"{path}: not a Parquet file of `batch --out` ({exc}); move it away and rerun") from None
 
@@ -104,9 +109,9 @@ def _about(path: Path) -> dict:
 class ParquetStore:
     """A directory of Parquet files as the store of a batch."""
 
-    pack = "parquet"                  # the workers hand back packed files (pack_rows)
+    pack: str | None = "parquet"      # the workers hand back packed files (pack_rows)
 
-    def __init__(self, directory: str | os.PathLike, variant: BaseVariant | None = None):
+    def __init__(self, directory: StrPath, variant: BaseVariant | None = None) -> None:
         require()
         self.dir = Path(directory)
         self.where = str(directory)
@@ -121,7 +126,7 @@ class ParquetStore:
             raise BatchError(f"{directory}: cannot make the directory ({exc.strerror or exc})") from None
         self._done: dict[tuple[str, bool], list[tuple[int, int]]] = {}
 
-    def pack_rows(self, rows: list[tuple]) -> dict:
+    def pack_rows(self, rows: list[Row]) -> dict[str, Any]:
         """Rows the client itself makes (a deal that crashed), packed as a worker would."""
         return pack_rows(rows, self.fingerprint)
 
@@ -145,7 +150,7 @@ class ParquetStore:
             import pyarrow.compute as pc
             import pyarrow.parquet as pq
 
-            intervals = []
+            intervals: list[tuple[int, int]] = []
             for path in _files(self.dir / variant):
                 about = _about(path)
                 if about["last"] - about["first"] + 1 == about["deals"] and not (retry_unknown and about["unknown"]):
@@ -158,11 +163,11 @@ class ParquetStore:
             self._done[key] = _merge(intervals)
         return self._done[key]
 
-    def count_done(self, variant: str, ranges, retry_unknown: bool) -> int:
+    def count_done(self, variant: str, ranges: Ranges, retry_unknown: bool) -> int:
         done = self.done(variant, retry_unknown)
         return sum(max(0, min(b, d) - max(a, c) + 1) for a, b in ranges for c, d in done)
 
-    def to_solve(self, variant: str, ranges, retry_unknown: bool) -> Iterator[int]:
+    def to_solve(self, variant: str, ranges: Ranges, retry_unknown: bool) -> Iterator[int]:
         done = self.done(variant, retry_unknown)
         for a, b in ranges:
             n = a
@@ -175,7 +180,7 @@ class ParquetStore:
                 n = max(n, d + 1)
             yield from range(n, b + 1)
 
-    def write(self, packed: dict) -> dict[str, int]:
+    def write(self, packed: dict[str, Any]) -> dict[str, int]:
         """Store one chunk's file (whole, or not at all); its verdicts counted."""
         if packed["data"]:
             folder = self.dir / packed["variant"]
@@ -190,7 +195,8 @@ class ParquetStore:
                 os.replace(tmp, folder / name)
             except OSError as exc:
                 raise BatchError(f"{folder / name}: cannot write the chunk's file ({exc.strerror or exc})") from None
-        return packed["counts"]
+        counts: dict[str, int] = packed["counts"]
+        return counts
 
     def close(self) -> None:
         pass
@@ -200,17 +206,17 @@ class ParquetStore:
 # Reading
 
 
-def rules_of(directory: str | os.PathLike, variant: str) -> set[str | None]:
+def rules_of(directory: StrPath, variant: str) -> set[str | None]:
     """The fingerprints in the footers of ``variant``'s files (``None`` for a
     file written before footers carried one)."""
     return {_about(p).get("fingerprint") for p in _files(Path(directory) / variant)}
 
 
-def variants(directory: str | os.PathLike) -> list[str]:
+def variants(directory: StrPath) -> list[str]:
     return sorted(p.name for p in Path(directory).iterdir() if p.is_dir() and _files(p))
 
 
-def read_rows(directory: str | os.PathLike, variant: str, columns: list[str] | None = None):
+def read_rows(directory: StrPath, variant: str, columns: list[str] | None = None) -> pa.Table:
     """The rows of ``variant`` stored in ``directory``, one per deal (the row
     the database would hold), sorted by deal: a pyarrow Table of ``columns``."""
     require()
@@ -239,7 +245,7 @@ def read_rows(directory: str | os.PathLike, variant: str, columns: list[str] | N
     return table.select(columns)
 
 
-def _first_per_deal(table):
+def _first_per_deal(table: pa.Table) -> pa.Table:
     """The first row of each run of equal deals (``table`` sorted by deal)."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -251,7 +257,7 @@ def _first_per_deal(table):
     return table.filter(pa.concat_arrays([pa.array([True]), keep]))
 
 
-def _typed(typecode: str, values) -> array:
+def _typed(typecode: str, values: pa.Array | pa.ChunkedArray) -> array[Any]:
     """A pyarrow column of int64 or float64 as an ``array`` (copied from its buffer)."""
     import pyarrow as pa
 
@@ -263,7 +269,7 @@ def _typed(typecode: str, values) -> array:
     return out
 
 
-def gather(directory: str | os.PathLike, variant: str) -> VariantStats:
+def gather(directory: StrPath, variant: str) -> VariantStats:
     """:func:`solver.batch.gather` for a directory of Parquet files."""
     import pyarrow.compute as pc
 

@@ -41,17 +41,21 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from .errors import SolverError
 from . import families
-from .api import DEFAULT_VARIANT, Limit, start_position
+from .api import DEFAULT_VARIANT, DealLike, Limit, start_position
 from .cards import SUITS, Card, CardError
-from .game import IllegalMoveError, Move, MoveError
+from .families import AnyPosition
+from .game import IllegalMoveError, Move, MoveError, Position
 from .api import Stats
 from .hints import Hint, hint as _hint
 from .rules import jewel, napoleao, tomb
+from .rules.jewel import JewelPosition
+from .rules.napoleao import NapoleaoPosition
 from .variants import BaseVariant
 
 __all__ = ["Game", "GameError", "describe", "parse_move", "move_json"]
@@ -61,7 +65,7 @@ ACTIONS = ("turn", "deal", "redeal", "jewel", "move")
 _BLIND = ("turn", "deal", "redeal", "jewel")
 
 
-class GameError(ValueError):
+class GameError(SolverError, ValueError):
     """A game request that cannot be carried out (nothing to undo, a game
     without a deal number to save...)."""
 
@@ -107,12 +111,13 @@ def parse_move(data: Any) -> Move:
     for name, place in (("from", src), ("to", dst)):
         if not isinstance(place, str) or not place:
             raise MoveError(f"a move needs '{name}': a place name such as 'waste', 'cell:2' or 'pile:7'")
-    card = data.get("card")
-    if card is not None:
-        if not isinstance(card, str):
-            raise MoveError(f"'card' must be a card such as '8H', not {card!r}")
+    text = data.get("card")
+    card = None
+    if text is not None:
+        if not isinstance(text, str):
+            raise MoveError(f"'card' must be a card such as '8H', not {text!r}")
         try:
-            card = Card.parse(card)
+            card = Card.parse(text)
         except CardError as exc:
             raise MoveError(str(exc)) from None
     return Move("move", card=card, src=src, dst=dst)
@@ -127,7 +132,7 @@ def move_json(move: Move) -> dict[str, Any]:
     {'action': 'turn'}
     """
     if move.action == "move":
-        out = {"action": "move", "from": move.src, "to": move.dst}
+        out: dict[str, Any] = {"action": "move", "from": move.src, "to": move.dst}
         if move.card is not None:
             out["card"] = str(move.card)
         return out
@@ -146,7 +151,7 @@ def describe(move: Move) -> str:
     if move.action in words:
         return words[move.action]
 
-    def place(p):
+    def place(p: str | None) -> str:
         return p.replace(":", " ") if p else "?"
 
     card = move.card.pretty() + " " if move.card is not None else ""
@@ -172,7 +177,28 @@ class _Refused(Exception):
 # The families: from the player's notation to the engine's and back, the view
 
 
-class _Family:
+#: The positions of one family.
+P = TypeVar("P", Position, NapoleaoPosition, JewelPosition)
+
+#: A function fixing the position after an engine's move: the place the
+#: player chose among interchangeable ones.
+Fix = Callable[[P], P]
+
+
+def _card_move(m: Move) -> tuple[Card, str, str]:
+    """The card and places of an engine's card move (it names all three)."""
+    assert m.card is not None and m.src is not None and m.dst is not None, m
+    return m.card, m.src, m.dst
+
+
+def _places(move: Move) -> tuple[str, str]:
+    """The source and destination of a player's card move."""
+    if not move.src or not move.dst:
+        raise _Refused("a move needs 'from' and 'to': place names such as 'waste', 'cell:2' or 'pile:7'")
+    return move.src, move.dst
+
+
+class _Family(Generic[P]):
     """What a family adds to its engine for a player (one subclass a family)."""
 
     family = ""
@@ -180,24 +206,24 @@ class _Family:
     def __init__(self) -> None:
         self.engine = families.engine(self.family)
 
-    def legal(self, pos) -> list[Move]:
+    def legal(self, pos: P) -> list[Move]:
         """The legal moves in the player's notation."""
         raise NotImplementedError
 
-    def to_engine(self, pos, move: Move) -> tuple[Move, Any]:
+    def to_engine(self, pos: P, move: Move) -> tuple[Move, Fix[P] | None]:
         """The engine's move for ``move`` and a function fixing the position
         after it (the place the player chose among interchangeable ones)."""
         raise NotImplementedError
 
-    def to_player(self, pos, move: Move) -> Move:
+    def to_player(self, pos: P, move: Move) -> Move:
         """An engine move of ``pos`` in the player's notation."""
         raise NotImplementedError
 
-    def auto(self, pos, enabled: bool) -> Move | None:
+    def auto(self, pos: P, enabled: bool) -> Move | None:
         """The move the rules make by themselves in ``pos``, if any."""
         return None
 
-    def view(self, pos) -> dict[str, Any]:
+    def view(self, pos: P) -> dict[str, Any]:
         raise NotImplementedError
 
     @staticmethod
@@ -214,34 +240,35 @@ def _card(c: Card | None) -> str | None:
     return None if c is None else str(c)
 
 
-def _top(cards) -> dict[str, Any]:
+def _top(cards: tuple[Card, ...]) -> dict[str, Any]:
     return {"top": _card(cards[-1]) if cards else None, "count": len(cards)}
 
 
-class _Tomb(_Family):
+class _Tomb(_Family[Position]):
     family = "tomb"
 
     @staticmethod
-    def cell_of(pos, card: Card) -> str:
+    def cell_of(pos: Position, card: Card) -> str:
         return f"cell:{pos.cells.index(card) + 1}"
 
-    def legal(self, pos) -> list[Move]:
+    def legal(self, pos: Position) -> list[Move]:
         out = []
         for m in self.engine.legal_moves(pos):
             if m.action != "move":
                 out.append(self.blind(m))
                 continue
-            src = self.cell_of(pos, m.card) if m.src == "cell" else m.src
-            if m.dst == "cell":
+            card, src, dst = _card_move(m)
+            src = self.cell_of(pos, card) if src == "cell" else src
+            if dst == "cell":
                 dsts = [f"cell:{i}" for i, c in enumerate(pos.cells, 1) if c is None]
-            elif m.dst == "corner":
-                dsts = [f"corner:{i}" for i, c in enumerate(pos.corners, 1) if tomb.corner_accepts(c, m.card)]
+            elif dst == "corner":
+                dsts = [f"corner:{i}" for i, c in enumerate(pos.corners, 1) if tomb.corner_accepts(c, card)]
             else:
-                dsts = [m.dst]
-            out += [Move.move(m.card, src, d) for d in dsts]
+                dsts = [dst]
+            out += [Move.move(card, src, d) for d in dsts]
         return out
 
-    def to_engine(self, pos, move: Move):
+    def to_engine(self, pos: Position, move: Move) -> tuple[Move, Fix[Position] | None]:
         v = pos.variant
         if move.action == "turn":
             return Move.turn(pos.stock[: v.turn]), None
@@ -249,12 +276,13 @@ class _Tomb(_Family):
             return Move.redeal(), None
         if move.action != "move":
             raise _Refused(f"there is no {move.action} in {v.name}; actions are turn, redeal, move")
-        card = self._source_card(pos, move.src, move.card)
-        engine_move = Move.move(card, move.src.partition(":")[0], move.dst.partition(":")[0])
-        return engine_move, self._placer(pos, card, move.dst)
+        src, dst = _places(move)
+        card = self._source_card(pos, src, move.card)
+        engine_move = Move.move(card, src.partition(":")[0], dst.partition(":")[0])
+        return engine_move, self._placer(pos, card, dst)
 
     @staticmethod
-    def _source_card(pos, src: str, card: Card | None) -> Card:
+    def _source_card(pos: Position, src: str, card: Card | None) -> Card:
         """The card leaving ``src`` (``card``, when the player named it, is
         checked by the engine)."""
         v = pos.variant
@@ -271,11 +299,12 @@ class _Tomb(_Family):
                 if card is None:
                     raise _Refused(f"say which cell: cell:1 .. cell:{v.cells}")
                 return card
-            if pos.cells[i] is None:
+            held = pos.cells[i]
+            if held is None:
                 raise _Refused(f"cell {i + 1} is empty")
-            if card is not None and card != pos.cells[i]:
-                raise _Refused(f"cell {i + 1} holds {pos.cells[i].pretty()}")
-            return pos.cells[i]
+            if card is not None and card != held:
+                raise _Refused(f"cell {i + 1} holds {held.pretty()}")
+            return held
         if kind == "reserve":
             if not v.sixes_reserve:
                 raise _Refused(f"{v.name} has no sixes reserve")
@@ -289,25 +318,26 @@ class _Tomb(_Family):
         raise _Refused(f"unknown place {src!r}; places are waste, cell:N, reserve, corner:N, tomb")
 
     @staticmethod
-    def _placer(pos, card: Card, dst: str):
+    def _placer(pos: Position, card: Card, dst: str) -> Fix[Position] | None:
         """For a numbered cell or corner: a function that puts ``card`` there
         in the position after the engine's move (the engine puts it in the
         first that takes it; cells, and corners of the same rank, are alike)."""
         kind, sep, _ = dst.partition(":")
         if not sep or kind not in ("cell", "corner") or (kind == "cell" and not pos.variant.cells):
             return None
+        i = _indexed(dst, kind, pos.variant.cells if kind == "cell" else len(pos.corners))
+        assert i is not None        # dst has its number (sep above)
         if kind == "cell":
-            i = _indexed(dst, "cell", pos.variant.cells)
-            if pos.cells[i] is not None:
-                raise _Refused(f"cell {i + 1} holds {pos.cells[i].pretty()}")
+            held = pos.cells[i]
+            if held is not None:
+                raise _Refused(f"cell {i + 1} holds {held.pretty()}")
 
-            def put(after):
+            def put_in_cell(after: Position) -> Position:
                 cells = [None if x == card else x for x in after.cells]
                 cells[i] = card
                 return replace(after, cells=tuple(cells))
 
-            return put
-        i = _indexed(dst, "corner", len(pos.corners))
+            return put_in_cell
         corner = pos.corners[i]
         if not tomb.corner_accepts(corner, card):
             if not corner:
@@ -317,25 +347,25 @@ class _Tomb(_Family):
             wants = tomb._rank_name(corner[-1].rank + 1)
             raise _Refused(f"corner {i + 1} shows {corner[-1].pretty()} and wants {wants}")
 
-        def put(after):
+        def put_on_corner(after: Position) -> Position:
             corners = list(pos.corners)
             corners[i] += (card,)
             return replace(after, corners=tuple(corners))
 
-        return put
+        return put_on_corner
 
-    def to_player(self, pos, move: Move) -> Move:
+    def to_player(self, pos: Position, move: Move) -> Move:
         if move.action != "move":
             return self.blind(move)
-        src = self.cell_of(pos, move.card) if move.src == "cell" else move.src
-        dst = move.dst
+        card, src, dst = _card_move(move)
+        src = self.cell_of(pos, card) if src == "cell" else src
         if dst == "cell":
             dst = f"cell:{pos.cells.index(None) + 1}"
         elif dst == "corner":
-            dst = next(f"corner:{i}" for i, c in enumerate(pos.corners, 1) if tomb.corner_accepts(c, move.card))
-        return Move.move(move.card, src, dst)
+            dst = next(f"corner:{i}" for i, c in enumerate(pos.corners, 1) if tomb.corner_accepts(c, card))
+        return Move.move(card, src, dst)
 
-    def auto(self, pos, enabled: bool) -> Move | None:
+    def auto(self, pos: Position, enabled: bool) -> Move | None:
         if not enabled or tuple(pos.variant.cell_targets) != ("foundation",):
             return None
         for m in self.engine.legal_moves(pos):
@@ -343,7 +373,7 @@ class _Tomb(_Family):
                 return self.to_player(pos, m)
         return None
 
-    def view(self, pos) -> dict[str, Any]:
+    def view(self, pos: Position) -> dict[str, Any]:
         v = pos.variant
         wants = tomb.tomb_wants(pos)
         out = {
@@ -359,20 +389,20 @@ class _Tomb(_Family):
         return out
 
 
-class _Napoleao(_Family):
+class _Napoleao(_Family[NapoleaoPosition]):
     family = "napoleao"
 
-    def legal(self, pos) -> list[Move]:
+    def legal(self, pos: NapoleaoPosition) -> list[Move]:
         return [self.blind(m) for m in self.engine.legal_moves(pos)]
 
-    def to_engine(self, pos, move: Move):
+    def to_engine(self, pos: NapoleaoPosition, move: Move) -> tuple[Move, Fix[NapoleaoPosition] | None]:
         if move.action == "deal":
             return Move.deal(pos.stock[: napoleao.PILES]), None
         if move.action == "redeal":
             return Move.redeal(), None
         if move.action != "move":
             raise _Refused(f"there is no {move.action} in {pos.variant.name}; actions are deal, redeal, move")
-        src, dst, card = move.src, move.dst, move.card
+        (src, dst), card = _places(move), move.card
         if src.partition(":")[0] != "pile":
             if src.partition(":")[0] in ("kbase", "abase"):
                 raise _Refused("cards on the bases never move again")
@@ -390,13 +420,13 @@ class _Napoleao(_Family):
             dst = f"{dst}:{card.suit}"
         return Move.move(card, src, dst), None
 
-    def to_player(self, pos, move: Move) -> Move:
+    def to_player(self, pos: NapoleaoPosition, move: Move) -> Move:
         return self.blind(move)
 
-    def view(self, pos) -> dict[str, Any]:
+    def view(self, pos: NapoleaoPosition) -> dict[str, Any]:
         v = pos.variant
 
-        def bases(counts, top):
+        def bases(counts: tuple[int, ...], top: Callable[[int], int]) -> dict[str, Any]:
             return {s: {"count": n, "top": str(Card(top(n), s)) if n else None} for s, n in zip(SUITS, counts)}
 
         return {
@@ -410,13 +440,13 @@ class _Napoleao(_Family):
         }
 
 
-class _Jewel(_Family):
+class _Jewel(_Family[JewelPosition]):
     family = "jewel"
 
-    def legal(self, pos) -> list[Move]:
+    def legal(self, pos: JewelPosition) -> list[Move]:
         return [self.blind(m) for m in self.engine.legal_moves(pos)]
 
-    def to_engine(self, pos, move: Move):
+    def to_engine(self, pos: JewelPosition, move: Move) -> tuple[Move, Fix[JewelPosition] | None]:
         pending = jewel.space_pending(pos)
         if move.action == "jewel":
             if pending is None:
@@ -430,8 +460,9 @@ class _Jewel(_Family):
             return Move.turn(pos.stock[:1]), None
         if move.action != "move":
             raise _Refused(f"there is no {move.action} in {pos.variant.name}; actions are turn, move, jewel")
-        src, dst, card = move.src, move.dst, move.card
+        (src, dst), card = _places(move), move.card
         kind = src.partition(":")[0]
+        top: Card | None
         if kind == "stock":
             if pos.turned is None:
                 raise _Refused("no card is turned: turn the stock first")
@@ -461,15 +492,15 @@ class _Jewel(_Family):
             dst = f"foundation:{card.suit}"
         return Move.move(card, src, dst), None
 
-    def to_player(self, pos, move: Move) -> Move:
+    def to_player(self, pos: JewelPosition, move: Move) -> Move:
         return self.blind(move)
 
-    def auto(self, pos, enabled: bool) -> Move | None:
+    def auto(self, pos: JewelPosition, enabled: bool) -> Move | None:
         # A space is filled before the next move: the rules' own, so always.
         pending = jewel.space_pending(pos)
         return Move("jewel", dst=pending) if pending else None
 
-    def view(self, pos) -> dict[str, Any]:
+    def view(self, pos: JewelPosition) -> dict[str, Any]:
         found = {}
         for s, counts in zip(SUITS, pos.foundations):
             found[s] = [{"count": n, "top": str(Card(n, s)) if n else None} for n in counts]
@@ -485,7 +516,9 @@ class _Jewel(_Family):
         }
 
 
-_FAMILIES = {f.family: f for f in (_Tomb(), _Napoleao(), _Jewel())}
+#: The families by name. A game's positions are of its own family, which
+#: the variant says at run time: ``Any`` is that pairing, in :class:`Game`.
+_FAMILIES: dict[str, _Family[Any]] = {f.family: f for f in (_Tomb(), _Napoleao(), _Jewel())}
 
 
 # ---------------------------------------------------------------------------
@@ -493,7 +526,7 @@ _FAMILIES = {f.family: f for f in (_Tomb(), _Napoleao(), _Jewel())}
 
 
 class _Lines:
-    """The lines of the last hints that proved something (``wins`` or
+    """The lines of the last hints that proved something (``won`` or
     ``lost``), by every position along them: a hint asked from a position
     on such a line continues it instead of searching again. That keeps a
     player who follows the hints on one line (a new search from the next
@@ -504,13 +537,13 @@ class _Lines:
     a line continues from its last visit."""
 
     def __init__(self, positions: int = 10_000) -> None:
-        self._lines: OrderedDict[int, tuple[dict, Hint]] = OrderedDict()
+        self._lines: OrderedDict[int, tuple[dict[AnyPosition, int], Hint]] = OrderedDict()
         self._room = positions          # the positions kept, all lines together
         self._kept = 0
         self._lock = threading.Lock()
         self._count = 0
 
-    def get(self, pos) -> Hint | None:
+    def get(self, pos: AnyPosition) -> Hint | None:
         with self._lock:
             for key, (where, h) in reversed(self._lines.items()):
                 k = where.get(pos)
@@ -520,11 +553,11 @@ class _Lines:
                     return replace(h, move=rest[0], line=rest, stats=Stats(), score_now=pos.score)
         return None
 
-    def put(self, pos, h: Hint) -> None:
-        if h.status not in ("wins", "lost") or not h.line or h.line[0] != h.move:
+    def put(self, pos: AnyPosition, h: Hint) -> None:
+        if h.status not in ("won", "lost") or not h.line or h.line[0] != h.move:
             return
         play = families.engine(pos.variant.family).play
-        where = {pos: 0}
+        where: dict[AnyPosition, int] = {pos: 0}
         for k, m in enumerate(h.line, 1):
             pos = play(pos, m)
             where[pos] = k
@@ -553,27 +586,28 @@ class Game:
     of the player with the moves made by themselves after it.
     """
 
-    def __init__(self, variant: str | BaseVariant = DEFAULT_VARIANT, deal=None, *, position=None,
-                 auto: bool = True) -> None:
+    def __init__(self, variant: str | BaseVariant = DEFAULT_VARIANT, deal: DealLike | None = None, *,
+                 position: AnyPosition | None = None, auto: bool = True) -> None:
         if position is None:
             if deal is None:
                 raise GameError("a game needs a deal (a number or cards) or a position")
             position = start_position(deal, variant)
-        elif not isinstance(position, families.position_classes()):
+        elif not isinstance(position, families.POSITION_CLASSES):
             raise GameError(f"{position!r} is not a position")
         self.variant = position.variant
         self.start = position
         self.auto = auto
         self._family = _FAMILIES[self.variant.family]
-        self._steps: list[tuple[tuple[Move, ...], Any]] = []
+        self._steps: list[tuple[tuple[Move, ...], AnyPosition]] = []
         self._redo: list[tuple[Move, ...]] = []
 
     @classmethod
-    def from_position(cls, position, *, auto: bool = True) -> Game:
+    def from_position(cls, position: AnyPosition, *, auto: bool = True) -> Game:
         return cls(position=position, auto=auto)
 
     @classmethod
-    def replay(cls, variant, deal, steps: Iterable, *, auto: bool = True) -> Game:
+    def replay(cls, variant: str | BaseVariant, deal: DealLike, steps: Iterable[object], *,
+               auto: bool = True) -> Game:
         """The game after ``steps`` (each a list of moves in the player's
         notation, as :meth:`steps_json` gives them), played exactly as listed.
         A bad step raises :class:`~solver.game.MoveError` naming it."""
@@ -590,7 +624,7 @@ class Game:
     # -- state
 
     @property
-    def position(self):
+    def position(self) -> AnyPosition:
         """The position now (the reference engine's object; it holds hidden cards)."""
         return self._steps[-1][1] if self._steps else self.start
 
@@ -635,31 +669,31 @@ class Game:
 
     # -- moves
 
-    def _apply(self, pos, move: Move) -> tuple[Move, Any]:
+    def _apply(self, pos: AnyPosition, move: Move) -> tuple[Move, AnyPosition]:
         """Play one move of the player's notation on ``pos``: the move as
         played (its card and places named) and the position after it."""
         try:
             engine_move, fix = self._family.to_engine(pos, move)
             after = self._family.engine.play(pos, engine_move)
         except _Refused as r:
-            raise IllegalMoveError(f"{describe(move)}: {r}") from None
+            raise IllegalMoveError(f"{describe(move)}: {r}", move, str(r)) from None
         except IllegalMoveError as exc:
             # The engine's message names the engine's move, which may name
             # hidden cards (a turn's): say the player's move instead.
-            raise IllegalMoveError(f"{describe(move)}: {getattr(exc, 'reason', exc)}") from None
+            raise IllegalMoveError(f"{describe(move)}: {exc.reason}", move, exc.reason) from None
         played = self._family.to_player(pos, engine_move)
         if fix is not None:
             after, played = fix(after), replace(played, dst=move.dst)
         return played, after
 
-    def _step(self, pos, moves: Iterable[Move]) -> tuple[tuple[Move, ...], Any]:
+    def _step(self, pos: AnyPosition, moves: Iterable[Move]) -> tuple[tuple[Move, ...], AnyPosition]:
         played = []
         for m in moves:
             m, pos = self._apply(pos, m)
             played.append(m)
         return tuple(played), pos
 
-    def play(self, move: Move | dict, *, auto: bool | None = None) -> tuple[Move, ...]:
+    def play(self, move: Move | dict[str, Any], *, auto: bool | None = None) -> tuple[Move, ...]:
         """Play ``move`` (player's notation: a :class:`~solver.game.Move` or
         its JSON object) and the moves the rules then make by themselves;
         return the step (the moves played, cards named where the player sees

@@ -13,7 +13,7 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
 sys.path[:] = [p for p in sys.path if p not in ("", ".", ROOT, str(Path(__file__).parent))]
 try:
-    import solver  # noqa: F401
+    import solver
 except ImportError:
     pass
 else:

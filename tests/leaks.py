@@ -45,7 +45,7 @@ def cards_named(data) -> set[str]:
     Messages write cards as 9♣; both spellings are found."""
     text = json.dumps(data, ensure_ascii=False) if not isinstance(data, str) else data
     for symbol, suit in (("♣", "C"), ("♠", "S"), ("♥", "H"), ("♦", "D")):
-        text = re.sub(r"\b(10|[A2-9JQK])" + symbol, lambda m: ("T" if m[1] == "10" else m[1]) + suit, text)
+        text = re.sub(r"\b(10|[A2-9JQK])" + symbol, lambda m, suit=suit: ("T" if m[1] == "10" else m[1]) + suit, text)
     return set(_CARD.findall(text))
 
 

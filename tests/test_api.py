@@ -219,7 +219,7 @@ def test_from_json_names_the_bad_field(won14, field, value, words):
 
 @pytest.mark.parametrize("text", ["{", "[]", "52", '"won"'])
 def test_from_json_rejects_non_objects(text):
-    with pytest.raises(ValueError, match="^result: "):
+    with pytest.raises(ValueError, match=r"^result: "):
         Result.from_json(text)
 
 
@@ -493,7 +493,7 @@ def test_limit_rejects_counts_beyond_64_bits(field):
 
 
 def test_limit_rejects_nan_seconds():
-    with pytest.raises(ValueError, match="Limit.seconds"):
+    with pytest.raises(ValueError, match=r"Limit.seconds"):
         Limit(seconds=float("nan"))
 
 

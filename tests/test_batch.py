@@ -393,7 +393,8 @@ def known_db(tmp_path) -> Path:
     db = tmp_path / "known.sqlite"
     conn = batch.connect(db)
     data = [(n, "won", None, 52, 100 * n, 0.01 * n) for n in range(1, 8)]
-    data += [(8, "lost", None, 20, 5000, 2.5), (9, "lost", None, 30, 7000, 3.5), (10, "unknown", "seconds", 40, 9000, 10.0)]
+    data += [(8, "lost", None, 20, 5000, 2.5), (9, "lost", None, 30, 7000, 3.5),
+             (10, "unknown", "seconds", 40, 9000, 10.0)]
     conn.executemany(batch._UPSERT, [
         (VARIANT, n, v, reason, score, pos, sec, 1024, "{}", "{}", "2024-01-01T00:00:00+00:00")
         for n, v, reason, score, pos, sec in data

@@ -47,10 +47,12 @@ import random
 import threading
 import time
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
+from pathlib import Path
 
 import pytest
 
+from solver import core
 from solver.api import Limit, Result, solve, start_position
 from solver.cards import DECK, Card
 from solver.core import SHORTCUTS, CoreError, Search, flags_for, lib
@@ -113,7 +115,7 @@ APPLIES = {
 # Sample positions (pure Python, seeded)
 
 
-@lru_cache(maxsize=None)
+@cache
 def reached(variant: str, deal: int, left: int, p_home: float = 0.8, p_park: float = 0.25,
             in_pass: int | None = None) -> Position:
     """The position after a seeded random line from the start of ``deal``,
@@ -151,7 +153,7 @@ def _in_play(pos: Position) -> int:
     return 52 - pos.score
 
 
-@lru_cache(maxsize=None)
+@cache
 def thinned(variant: str, deal: int, left: int, in_play: int) -> Position:
     """A reached position with its foundations raised, card by card, with
     cards of the rank each wants, taken from deep in the waste first, until
@@ -430,7 +432,8 @@ def test_summaries_keep_verdicts(variant, deal):
 #: Full deals with and without the restarts: classic 1 and 31 are lost (both
 #: searches go through the summaries), classic 2 and 3-card 808 are won, and
 #: classic 1833 and 1070 are won by the win phases after the restarts.
-RESTART_CASES = [(CLASSIC, 1), (CLASSIC, 2), (CLASSIC, 31), (THREE, 808), (FINNISH, 3), (CLASSIC, 1833), (CLASSIC, 1070)]
+RESTART_CASES = [(CLASSIC, 1), (CLASSIC, 2), (CLASSIC, 31), (THREE, 808), (FINNISH, 3), (CLASSIC, 1833),
+                 (CLASSIC, 1070)]
 
 
 def test_restarts_keep_verdicts():
@@ -472,7 +475,7 @@ def test_summaries_by_places_keep_verdicts():
     got = run_all(run_solve, calls)
     per_case = same_verdicts_each_way(PLACES_CASES, got, k)
     # On the lost deals, each step stores fewer positions.
-    for (kind, d), results in zip(PLACES_CASES[:3], per_case):
+    for (_kind, d), results in zip(PLACES_CASES[:3], per_case):
         positions = [r["positions"] for r in results]
         assert positions == sorted(set(positions)), (d, positions)
 
@@ -879,7 +882,8 @@ HARD_SHORTCUTS = {CLASSIC: frozenset(SHORTCUTS) - {"seven-home", "waste-home", "
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_positions_limit(variant):
-    r = solve(HARD[variant], variant, Limit(positions=5_000, seconds=None, memory=None), shortcuts=HARD_SHORTCUTS[variant])
+    r = solve(HARD[variant], variant, Limit(positions=5_000, seconds=None, memory=None),
+              shortcuts=HARD_SHORTCUTS[variant])
     assert (r.verdict, r.reason) == ("unknown", "positions")
     assert r.stats.positions <= 5_000
     assert line_problem(r, start(variant, HARD[variant])) is None
@@ -890,7 +894,8 @@ def test_positions_limit(variant):
 @pytest.mark.parametrize("seconds", [0.01, 0.3])
 def test_seconds_limit(variant, seconds):
     t = time.perf_counter()
-    r = solve(HARD[variant], variant, Limit(positions=None, seconds=seconds, memory=None), shortcuts=HARD_SHORTCUTS[variant])
+    r = solve(HARD[variant], variant, Limit(positions=None, seconds=seconds, memory=None),
+              shortcuts=HARD_SHORTCUTS[variant])
     wall = time.perf_counter() - t
     assert (r.verdict, r.reason) == ("unknown", "seconds")
     assert wall < seconds + 1.0, f"Limit(seconds={seconds}) took {wall:.2f} s"
@@ -899,11 +904,13 @@ def test_seconds_limit(variant, seconds):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_memory_limit(variant):
-    r = solve(HARD[variant], variant, Limit(positions=None, seconds=10, memory=2**20), shortcuts=HARD_SHORTCUTS[variant])
+    r = solve(HARD[variant], variant, Limit(positions=None, seconds=10, memory=2**20),
+              shortcuts=HARD_SHORTCUTS[variant])
     assert (r.verdict, r.reason) == ("unknown", "memory")
     assert line_problem(r, start(variant, HARD[variant])) is None
     # A few MiB more: it gets further, and still stops on memory.
-    r2 = solve(HARD[variant], variant, Limit(positions=None, seconds=10, memory=16 * 2**20), shortcuts=HARD_SHORTCUTS[variant])
+    r2 = solve(HARD[variant], variant, Limit(positions=None, seconds=10, memory=16 * 2**20),
+               shortcuts=HARD_SHORTCUTS[variant])
     assert (r2.verdict, r2.reason) == ("unknown", "memory")
     assert r2.stats.positions > r.stats.positions
     assert r2.stats.table_bytes <= 16 * 2**20
@@ -1180,7 +1187,7 @@ def test_search_threads_are_kept_and_a_forked_child_makes_its_own():
     idle = list(core._IDLE)
     assert idle, "a finished search leaves its thread idle"
     solve(14)
-    assert core._IDLE == idle, "the next search reuses the idle thread"
+    assert idle == core._IDLE, "the next search reuses the idle thread"
     pid = os.fork()
     if pid == 0:                              # the child: exit 0 if it solves
         signal.alarm(20)
@@ -1199,3 +1206,18 @@ def test_search_threads_are_kept_and_a_forked_child_makes_its_own():
         os.waitpid(pid, 0)
         pytest.fail("the forked child's search hung")
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+
+
+def test_the_type_stub_of_the_core_names_what_the_built_module_has():
+    """solver/_core.pyi (what mypy knows of the C core) lists every constant
+    and function of the built module, and nothing else: a constant added to a
+    header shows here, not as a mypy error in a distant file."""
+    import ast
+
+    stub = ast.parse((Path(core.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
+    lib_class = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "_Lib")
+    ints = {n.target.id for n in lib_class.body if isinstance(n, ast.AnnAssign)}
+    funcs = {n.name for n in lib_class.body if isinstance(n, ast.FunctionDef)}
+    built = {name: getattr(core.lib, name) for name in dir(core.lib)}
+    assert ints == {n for n, v in built.items() if isinstance(v, int)}
+    assert funcs == {n for n, v in built.items() if callable(v)}

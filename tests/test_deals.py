@@ -154,9 +154,9 @@ def test_direct_construction_is_checked() -> None:
     assert Deal(cards).cards == tuple(cards)  # type: ignore[arg-type]
     with pytest.raises(DealError, match="51 cards given"):
         Deal(tuple(cards[:-1]))
-    with pytest.raises(DealError, match="card 3 .*'QH'.* not a Card"):
+    with pytest.raises(DealError, match=r"card 3 .*'QH'.* not a Card"):
         Deal(tuple(cards[:2] + ["QH"] + cards[3:]))  # type: ignore[arg-type]
-    with pytest.raises(DealError, match="Deal.parse"):
+    with pytest.raises(DealError, match=r"Deal.parse"):
         Deal(str(Deal.from_number(9)))  # type: ignore[arg-type]
     with pytest.raises(DealError, match="out of range"):
         Deal(tuple(cards), 0)

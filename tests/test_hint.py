@@ -26,18 +26,18 @@ from support import run
 def test_following_the_hints_from_the_start_wins(variant, deal):
     pos = start_position(deal, variant)
     first = hint(pos)
-    assert first.status == "wins" and first.score == 52
+    assert first.status == "won" and first.score == 52
     for _ in range(400):
         h = hint(pos)
         if h.move is None:
             break
-        assert h.status == "wins", (pos.moves_played, h)
+        assert h.status == "won", (pos.moves_played, h)
         assert h.score == 52 and h.reason is None
         assert h.line_length >= 1 and h.line[0] == h.move
         assert str(h).endswith(": this line wins.")
         pos = tomb.play(pos, h.move)  # the reference engine accepts every hint
     assert pos.won
-    assert h.status == "wins" and h.move is None and h.to_json()["move"] is None
+    assert h.status == "won" and h.move is None and h.to_json()["move"] is None
     assert str(h) == "The deal is won: all 52 cards are home."
     # The whole game replays from the deal.
     assert tomb.replay(start_position(deal, variant), pos.history).won
@@ -52,7 +52,7 @@ def test_hint_after_a_detour_wins_from_where_the_player_is():
     assert list(line[:5]) != turns
     pos = position_after(14, "napoleons-tomb", [m.to_json() for m in turns])
     h = hint(pos)
-    assert h.status == "wins"
+    assert h.status == "won"
     assert tomb.replay(pos, h.line).won
 
 
@@ -143,7 +143,7 @@ def test_to_json_is_the_solution_format_move_and_what_is_known():
     h = hint_after(14, "napoleons-tomb", [])
     data = h.to_json()
     assert list(data) == ["move", "status", "score", "reason"]
-    assert data == {"move": {"action": "turn", "cards": ["9C"]}, "status": "wins", "score": 52, "reason": None}
+    assert data == {"move": {"action": "turn", "cards": ["9C"]}, "status": "won", "score": 52, "reason": None}
     assert Move.from_json(data["move"]) == h.move
     json.dumps(data)
 
@@ -163,7 +163,7 @@ def test_default_limit_is_a_short_one():
 
 def test_a_deal_number_means_its_start():
     assert hint(14).move == hint(start_position(14)).move
-    assert hint(1, "napoleons-tomb-3").status == "wins"
+    assert hint(1, "napoleons-tomb-3").status == "won"
 
 
 # ---------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def test_cli_hint_json_from_a_file(tmp_path):
     assert proc.stdout.count("\n") == 1
     data = json.loads(proc.stdout)
     assert data == {"move": {"action": "move", "card": "8H", "from": "waste", "to": "cell"},
-                    "status": "wins", "score": 52, "reason": None}
+                    "status": "won", "score": 52, "reason": None}
 
 
 def test_cli_hint_reads_a_result_object(tmp_path):
@@ -235,11 +235,24 @@ def test_cli_hint_reads_a_result_object(tmp_path):
     assert "the deal can no longer be won; this keeps 24 cards reachable." in proc.stdout
 
 
+def test_cli_hint_reads_the_moves_as_solve_prints_them(tmp_path):
+    """One printed move a line, numbered as `solve` prints its line or bare:
+    the same hint as from the JSON of the same moves."""
+    result = solve(14, "napoleons-tomb")
+    lines = str(result).splitlines()[1:5]          # "  1. turn 9♣" ... "  4. turn 8♥"
+    f = tmp_path / "game.txt"
+    f.write_text("\n".join(lines[:2]) + "\n\n" + "\n".join(str(m) for m in result.moves[2:4]) + "\n",
+                 encoding="utf-8")
+    proc = run("hint", "--deal", "14", "--moves", str(f), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == hint_after(14, "napoleons-tomb", result.moves[:4]).to_json()
+
+
 def test_cli_hint_three_card_json():
     proc = run("hint", "--variant", "napoleons-tomb-3", "--deal", "1", "--json", stdin="[]")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["status"] == "wins" and data["move"]["action"] == "turn" and len(data["move"]["cards"]) == 3
+    assert data["status"] == "won" and data["move"]["action"] == "turn" and len(data["move"]["cards"]) == 3
 
 
 def test_cli_hint_unknown_with_a_small_limit():
@@ -255,7 +268,10 @@ def test_cli_hint_unknown_with_a_small_limit():
     ('[{"action": "turn", "cards": ["2D"]}]', ["move 1 (turn 2♦)", "the next stock card is J♦"]),
     ('{"moves": [{"action": "turn", "cards": ["JD"]}, {"action": "fly"}]}', ["move 2", "unknown action 'fly'"]),
     ('[{"action": "turn", "cards": ["JD"]}, 7]', ["move 2", "must be a JSON object"]),
-    ("not json", ["not JSON"]),
+    ('[{"action": "turn"', ["not JSON"]),
+    ("not json", ["standard input, line 1", "'not json' is not a move"]),
+    ("turn J♦\n7♥ waste → corner\n", ["move 2 (7♥ waste → corner)", "the top of the waste is J♦"]),
+    ("turn J♦\n\n3. turn ZZ\n", ["standard input, line 3", "'ZZ' is not a card"]),
     ('{"turns": []}', ["'moves'"]),
     ('"moves"', ["expected a JSON list"]),
 ])
@@ -294,7 +310,8 @@ def test_cli_hint_on_a_terminal_says_it_reads_standard_input():
 
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable, [sys.executable, "-m", "solver", "hint", "--deal", "1", "--variant", "napoleons-tomb-3"])
+        os.execv(sys.executable,
+                 [sys.executable, "-m", "solver", "hint", "--deal", "1", "--variant", "napoleons-tomb-3"])
     seen = b""
     while b"Ctrl-D" not in seen:
         seen += os.read(fd, 1024)
@@ -322,7 +339,7 @@ def test_hints_of_the_two_deck_games(variant, deal):
 
     pos = start_position(deal, variant)
     h = hint(pos)
-    assert h.status == "wins" and h.score == 104 and h.total == 104
+    assert h.status == "won" and h.score == 104 and h.total == 104
     assert str(h).endswith(": this line wins.") and h.line[0] == h.move
     assert engine(pos.variant.family).replay(pos, h.line).won
     # A won position has no hint move, and says so with the game's own total.

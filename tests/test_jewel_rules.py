@@ -680,7 +680,7 @@ def test_search_wins_with_a_reserve():
 
 def test_search_wins_with_an_empty_pile_and_no_reserve():
     pos = small_game(replace(V, reserves=0, empty_pile="any"))
-    verdict, best, line = search(pos)
+    verdict, _best, line = search(pos)
     assert verdict == "won" and replay(pos, line).won
     assert any(m.card == C("KH") and m.src == "stock" and m.dst in PILE_PLACES for m in line)
 
@@ -722,7 +722,7 @@ def test_search_with_a_jewel_lost():
 def test_search_with_a_jewel_won():
     # Once the jewel is gone an empty place takes a K♥, which frees a Q♥.
     pos = jewel_game(replace(V, reserves=0, empty_pile="king"))
-    verdict, best, line = search(pos)
+    verdict, _best, line = search(pos)
     assert verdict == "won"
     end = replay(pos, line)
     assert end.won and end.jewels == ()

@@ -300,7 +300,8 @@ def test_redeal_limit():
     assert legal_moves(pos) == [Move.move(C("2D"), "pile:1", "kbase:D")]
     last = replace(pos, piles=piles("2D AD"))
     assert legal_moves(last) == []
-    with pytest.raises(IllegalMoveError, match=r"no redeal left: 2 redeals allowed, 2 made \(this is the last pass, 3 of 3\)"):
+    with pytest.raises(IllegalMoveError,
+                       match=r"no redeal left: 2 redeals allowed, 2 made \(this is the last pass, 3 of 3\)"):
         play(last, Move.redeal())
     one = replace(last, variant=replace(NAPOLEAO, redeals=3))
     assert legal_moves(one) == [Move.redeal()]
@@ -551,5 +552,5 @@ def test_random_games_legal_moves_agree_with_play(number, variant):
         pos = play(pos, rng.choice(home if home and rng.random() < 0.9 else legal))
         steps += 1
     assert pos.moves_played == steps and len(pos.history) == steps
-    assert pos.stock == () and pos.redeals == variant.redeals or pos.won
+    assert (pos.stock == () and pos.redeals == variant.redeals) or pos.won
     assert replay(NapoleaoPosition.start(Deal.from_number(number, decks=2), variant), pos.history) == pos

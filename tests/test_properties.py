@@ -544,7 +544,7 @@ def pile_paths(pos):
     out = []
     for name in PILES[pos.variant.family]:
         value = getattr(pos, name)
-        if value and isinstance(value[0], tuple) or name in ("corners", "piles", "sides", "bottoms", "reserves"):
+        if (value and isinstance(value[0], tuple)) or name in ("corners", "piles", "sides", "bottoms", "reserves"):
             out += [(name, i) for i in range(len(value))]
         else:
             out.append((name, None))

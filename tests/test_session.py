@@ -71,7 +71,7 @@ def test_a_hint_followed_to_the_end_wins_and_undoes_to_the_start():
     start = game.view()
     while not game.over:
         h = game.hint()
-        assert h.status == "wins"
+        assert h.status == "won"
         game.play(h.move)
     assert game.won and game.view()["won"] and not game.view()["legal"]
     steps = len(game.steps)
@@ -226,7 +226,7 @@ def test_following_the_hints_wins_the_two_deck_games(variant, deal):
         if game.over:
             break
         h = game.hint()
-        assert h.status == "wins"
+        assert h.status == "won"
         game.play(h.move)
     assert game.won and game.hint().move is None
     assert str(game.hint()) == "The deal is won: all 104 cards are home."

@@ -90,8 +90,8 @@ def _compare(pos, limit):
     return a, b
 
 
-@pytest.mark.parametrize("variant,keep,least", [(NAP, 60, 40), (NAP_FREE, 30, 40), (JEWEL, 14, 35), (JEWEL_FREE, 10, 35)],
-                         ids=str)
+@pytest.mark.parametrize("variant,keep,least",
+                         [(NAP, 60, 40), (NAP_FREE, 30, 40), (JEWEL, 14, 35), (JEWEL_FREE, 10, 35)], ids=str)
 def test_shortcuts_change_no_verdict(variant, keep, least):
     """On 50 deals: every shortcut on against none, from a late position of
     each deal's line (where both searches finish), same verdict and best score;
@@ -148,7 +148,7 @@ def test_core_agrees_with_the_reference_search(variant, keep):
     mod = engine(variant.family)
     checked = 0
     for pos in _endgames(variant, range(1, 31), keep):
-        verdict, best, line = mod.search(pos, max_positions=5_000)
+        verdict, best, _line = mod.search(pos, max_positions=5_000)
         if verdict == "unknown":
             continue
         for shortcuts in (True, False):
@@ -186,7 +186,10 @@ def test_jewel_reserves_holding_cards_are_not_interchangeable():
     turned 8♦ wins only on the second or third reserve. `interchangeable`
     merges only empty places; the suite passed with every reserve treated as
     the first one (the search then called this position lost, best 69)."""
-    c = lambda text: tuple(Card.parse(t) for t in text.split())
+
+    def c(text: str) -> tuple[Card, ...]:
+        return tuple(Card.parse(t) for t in text.split())
+
     mod = engine("jewel")
     pos = mod.JewelPosition(
         variant=JEWEL, stock=c("TH"), turned=Card.parse("8D"),

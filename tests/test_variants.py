@@ -128,7 +128,7 @@ def test_unknown_variant_name_lists_the_variants(name):
 
 
 def test_unknown_variant_through_solve():
-    with pytest.raises(VariantError, match="unknown variant 'klondike'.*napoleons-tomb-3"):
+    with pytest.raises(VariantError, match=r"unknown variant 'klondike'.*napoleons-tomb-3"):
         solve(14, "klondike")
 
 
@@ -364,7 +364,7 @@ def test_every_cell_count_the_schema_allows_can_be_solved(tmp_path):
         v = load_file(write(tmp_path, edit("count = 4", f"count = {count}")))
         assert v.cells == count
         assert solve(14, v, Limit(positions=50_000)).verdict in ("won", "lost", "unknown")
-    with pytest.raises(VariantError, match="cells.count.*0..4"):
+    with pytest.raises(VariantError, match=r"cells.count.*0..4"):
         load_file(write(tmp_path, edit("count = 4", "count = 5")))
 
 
@@ -447,7 +447,8 @@ def test_a_jewel_variant_file_says_which_cards_a_reserve_takes(tmp_path):
     path.write_text(JEWEL_TOML.replace('"unplaceable"', '"any"'), encoding="utf-8")
     assert load_file(path).reserve_takes == "any"
     for old, new, words in (
-        ('takes = "unplaceable"', 'takes = "some"', "'reserves.takes' is 'some'; it must be one of 'unplaceable', 'any'"),
+        ('takes = "unplaceable"', 'takes = "some"',
+         "'reserves.takes' is 'some'; it must be one of 'unplaceable', 'any'"),
         ('takes = "unplaceable"\n', "", "'reserves.takes' is missing"),
         ('takes = "unplaceable"', "takes = true", "'reserves.takes' is True (bool)"),
     ):

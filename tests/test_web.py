@@ -68,7 +68,7 @@ def test_play_state_and_steps(server):
 def test_hint_says_what_it_proved(server):
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 14, "steps": []})
     assert status == 200
-    assert data["hint"] == {"move": {"action": "turn"}, "status": "wins", "score": 52, "reason": None,
+    assert data["hint"] == {"move": {"action": "turn"}, "status": "won", "score": 52, "reason": None,
                             "text": "Turn the stock: this move keeps a win (proven: the solver's line wins from here)."}
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 1, "steps": []})
     assert data["hint"]["status"] == "lost" and data["hint"]["score"] == 31
@@ -203,7 +203,8 @@ def test_serve_without_the_web_extra_says_how_to_get_it():
     code = "import sys; sys.modules['uvicorn'] = None; from solver.cli import main; sys.exit(main(['serve']))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
-    assert out.stderr == "error: the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)\n"
+    assert out.stderr == ("error: the web game needs the 'web' extra: pip install 'tomb-solver[web]'"
+                          " (Starlette and uvicorn)\n")
 
 
 def test_a_variant_file_is_served_in_place_of_its_shipped_name(tmp_path):

@@ -9,10 +9,14 @@ and ``search``; they call these with their ``play``, ``legal_moves``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, TypeVar
 
 from ..game import IllegalMoveError, Move, MoveError
+from ..vocabulary import Verdict
+
+#: A position of one family.
+P = TypeVar("P")
 
 
 class Reject(Exception):
@@ -30,15 +34,12 @@ def describe(move: Any) -> str:
         return repr(move)
 
 
-def illegal(text: str, move: Any, reason: str) -> IllegalMoveError:
+def illegal(text: str, move: object, reason: str, number: int | None = None) -> IllegalMoveError:
     """The error ``play`` and ``replay`` raise; it carries the move and the bare reason."""
-    exc = IllegalMoveError(text)
-    exc.move = move  # type: ignore[attr-defined]
-    exc.reason = reason  # type: ignore[attr-defined]
-    return exc
+    return IllegalMoveError(text, move, reason, number)
 
 
-def replay_with(play: Callable[[Any, Move], Any], start: Any, moves: Iterable[Move | dict]) -> Any:
+def replay_with(play: Callable[[P, Move], P], start: P, moves: Iterable[Move | dict[str, Any]]) -> P:
     """Play ``moves`` (Move objects or solution-format dicts) from ``start`` with
     ``play``; the first bad move raises :class:`IllegalMoveError` saying its
     1-based number."""
@@ -48,26 +49,26 @@ def replay_with(play: Callable[[Any, Move], Any], start: Any, moves: Iterable[Mo
             try:
                 move = Move.from_json(move)
             except MoveError as exc:
-                raise illegal(f"move {number}: {exc}", move, str(exc)) from None
+                raise illegal(f"move {number}: {exc}", move, str(exc), number) from None
         try:
             pos = play(pos, move)
         except IllegalMoveError as exc:
-            reason = getattr(exc, "reason", str(exc))
-            raise illegal(f"move {number} ({describe(move)}): {reason}", move, reason) from None
+            reason = exc.reason
+            raise illegal(f"move {number} ({describe(move)}): {reason}", move, reason, number) from None
     return pos
 
 
 def exhaustive_search(
-    pos: Any,
+    pos: P,
     *,
-    legal_moves: Callable[[Any], list[Move]],
-    play: Callable[[Any, Move], Any],
-    key: Callable[[Any], Any],
-    score: Callable[[Any], int],
+    legal_moves: Callable[[P], list[Move]],
+    play: Callable[[P, Move], P],
+    key: Callable[[P], Hashable],
+    score: Callable[[P], int],
     goal: int,
     max_positions: int,
     skip: Callable[[Move], bool] | None = None,
-) -> tuple[str, int, list[Move]]:
+) -> tuple[Verdict, int, list[Move]]:
     """Plain exhaustive depth-first search from ``pos``: every move of
     ``legal_moves`` except those ``skip`` names, positions told apart by
     ``key``.
@@ -83,19 +84,21 @@ def exhaustive_search(
         return "won", goal, []
     # Every position reached has a node: its parent's node number and the move.
     parents: list[int] = [-1]
-    via: list[Move | None] = [None]
+    via: list[Move | None] = [None]     # the root has no move
     best_node = 0
 
     def line_to(node: int) -> list[Move]:
         line = []
         while node > 0:
-            line.append(via[node])
+            move = via[node]
+            assert move is not None     # every node but the root has its move
+            line.append(move)
             node = parents[node]
         line.reverse()
         return line
 
     visited = {key(pos)}
-    stack: list[tuple[Any, int]] = [(pos, 0)]
+    stack: list[tuple[P, int]] = [(pos, 0)]
     while stack:
         here, node = stack.pop()
         children = []

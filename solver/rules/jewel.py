@@ -52,17 +52,19 @@ solver.game.IllegalMoveError: 5♠ lid:5 → foundation:S: 2♥ was turned and m
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import SUITS, Card
+from ..deals import Deal
 from ..game import Move
-from ..variants import JewelVariant, load
+from ..variants import BaseVariant, JewelVariant, load
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
+from ..vocabulary import Verdict
 
 __all__ = [
     "JewelPosition",
@@ -118,11 +120,11 @@ class JewelPosition:
     foundations: tuple[tuple[int, int], ...]
     moves_played: int = field(default=0, compare=False)
     #: The deal this position came from and the moves played since its start, when known.
-    deal: Any = field(default=None, compare=False, repr=False)
+    deal: Deal | None = field(default=None, compare=False, repr=False)
     history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def start(cls, deal_or_cards, variant) -> JewelPosition:
+    def start(cls, deal_or_cards: Iterable[Card], variant: str | BaseVariant) -> JewelPosition:
         """The start of a deal from the cards of the pack, top first: lid 1-5,
         sides 1-4, bottom 1-4 (one card each), then the thirteen jewels (the
         first of them turned first), then the stock (its first card turned
@@ -158,7 +160,7 @@ class JewelPosition:
             jewels=cards[BOX_SIZE : BOX_SIZE + JEWEL_COUNT],
             reserves=((),) * variant.reserves,
             foundations=((0, 0),) * len(SUITS),
-            deal=deal_or_cards if hasattr(deal_or_cards, "number") else None,
+            deal=deal_or_cards if isinstance(deal_or_cards, Deal) else None,
         )
 
     @property
@@ -176,7 +178,7 @@ class JewelPosition:
         card first), then the jewels, reserves, turned card, stock and
         foundations."""
 
-        def cards(seq) -> str:
+        def cards(seq: Iterable[Card]) -> str:
             return " ".join(c.pretty() for c in seq) or "--"
 
         def row(label: str, text: str) -> str:
@@ -329,24 +331,19 @@ def legal_moves(pos: JewelPosition) -> list[Move]:
     pending = space_pending(pos)
     if pending:
         return [Move.jewel(pos.jewels[0], pending)]
-    if pos.turned is not None:
-        card = pos.turned
-        moves = []
-        if _foundation_accepts(pos, card):
-            moves.append(Move.move(card, "stock", f"foundation:{card.suit}"))
+    turned = pos.turned
+    if turned is not None:
+        dsts = [f"foundation:{turned.suit}"] if _foundation_accepts(pos, turned) else []
         for dst in PILE_PLACES:
             target = _pile(pos, dst)
-            if builds_on(card, target[-1]) if target else _empty_pile_accepts(pos, card):
-                moves.append(Move.move(card, "stock", dst))
-        placed = any(m.dst.startswith("foundation") or _pile(pos, m.dst) for m in moves)
+            if builds_on(turned, target[-1]) if target else _empty_pile_accepts(pos, turned):
+                dsts.append(dst)
+        placed = any(d.startswith("foundation") or _pile(pos, d) for d in dsts)
         if not (placed and pos.variant.reserve_takes == "unplaceable"):
-            for dst in _reserve_places(pos):
-                moves.append(Move.move(card, "stock", dst))
+            dsts += _reserve_places(pos)
         if _empty_lid_accepts(pos):
-            for dst, held in zip(LID_PLACES, pos.lid):
-                if held is None:
-                    moves.append(Move.move(card, "stock", dst))
-        return moves
+            dsts += [dst for dst, held in zip(LID_PLACES, pos.lid) if held is None]
+        return [Move.move(turned, "stock", d) for d in dsts]
 
     home: list[Move] = []
     for src, card in zip(LID_PLACES, pos.lid):
@@ -545,8 +542,9 @@ def _put(pos: JewelPosition, cards: tuple[Card, ...], dst: str, kind: str) -> Je
         return replace(pos, reserves=pos.reserves[:i] + (pos.reserves[i] + cards,) + pos.reserves[i + 1 :])
     if kind == "lid":
         i = LID_PLACES.index(dst)
-        if pos.lid[i] is not None:
-            raise _Reject(f"{dst} holds {pos.lid[i].pretty()}: a lid card never has a card on it")
+        held = pos.lid[i]
+        if held is not None:
+            raise _Reject(f"{dst} holds {held.pretty()}: a lid card never has a card on it")
         if pos.jewels:
             raise _Reject(f"{dst} is empty and the next jewel fills it")
         if pos.variant.empty_lid != "any":
@@ -559,9 +557,8 @@ def _check_unplaceable(pos: JewelPosition, card: Card) -> None:
     """Under ``reserve_takes = "unplaceable"`` (the sheet) a turned card goes
     onto a reserve only when no foundation and no side or bottom pile's top
     card takes it (an empty place does not oblige)."""
-    if _foundation_accepts(pos, card):
-        where = f"foundation:{card.suit}"
-    else:
+    where: str | None = f"foundation:{card.suit}"
+    if not _foundation_accepts(pos, card):
         where = next((p for p in PILE_PLACES if _pile(pos, p) and builds_on(card, _pile(pos, p)[-1])), None)
         if where is None:
             return
@@ -577,6 +574,7 @@ def _move_card(pos: JewelPosition, move: Move) -> JewelPosition:
         raise _Reject(f"{card!r} is not a card")
     src_kind = _check_place(pos, src, "source")
     dst_kind = _check_place(pos, dst, "destination")
+    assert src is not None and dst is not None      # _check_place refuses a missing place
     if src_kind == "foundation":
         raise _Reject("cards on the foundations never move again")
     if dst_kind == "stock":
@@ -628,7 +626,7 @@ def play(pos: JewelPosition, move: Move) -> JewelPosition:
     return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
-def replay(start: JewelPosition, moves: Iterable[Move | dict]) -> JewelPosition:
+def replay(start: JewelPosition, moves: Iterable[Move | dict[str, Any]]) -> JewelPosition:
     """Play a whole line from ``start`` and return the final position.
 
     Moves may be :class:`~solver.game.Move` objects or solution-format JSON
@@ -649,7 +647,7 @@ def replay(start: JewelPosition, moves: Iterable[Move | dict]) -> JewelPosition:
 # A plain exhaustive search.
 
 
-def position_key(pos: JewelPosition) -> tuple:
+def position_key(pos: JewelPosition) -> Hashable:
     """A key for ``pos``, equal for two positions exactly when they are the
     same up to relabelling places that the rules treat alike.
 
@@ -688,7 +686,7 @@ def position_key(pos: JewelPosition) -> tuple:
     )
 
 
-def search(pos: JewelPosition, max_positions: int = 200_000) -> tuple[str, int, list[Move]]:
+def search(pos: JewelPosition, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
     """Exhaustive depth-first search from ``pos``.
 
     Returns ``("won", 104, line)`` on a win; ``("lost", best, line)`` when

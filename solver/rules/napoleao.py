@@ -50,17 +50,19 @@ solver.game.IllegalMoveError: K♣ pile:7 → abase:C: the empty ♣ Ace base ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import SUITS, Card
+from ..deals import Deal
 from ..game import Move, is_place, place_index, place_kind
-from ..variants import NapoleaoVariant, load
+from ..variants import BaseVariant, NapoleaoVariant, load
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
+from ..vocabulary import Verdict
 
 __all__ = [
     "NapoleaoPosition",
@@ -105,18 +107,18 @@ class NapoleaoPosition:
     variant: NapoleaoVariant
     stock: tuple[Card, ...]
     piles: tuple[tuple[Card, ...], ...] = ((),) * PILES
-    kbases: tuple[int, int, int, int] = (0, 0, 0, 0)
-    abases: tuple[int, int, int, int] = (0, 0, 0, 0)
+    kbases: tuple[int, ...] = (0, 0, 0, 0)
+    abases: tuple[int, ...] = (0, 0, 0, 0)
     redeals: int = 0
     rounds: int = 0
     moves_played: int = field(default=0, compare=False)
     #: The deal this position came from (when it has a number) and the moves
     #: played since its start.
-    deal: Any = field(default=None, compare=False, repr=False)
+    deal: Deal | None = field(default=None, compare=False, repr=False)
     history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def start(cls, deal_or_cards, variant) -> NapoleaoPosition:
+    def start(cls, deal_or_cards: Iterable[Card], variant: str | BaseVariant) -> NapoleaoPosition:
         """The start of a deal: ``deal_or_cards`` is the pack from its top.
 
         With ``variant.start_bases`` the first King from the top starts its
@@ -153,7 +155,7 @@ class NapoleaoPosition:
             stock=cards,
             kbases=tuple(kbases),
             abases=tuple(abases),
-            deal=deal_or_cards if hasattr(deal_or_cards, "number") else None,
+            deal=deal_or_cards if isinstance(deal_or_cards, Deal) else None,
         )
 
     @property
@@ -176,7 +178,7 @@ class NapoleaoPosition:
             top = cards[-1].pretty() if cards else "--"
             return f"{i:>2}: {top:<3}({len(cards)})".ljust(width)
 
-        def bases(label: str, counts, top_rank) -> str:
+        def bases(label: str, counts: tuple[int, ...], top_rank: Callable[[int], int]) -> str:
             tops = [
                 Card(top_rank(n), s).pretty() if n else "--"
                 for n, s in zip(counts, SUITS)
@@ -402,16 +404,20 @@ def _redeal(pos: NapoleaoPosition) -> NapoleaoPosition:
     return replace(pos, stock=stock, piles=((),) * PILES, rounds=0, redeals=pos.redeals + 1)
 
 
+def _known_place(place: str | None, what: str) -> str:
+    if not is_place(place) or place_kind(place) not in ("pile", "kbase", "abase"):
+        raise _Reject(
+            f"unknown {what} place {place!r}; places are pile:1..pile:{PILES},"
+            " kbase:S and abase:S (S one of C, S, H, D)"
+        )
+    return place
+
+
 def _move_card(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
-    card, src, dst = move.card, move.src, move.dst
+    card = move.card
     if not isinstance(card, Card):
         raise _Reject(f"{card!r} is not a card")
-    for what, place in (("source", src), ("destination", dst)):
-        if not is_place(place) or place_kind(place) not in ("pile", "kbase", "abase"):
-            raise _Reject(
-                f"unknown {what} place {place!r}; places are pile:1..pile:{PILES},"
-                " kbase:S and abase:S (S one of C, S, H, D)"
-            )
+    src, dst = _known_place(move.src, "source"), _known_place(move.dst, "destination")
     if place_kind(src) != "pile":
         raise _Reject("cards on the bases never move again")
     if place_kind(dst) == "pile":
@@ -488,7 +494,7 @@ def play(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
     return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
-def replay(start: NapoleaoPosition, moves: Iterable[Move | dict]) -> NapoleaoPosition:
+def replay(start: NapoleaoPosition, moves: Iterable[Move | dict[str, Any]]) -> NapoleaoPosition:
     """Play a whole line from ``start`` and return the final position.
 
     Moves may be :class:`~solver.game.Move` objects or solution-format JSON
@@ -497,7 +503,8 @@ def replay(start: NapoleaoPosition, moves: Iterable[Move | dict]) -> NapoleaoPos
 
     >>> from solver.variants import load
     >>> pos = NapoleaoPosition.start([Card.parse("KS"), Card.parse("AS"), Card.parse("KS")], load("paciencia-napoleao"))
-    >>> replay(pos, [{"action": "deal", "cards": ["KS"]}, {"action": "move", "card": "KS", "from": "pile:1", "to": "abase:S"}])
+    >>> replay(pos, [{"action": "deal", "cards": ["KS"]},
+    ...              {"action": "move", "card": "KS", "from": "pile:1", "to": "abase:S"}])
     Traceback (most recent call last):
     ...
     solver.game.IllegalMoveError: move 2 (K♠ pile:1 → abase:S): the ♠ Ace base shows A♠ and wants a 2
@@ -509,7 +516,7 @@ def replay(start: NapoleaoPosition, moves: Iterable[Move | dict]) -> NapoleaoPos
 # A plain exhaustive search.
 
 
-def position_key(pos: NapoleaoPosition) -> tuple:
+def position_key(pos: NapoleaoPosition) -> Hashable:
     """An exact key for ``pos``: the stock, the piles (cards as their index
     0..51, so that the two copies of a card are the same), the bases, the
     redeals made and the rounds dealt in this pass.
@@ -528,7 +535,7 @@ def position_key(pos: NapoleaoPosition) -> tuple:
     )
 
 
-def search(pos: NapoleaoPosition, max_positions: int = 200_000) -> tuple[str, int, list[Move]]:
+def search(pos: NapoleaoPosition, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
     """Exhaustive depth-first search from ``pos``.
 
     Returns ``("won", 104, line)`` on a win; ``("lost", best, line)`` when every

@@ -40,8 +40,9 @@ solver.game.IllegalMoveError: 9♣ waste → corner: the waste is empty
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import replace
+from typing import Any
 
 from ..cards import Card
 from ..game import FOUNDATIONS, PLACES, Move, Position
@@ -49,6 +50,7 @@ from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
+from ..vocabulary import Verdict
 
 __all__ = [
     "legal_moves",
@@ -142,7 +144,7 @@ def _destinations(pos: Position, card: Card, src: str) -> list[str]:
     may legally go now. Written apart from :func:`play`'s checks on purpose: the
     tests check that the two agree."""
     v = pos.variant
-    out = []
+    out: list[str] = []
     if src == "waste":
         to_foundation = True
         to_cell = "waste" in v.cell_sources
@@ -346,14 +348,18 @@ def _put(pos: Position, card: Card, dst: str) -> Position:
     raise _Reject(f"unknown destination place {dst!r}")  # pragma: no cover (routed earlier)
 
 
+def _known_place(place: str | None, what: str) -> str:
+    if place is None or place not in PLACES:
+        raise _Reject(f"unknown {what} place {place!r}; places are {', '.join(PLACES)}")
+    return place
+
+
 def _move_card(pos: Position, move: Move) -> Position:
     v = pos.variant
-    card, src, dst = move.card, move.src, move.dst
+    card = move.card
     if not isinstance(card, Card):
         raise _Reject(f"{card!r} is not a card")
-    for what, place in (("source", src), ("destination", dst)):
-        if place not in PLACES:
-            raise _Reject(f"unknown {what} place {place!r}; places are {', '.join(PLACES)}")
+    src, dst = _known_place(move.src, "source"), _known_place(move.dst, "destination")
     if src == "stock":
         # The Finnish sheet's "turn the card and put it straight on a pile":
         # exactly a one-card turn followed by a move from the waste.
@@ -411,7 +417,7 @@ def play(pos: Position, move: Move) -> Position:
     return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
-def replay(start: Position, moves: Iterable[Move | dict]) -> Position:
+def replay(start: Position, moves: Iterable[Move | dict[str, Any]]) -> Position:
     """Play a whole line from ``start`` and return the final position.
 
     Moves may be :class:`~solver.game.Move` objects or solution-format JSON
@@ -433,7 +439,7 @@ def replay(start: Position, moves: Iterable[Move | dict]) -> Position:
 # A plain exhaustive search.
 
 
-def position_key(pos: Position) -> tuple:
+def position_key(pos: Position) -> Hashable:
     """A canonical key for ``pos``: suits never matter, nor the order of the
     cells or of the corners.
 
@@ -462,7 +468,7 @@ def _cell_to_cell(move: Move) -> bool:
     return move.action == "move" and move.src == "cell" and move.dst == "cell"
 
 
-def search(pos: Position, max_positions: int = 200_000) -> tuple[str, int, list[Move]]:
+def search(pos: Position, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
     """Exhaustive depth-first search from ``pos``.
 
     Returns ``("won", 52, line)`` on a win; ``("lost", best, line)`` when every

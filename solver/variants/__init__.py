@@ -25,7 +25,10 @@ from dataclasses import dataclass, fields
 from dataclasses import field as dc_field
 from functools import cached_property
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
+
+from ..errors import SolverError
 
 HERE = Path(__file__).parent
 
@@ -45,7 +48,7 @@ NOT_RULES = ("name", "description", "path")
 FINGERPRINT_BYTES = 8
 
 
-class VariantError(ValueError):
+class VariantError(SolverError, ValueError):
     """An unknown variant, or a variant file that breaks the schema."""
 
 
@@ -141,22 +144,29 @@ class JewelVariant(BaseVariant):
     cards = 104
 
 
-# field path -> (type, check, allowed text)
-def _schema(family: str) -> dict[str, tuple[type, Any, str]]:
-    def one_of(options):
+#: A check of a value read from TOML, and the text saying what it allows.
+_Check = tuple[Callable[[Any], bool], str]
+
+
+#: field path -> (type, check, allowed text)
+_Schema = dict[str, tuple[type, Callable[[Any], bool], str]]
+
+
+def _schema(family: str) -> _Schema:
+    def one_of(options: tuple[str, ...]) -> _Check:
         return (lambda v: v in options, "one of " + ", ".join(map(repr, options)))
 
-    def int_range(lo, hi):
+    def int_range(lo: int, hi: int) -> _Check:
         return (lambda v: lo <= v <= hi, f"an integer {lo}..{hi}")
 
-    def subset(options):
+    def subset(options: tuple[str, ...]) -> _Check:
         return (
             lambda v: all(x in options for x in v) and len(set(v)) == len(v),
             "a list without repeats drawn from " + ", ".join(map(repr, options)),
         )
 
     boolean = (lambda v: True, "true or false")
-    common = {
+    common: _Schema = {
         "name": (str, *(lambda v: bool(v), "a non-empty string")),
         "family": (str, *one_of(FAMILIES)),
         "description": (str, *(lambda v: bool(v) and "\n" not in v, "a non-empty one-line string")),

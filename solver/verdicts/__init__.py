@@ -31,13 +31,15 @@ import json
 import random
 import zlib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..errors import SolverError
 from ..api import DEFAULT_VARIANT, Limit, solve
 from ..deals import Deal, DealError
 from ..variants import BaseVariant, load, names
+from ..vocabulary import Verdict
 
 __all__ = ["DIFFICULTIES", "Index", "VerdictIndexError", "build", "difficulty", "index_for", "index_of", "lookup",
            "random_deal", "verdict", "winnable"]
@@ -54,7 +56,7 @@ DIFFICULTIES = {
 }
 
 
-class VerdictIndexError(ValueError):
+class VerdictIndexError(SolverError, ValueError):
     """A verdict index that cannot be built or read."""
 
 
@@ -72,7 +74,7 @@ class Index:
     def __contains__(self, deal: int) -> bool:
         return self.first <= deal <= self.last
 
-    def verdict(self, deal: int) -> str | None:
+    def verdict(self, deal: int) -> Verdict | None:
         """``"won"``, ``"lost"``, ``"unknown"``, or ``None`` when the index
         does not cover ``deal``."""
         if deal not in self:
@@ -163,7 +165,7 @@ def index_for(variant: BaseVariant) -> Index | None:
     return index if index is not None and index.answers_for(variant) else None
 
 
-def lookup(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT) -> str | None:
+def lookup(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT) -> Verdict | None:
     """The index's verdict on ``deal``: ``"won"``, ``"lost"``, ``"unknown"``,
     or ``None`` when the index does not cover it (or the variant has none, or
     ``variant`` is of a file whose rules are not the shipped ones)."""
@@ -173,7 +175,7 @@ def lookup(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT) -> str
 
 
 def verdict(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
-            limit: Limit | None = None) -> tuple[str | None, str]:
+            limit: Limit | None = None) -> tuple[Verdict | None, str]:
     """The verdict on ``deal`` and where it comes from: ``(verdict, "index")``,
     ``(verdict, "search")`` when the index does not cover it and ``search``
     (with ``limit``, the default :class:`~solver.api.Limit`), or ``(None,
@@ -194,7 +196,7 @@ def winnable(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, s
     ``search`` is false). From the index when it covers the deal, else from
     a search within ``limit``."""
     found, _ = verdict(deal, variant, search=search, limit=limit)
-    return {"won": True, "lost": False}.get(found)
+    return True if found == "won" else False if found == "lost" else None
 
 
 def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
@@ -214,11 +216,11 @@ def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *,
     if play(number, v, "careful").won:
         return "blind"
     found = known or verdict(number, v, search=search, limit=limit)[0]
-    return {"won": "sighted", "lost": "lost"}.get(found, "unknown")
+    return "sighted" if found == "won" else "lost" if found == "lost" else "unknown"
 
 
-def random_deal(variant: str | BaseVariant = DEFAULT_VARIANT, *, winnable_only: bool = False, rng: random.Random | None = None,
-                top: int = 1_000_000) -> int:
+def random_deal(variant: str | BaseVariant = DEFAULT_VARIANT, *, winnable_only: bool = False,
+                rng: random.Random | None = None, top: int = 1_000_000) -> int:
     """A random deal number of 1..``top`` (with ``winnable_only``, one the
     index says is won; a variant without an index draws from all deals)."""
     rng = rng or random.Random()
@@ -309,7 +311,7 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
     end = expected - 1
     if end < start:
         raise VerdictIndexError(f"{db}: holds no {name} deal from {start} on: run the batch first (docs/web.md)")
-    bits = bytes(bits[: (end - first) // 8 + 1])
+    kept = bytes(bits[: (end - first) // 8 + 1])
     meta_all = _read_meta(folder)
     meta_all[name] = {
         "first": first,
@@ -318,8 +320,8 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
         "won": won,
         "lost": lost,
         "unknown": unknown,
-        "sha256": hashlib.sha256(bits).hexdigest(),
-        "built": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "sha256": hashlib.sha256(kept).hexdigest(),
+        "built": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "from": (f"{old.meta['from']}; then " if old is not None else "")
                 + (command or f"python -m solver batch --variant {name} --deals {start}-{last}"),
         "limits": [json.loads(x) for x in sorted(limits)],
@@ -329,7 +331,9 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
         meta_all[name]["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"
                                   " winnable() searches there")
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / _bits_name(name)).write_bytes(zlib.compress(bits, 9))
+    (folder / _bits_name(name)).write_bytes(zlib.compress(kept, 9))
     (folder / META).write_text(json.dumps(meta_all, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     _loaded.pop((str(folder), name), None)
-    return index_of(name, folder)
+    index = index_of(name, folder)
+    assert index is not None        # just written
+    return index

@@ -29,8 +29,9 @@ from __future__ import annotations
 import json
 import logging
 import socket
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import verdicts
 from ..api import DEFAULT_VARIANT, Limit
@@ -40,6 +41,15 @@ from ..game import MoveError
 from ..hints import DEFAULT_HINT_LIMIT, Hint
 from ..session import Game, GameError, describe, move_json, parse_move
 from ..variants import BaseVariant, VariantError, all_variants, load
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+#: A request's JSON object, and what an endpoint answers with.
+Body = dict[str, Any]
+T = TypeVar("T")
 
 __all__ = ["MAX_BODY", "MAX_MOVES", "create_app", "serve"]
 
@@ -95,7 +105,7 @@ def variants_json(served: dict[str, BaseVariant] | None = None) -> list[dict[str
 # Reading a request
 
 
-def _deal(body: dict) -> int:
+def _deal(body: Body) -> int:
     deal = body.get("deal")
     if isinstance(deal, str) and deal.strip().isascii() and deal.strip().isdigit():
         deal = int(deal.strip())
@@ -106,14 +116,14 @@ def _deal(body: dict) -> int:
     return deal
 
 
-def _variant(body: dict, served: dict[str, BaseVariant]) -> BaseVariant:
+def _variant(body: Body, served: dict[str, BaseVariant]) -> BaseVariant:
     name = body.get("variant")
     if not isinstance(name, str):
         raise _BadRequest(400, f"'variant' must be a variant name, not {json.dumps(name)[:40]}")
     return served[name] if name in served else load(name)
 
 
-def _steps(body: dict) -> list:
+def _steps(body: Body) -> list[list[Any]]:
     steps = body.get("steps", [])
     if not isinstance(steps, list) or not all(isinstance(s, list) for s in steps):
         raise _BadRequest(400, "'steps' must be a list of steps, each a list of moves")
@@ -122,7 +132,7 @@ def _steps(body: dict) -> list:
     return steps
 
 
-def _game(body: dict, served: dict[str, BaseVariant]) -> Game:
+def _game(body: Body, served: dict[str, BaseVariant]) -> Game:
     auto = body.get("auto", True)
     if not isinstance(auto, bool):
         raise _BadRequest(400, f"'auto' must be true or false, not {json.dumps(auto)[:40]}")
@@ -138,7 +148,7 @@ def _hint_json(h: Hint) -> dict[str, Any]:
     else:
         head = describe(h.move)
         head = head[0].upper() + head[1:]
-        if h.status == "wins":
+        if h.status == "won":
             text = f"{head}: this move keeps a win (proven: the solver's line wins from here)."
         elif h.status == "lost":
             text = (f"{head}. This deal can no longer be won (proven); best possible: {h.score} cards home,"
@@ -160,7 +170,7 @@ def _hint_json(h: Hint) -> dict[str, Any]:
 
 
 def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
-               variants: Iterable[BaseVariant] = ()):
+               variants: Iterable[BaseVariant] = ()) -> Starlette:
     """The Starlette application (hints within ``hint_limit``, at most
     ``hint_workers`` at once), playing the shipped variants and ``variants``
     (of variant files, :func:`served_variants`)."""
@@ -169,7 +179,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         import anyio
         from starlette.applications import Starlette
         from starlette.exceptions import HTTPException
-        from starlette.requests import ClientDisconnect, Request
+        from starlette.requests import ClientDisconnect
         from starlette.responses import FileResponse, JSONResponse
         from starlette.routing import Mount, Route
         from starlette.staticfiles import StaticFiles
@@ -179,7 +189,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
     workers = anyio.CapacityLimiter(hint_workers)
     waiting = 0
 
-    async def read_body(request: Request) -> dict:
+    async def read_body(request: Request) -> Body:
         # A body over MAX_BODY is read on (up to 8 times that, not kept), so
         # that the client, still sending, gets the 413 rather than a reset.
         chunks, total = [], 0
@@ -202,11 +212,11 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
             raise _BadRequest(400, "the request body must be a JSON object")
         return body
 
-    def endpoint(handler):
+    def endpoint(handler: Callable[[Body], Awaitable[Body]]) -> Callable[[Request], Awaitable[Response]]:
         """A JSON endpoint: the body read and checked, every known error a
         clear 4xx answer."""
 
-        async def run(request: Request):
+        async def run(request: Request) -> Response:
             try:
                 body = await read_body(request) if request.method == "POST" else dict(request.query_params)
                 return JSONResponse(await handler(body))
@@ -219,7 +229,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
 
         return run
 
-    async def in_worker(fn):
+    async def in_worker(fn: Callable[[], T]) -> T:
         """Run ``fn`` in a thread, at most ``hint_workers`` at once."""
         nonlocal waiting
         if waiting >= MAX_WAITING:
@@ -230,25 +240,25 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         finally:
             waiting -= 1
 
-    async def get_variants(body):
+    async def get_variants(body: Body) -> Body:
         return {"variants": variants_json(served), "first": FIRST}
 
-    async def state(body):
+    async def state(body: Body) -> Body:
         return {"view": _game(body, served).view()}
 
-    async def play(body):
+    async def play(body: Body) -> Body:
         game = _game(body, served)
         if "move" not in body:
             raise _BadRequest(400, "give the 'move' to play")
         step = game.play(parse_move(body["move"]))
         return {"step": [move_json(m) for m in step], "view": game.view()}
 
-    async def hint(body):
+    async def hint(body: Body) -> Body:
         game = _game(body, served)
         h = await in_worker(lambda: game.hint(hint_limit))
         return {"hint": _hint_json(h)}
 
-    async def new(body):
+    async def new(body: Body) -> Body:
         variant = _variant(body, served)
         only = body.get("winnable_only", False)
         if not isinstance(only, bool):
@@ -258,26 +268,28 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
             return {"deal": deal, "source": "search"}
         return {"deal": verdicts.random_deal(variant, winnable_only=only), "source": "index" if only else "random"}
 
-    async def verdict(body):
+    async def verdict(body: Body) -> Body:
         variant, deal = _variant(body, served), _deal(body)
         found, source = verdicts.verdict(deal, variant, search=False)
         if found is None:
             found, source = await in_worker(lambda: verdicts.verdict(deal, variant, limit=hint_limit))
-        out = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
-               "winnable": {"won": True, "lost": False}.get(found), "difficulty": None}
+        out: Body = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
+                     "winnable": True if found == "won" else False if found == "lost" else None,
+                     "difficulty": None}
         if variant.family == "tomb":
             level = await in_worker(lambda: verdicts.difficulty(deal, variant, known=found, limit=hint_limit))
             out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
         return out
 
-    async def page(request: Request):
+    async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    async def http_error(request: Request, exc: HTTPException):
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)       # the only errors it is registered for
         what = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
         return JSONResponse({"error": what.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
 
-    async def internal_error(request: Request, exc: Exception):
+    async def internal_error(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s", request.url.path)
         return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
                             status_code=500)

@@ -292,7 +292,7 @@
   function showIndicator(h) {
     if (!settings.indicator) return;
     const box = $("winnable");
-    if (h.status === "wins") { box.textContent = "✓ can still be won"; box.className = "yes"; }
+    if (h.status === "won") { box.textContent = "✓ can still be won"; box.className = "yes"; }
     else if (h.status === "lost") { box.textContent = `✗ cannot be won any more (best ${h.score})`; box.className = "no"; }
     else { box.textContent = "? unknown within the limit"; box.className = "maybe"; }
   }

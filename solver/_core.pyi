@@ -1,0 +1,107 @@
+"""Types of the C core built by cffi from csrc/solver.h and csrc/deck2.h
+(solver/_build.py): the ``#define`` and ``enum`` constants, the functions,
+and the FFI object that makes the structs they take.
+
+A C struct or pointer (:data:`CData`) has the fields its header declares,
+read and written by name; no static type says them, so it is ``Any`` here,
+at this one boundary. tests/test_core.py checks that this file names every
+constant and function of the built module.
+"""
+
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
+CData: TypeAlias = Any
+
+class _FFI:
+    NULL: CData
+    def new(self, cdecl: str, init: object = ...) -> CData: ...
+    def gc(self, cdata: CData, destructor: Callable[[CData], None], size: int = ...) -> CData: ...
+    def string(self, cdata: CData, maxlen: int = ...) -> bytes: ...
+
+ffi: _FFI
+
+class _Lib:
+    D2_ALL_SHORTCUTS: int
+    D2_DEAD_CARDS: int
+    D2_DEAL: int
+    D2_EMPTY_ANY: int
+    D2_EMPTY_KING: int
+    D2_EMPTY_NONE: int
+    D2_INTERCHANGEABLE: int
+    D2_JEWEL: int
+    D2_JEWELS: int
+    D2_JEWEL_FILL: int
+    D2_LAST_COPY_HOME: int
+    D2_LID: int
+    D2_MOVE: int
+    D2_NAPOLEAO: int
+    D2_NO_CARD: int
+    D2_PILES: int
+    D2_PLACE_ABASE: int
+    D2_PLACE_BOTTOM: int
+    D2_PLACE_FOUNDATION: int
+    D2_PLACE_KBASE: int
+    D2_PLACE_LID: int
+    D2_PLACE_PILE: int
+    D2_PLACE_RESERVE: int
+    D2_PLACE_SIDE: int
+    D2_PLACE_STOCK: int
+    D2_REDEAL: int
+    D2_RESERVES: int
+    D2_RESTARTS: int
+    D2_TABLEAU: int
+    D2_TURN: int
+    SOLVER_ALL_SHORTCUTS: int
+    SOLVER_BY_PLACES: int
+    SOLVER_ERROR: int
+    SOLVER_FORCE_CELL_HOME: int
+    SOLVER_FORCE_RESERVE_HOME: int
+    SOLVER_FORCE_SEVEN_HOME: int
+    SOLVER_FORCE_SIXES_RESERVE: int
+    SOLVER_FORCE_WASTE_HOME: int
+    SOLVER_FROZEN_FOUNDATIONS: int
+    SOLVER_FULL_CELLS: int
+    SOLVER_HAND_HOME: int
+    SOLVER_INTERRUPTED: int
+    SOLVER_LIMIT_MEMORY: int
+    SOLVER_LIMIT_POSITIONS: int
+    SOLVER_LIMIT_SECONDS: int
+    SOLVER_LOST: int
+    SOLVER_MAX_CELLS: int
+    SOLVER_MOVE: int
+    SOLVER_MOVES_CACHE: int
+    SOLVER_NO_CARD: int
+    SOLVER_PLACE_CELL: int
+    SOLVER_PLACE_CORNER: int
+    SOLVER_PLACE_RESERVE: int
+    SOLVER_PLACE_STOCK: int
+    SOLVER_PLACE_TOMB: int
+    SOLVER_PLACE_WASTE: int
+    SOLVER_REDEAL: int
+    SOLVER_RESTARTS: int
+    SOLVER_STUCK_CELLS: int
+    SOLVER_SUIT_SYMMETRY: int
+    SOLVER_SUMMARIES: int
+    SOLVER_TURN: int
+    SOLVER_WON: int
+
+    def solver_new(self, rules: CData, pos: CData, flags: int, err: CData, errlen: int) -> CData: ...
+    def solver_set_limits(self, s: CData, max_positions: int, max_seconds: float, max_bytes: int) -> None: ...
+    def solver_run(self, s: CData) -> int: ...
+    def solver_stop(self, s: CData) -> None: ...
+    def solver_get_stats(self, s: CData, out: CData) -> None: ...
+    def solver_line_length(self, s: CData, which: int) -> int: ...
+    def solver_line_move(self, s: CData, which: int, index: int, out: CData) -> int: ...
+    def solver_free(self, s: CData) -> None: ...
+    def d2_new(self, rules: CData, pos: CData, flags: int, err: CData, errlen: int) -> CData: ...
+    def d2_set_limits(self, s: CData, max_positions: int, max_seconds: float, max_bytes: int) -> None: ...
+    def d2_run(self, s: CData) -> int: ...
+    def d2_stop(self, s: CData) -> None: ...
+    def d2_get_stats(self, s: CData, out: CData) -> None: ...
+    def d2_line_length(self, s: CData, which: int) -> int: ...
+    def d2_line_move(self, s: CData, which: int, index: int, out: CData) -> int: ...
+    def d2_root_bound(self, s: CData) -> int: ...
+    def d2_free(self, s: CData) -> None: ...
+
+lib: _Lib
