@@ -44,7 +44,7 @@ def add_limit_args(p: argparse.ArgumentParser, d: Limit, what: str = "the search
     p.add_argument("--max-seconds", type=_positive(float), default=d.seconds,
                    help=f"stop {what} after this many seconds (default {d.seconds:g})")
     p.add_argument("--max-memory", type=_positive(int), default=d.memory // 2**20, metavar="MIB",
-                   help=f"stop {what} before its table grows past this many MiB (default {d.memory // 2**20})")
+                   help=f"stop {what} before its memory grows past this many MiB (default {d.memory // 2**20})")
     p.add_argument("--no-limit", action="store_true", help=f"no limits at all: run {what} until decided")
 
 
