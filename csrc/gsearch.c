@@ -52,6 +52,8 @@ struct d2_solver {
     unsigned char *stack;       /* frames of frame_size bytes */
     size_t frame_size;
     int depth, stack_cap;
+    unsigned char *spare;       /* the stack of the last restart, for the next (frames of the same size) */
+    int spare_cap;
     int started, finished, status;
     uint64_t max_positions, max_bytes;
     double max_seconds;
@@ -174,6 +176,12 @@ static d2_solver *fork_search(d2_solver *parent)
     memcpy(s->root, parent->root, s->fam.state_size);
     s->stats.best_score = s->fam.score(s->fam.game, s->root);
     s->stop_flag = &parent->stop;
+    /* The last restart's stack, still charged: restarts one after the
+     * other would otherwise make and free the same block each time. */
+    s->stack = parent->spare;
+    s->stack_cap = parent->spare_cap;
+    parent->spare = NULL;
+    parent->spare_cap = 0;
     return s;
 }
 
@@ -402,6 +410,18 @@ static int join_lines(mem_account *mem, gmove **out, uint64_t *cap, const gmove 
     return n + m;
 }
 
+
+/* Frees a restart, keeping its stack for the next one. */
+static void end_restart(d2_solver *s, d2_solver *r)
+{
+    mem_free(s->mem, SOLVER_MEM_STACK, s->spare, s->frame_size * (size_t)s->spare_cap);
+    s->spare = r->stack;
+    s->spare_cap = r->stack_cap;
+    r->stack = NULL;
+    r->stack_cap = 0;
+    d2_free(r);
+}
+
 /* One restart: a fresh search of its own from the position after the first
  * `depth` moves of the best line (0: the root), in a random order (seed) or
  * the family's (seed 0), within `budget` positions and what is left of the
@@ -439,7 +459,7 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
     s->round_left = s->round_left > r->stats.positions ? s->round_left - r->stats.positions : 0;
     if (r->stats.best_score > s->stats.best_score && r->best_len > 0) {
         if (join_lines(s->mem, &s->best_line, &s->best_cap, s->best_line, depth, r->best_line, r->best_len) < 0) {
-            d2_free(r);
+            end_restart(s, r);
             return SOLVER_LIMIT_MEMORY;
         }
         s->best_len = depth + r->best_len;
@@ -451,7 +471,7 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
         if (s->win_len < 0)
             st = SOLVER_LIMIT_MEMORY;
     }
-    d2_free(r);
+    end_restart(s, r);
     if (st == SOLVER_LOST && depth > 0)
         return PHASE_DONE;
     return st;
@@ -607,6 +627,7 @@ void d2_free(d2_solver *s)
         return;
     ctable_free(&s->table);
     mem_free(s->mem, SOLVER_MEM_STACK, s->stack, s->frame_size * (size_t)s->stack_cap);
+    mem_free(s->mem, SOLVER_MEM_STACK, s->spare, s->frame_size * (size_t)s->spare_cap);
     mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
     mem_free(s->mem, SOLVER_MEM_LINES, s->best_line, s->best_cap);
     free(s->out[0]);

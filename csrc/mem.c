@@ -62,7 +62,7 @@ static int mapped(size_t bytes)
 
 /* The system's block: mapped (zeroed by the system) or calloc'd; aligned
  * to a huge page when asked (the part before and after is given back). */
-static void *block_new(size_t bytes, int huge)
+static void *block_new(size_t bytes, int huge, int zero)
 {
 #if MEM_MAPPED
     if (mapped(bytes)) {
@@ -85,7 +85,7 @@ static void *block_new(size_t bytes, int huge)
     }
 #endif
     (void)huge;
-    return calloc(bytes ? bytes : 1, 1);
+    return zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
 }
 
 static void block_free(void *p, size_t bytes)
@@ -101,11 +101,11 @@ static void block_free(void *p, size_t bytes)
     free(p);
 }
 
-static void *alloc_part(mem_account *a, int part, size_t bytes, int huge)
+static void *alloc_part(mem_account *a, int part, size_t bytes, int huge, int zero)
 {
     if (mem_charge(a, part, bytes) < 0)
         return NULL;
-    void *p = block_new(bytes, huge);
+    void *p = block_new(bytes, huge, zero);
     if (!p) {
         mem_release(a, part, bytes);
         refuse(a, bytes);
@@ -115,12 +115,12 @@ static void *alloc_part(mem_account *a, int part, size_t bytes, int huge)
 
 void *mem_alloc(mem_account *a, int part, size_t bytes)
 {
-    return alloc_part(a, part, bytes, 0);
+    return alloc_part(a, part, bytes, 0, 1);
 }
 
 void *mem_alloc_huge(mem_account *a, int part, size_t bytes)
 {
-    return alloc_part(a, part, bytes, 1);
+    return alloc_part(a, part, bytes, 1, 1);
 }
 
 void mem_free(mem_account *a, int part, void *p, size_t bytes)
@@ -134,7 +134,7 @@ void mem_free(mem_account *a, int part, void *p, size_t bytes)
 void *mem_resize(mem_account *a, int part, void *p, size_t old, size_t bytes)
 {
     if (!p)
-        return mem_alloc(a, part, bytes);
+        return alloc_part(a, part, bytes, 0, 0);   /* not zeroed, as realloc */
     if (bytes <= old) {
         mem_release(a, part, old - bytes);
         if (mapped(old) && !mapped(bytes)) {
@@ -168,7 +168,7 @@ void *mem_resize(mem_account *a, int part, void *p, size_t old, size_t bytes)
     }
     if (mapped(bytes)) {
         /* From malloc to a mapping: both held while the contents move. */
-        void *q = mem_alloc(a, part, bytes);
+        void *q = alloc_part(a, part, bytes, 0, 0);
         if (!q)
             return NULL;
         memcpy(q, p, old);
