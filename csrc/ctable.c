@@ -18,9 +18,9 @@ static uint64_t mix(uint64_t v)
     return v;
 }
 
-static int set_init(ct_set *s, uint64_t capacity)
+static int set_init(ct_set *s, mem_account *mem, uint64_t capacity)
 {
-    s->slots = calloc(capacity, sizeof(uint64_t));
+    s->slots = mem_alloc(mem, SOLVER_MEM_TABLE, capacity * sizeof(uint64_t));
     s->capacity = capacity;
     s->count = 0;
     return s->slots ? 0 : -1;
@@ -31,9 +31,10 @@ static int set_full(const ct_set *s, uint64_t more)
     return (s->count + more) * 4 > s->capacity * 3;
 }
 
-int ctable_init(ctable *t, int words)
+int ctable_init(ctable *t, mem_account *mem, int words)
 {
     memset(t, 0, sizeof *t);
+    t->mem = mem;
     if (words < 1 || words > CT_MAX_WORDS)
         return -1;
     t->words = words;
@@ -41,8 +42,10 @@ int ctable_init(ctable *t, int words)
     while (t->leaves < words)
         t->leaves *= 2;
     t->vals_cap = FIRST_SLOTS;
-    t->vals = malloc(sizeof(uint64_t) * t->vals_cap);
-    if (!t->vals || set_init(&t->index, FIRST_SLOTS) < 0 || set_init(&t->roots, FIRST_SLOTS) < 0) {
+    t->vals = mem_alloc(mem, SOLVER_MEM_TABLE, sizeof(uint64_t) * t->vals_cap);
+    if (!t->vals)
+        t->vals_cap = 0;
+    if (!t->vals || set_init(&t->index, mem, FIRST_SLOTS) < 0 || set_init(&t->roots, mem, FIRST_SLOTS) < 0) {
         ctable_free(t);
         return -1;
     }
@@ -51,9 +54,12 @@ int ctable_init(ctable *t, int words)
 
 void ctable_free(ctable *t)
 {
-    free(t->vals);
-    free(t->index.slots);
-    free(t->roots.slots);
+    mem_account *mem = t->mem;
+    if (mem) {
+        mem_free(mem, SOLVER_MEM_TABLE, t->vals, sizeof(uint64_t) * t->vals_cap);
+        mem_free(mem, SOLVER_MEM_TABLE, t->index.slots, sizeof(uint64_t) * t->index.capacity);
+        mem_free(mem, SOLVER_MEM_TABLE, t->roots.slots, sizeof(uint64_t) * t->roots.capacity);
+    }
     memset(t, 0, sizeof *t);
 }
 
@@ -79,18 +85,6 @@ int ctable_needs_growth(const ctable *t)
            || t->nvals + most_nodes(t) > t->vals_cap;
 }
 
-uint64_t ctable_grown_bytes(const ctable *t)
-{
-    uint64_t b = ctable_bytes(t);
-    if (set_full(&t->index, most_nodes(t)))
-        b += sizeof(uint64_t) * t->index.capacity;
-    if (set_full(&t->roots, 1))
-        b += sizeof(uint64_t) * t->roots.capacity;
-    if (t->nvals + most_nodes(t) > t->vals_cap)
-        b += sizeof(uint64_t) * (t->vals_cap / 2);
-    return b;
-}
-
 /* The slot where value v (with hash h) lies or would go. */
 static uint64_t *root_slot(const ct_set *s, uint64_t v)
 {
@@ -100,16 +94,16 @@ static uint64_t *root_slot(const ct_set *s, uint64_t v)
     return &s->slots[i];
 }
 
-static int grow_roots(ct_set *s)
+static int grow_roots(mem_account *mem, ct_set *s)
 {
     ct_set bigger;
-    if (set_init(&bigger, s->capacity * 2) < 0)
+    if (set_init(&bigger, mem, s->capacity * 2) < 0)
         return -1;
     for (uint64_t i = 0; i < s->capacity; i++)
         if (s->slots[i])
             *root_slot(&bigger, s->slots[i]) = s->slots[i];
     bigger.count = s->count;
-    free(s->slots);
+    mem_free(mem, SOLVER_MEM_TABLE, s->slots, sizeof(uint64_t) * s->capacity);
     *s = bigger;
     return 0;
 }
@@ -117,7 +111,7 @@ static int grow_roots(ct_set *s)
 static int grow_index(ctable *t)
 {
     ct_set bigger;
-    if (set_init(&bigger, t->index.capacity * 2) < 0)
+    if (set_init(&bigger, t->mem, t->index.capacity * 2) < 0)
         return -1;
     uint64_t mask = bigger.capacity - 1;
     for (uint64_t i = 0; i < t->index.capacity; i++) {
@@ -130,7 +124,7 @@ static int grow_index(ctable *t)
         bigger.slots[j] = e;
     }
     bigger.count = t->index.count;
-    free(t->index.slots);
+    mem_free(t->mem, SOLVER_MEM_TABLE, t->index.slots, sizeof(uint64_t) * t->index.capacity);
     t->index = bigger;
     return 0;
 }
@@ -141,7 +135,7 @@ int ctable_grow(ctable *t)
         uint64_t cap = t->vals_cap + t->vals_cap / 2;
         if (cap > MAX_IDS)
             return -1;
-        uint64_t *v = realloc(t->vals, sizeof(uint64_t) * cap);
+        uint64_t *v = mem_resize(t->mem, SOLVER_MEM_TABLE, t->vals, sizeof(uint64_t) * t->vals_cap, sizeof(uint64_t) * cap);
         if (!v)
             return -1;
         t->vals = v;
@@ -149,7 +143,7 @@ int ctable_grow(ctable *t)
     }
     if (set_full(&t->index, most_nodes(t)) && grow_index(t) < 0)
         return -1;
-    if (set_full(&t->roots, 1) && grow_roots(&t->roots) < 0)
+    if (set_full(&t->roots, 1) && grow_roots(t->mem, &t->roots) < 0)
         return -1;
     return 0;
 }

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h"
+
 #define CT_MAX_WORDS 8   /* leaves of a tree */
 
 typedef struct {
@@ -37,6 +39,7 @@ typedef struct {
     uint64_t nvals, vals_cap;
     ct_set index;
     ct_set roots;        /* root values: (left id << 32 | right id), never 0 */
+    mem_account *mem;    /* the search's account (part SOLVER_MEM_TABLE) */
 } ctable;
 
 /* The ids of the nodes of one key, level by level (leaves first), and its words. */
@@ -46,14 +49,17 @@ typedef struct {
     int valid;
 } ctable_path;
 
-int ctable_init(ctable *t, int words);
+/* -1 if the memory limit or the system refuses it. */
+int ctable_init(ctable *t, mem_account *mem, int words);
 void ctable_free(ctable *t);
 uint64_t ctable_bytes(const ctable *t);
 uint64_t ctable_count(const ctable *t);
-/* Whether the next insert needs ctable_grow first, and the bytes after it. */
+/* Whether the next insert needs ctable_grow first. */
 int ctable_needs_growth(const ctable *t);
-uint64_t ctable_grown_bytes(const ctable *t);
-/* Grows what needs it; returns -1 (table unchanged) if memory runs out. */
+/* Grows what needs it (a set that doubles holds its old and new slots at
+ * once while it moves); returns -1 if the memory limit or the system
+ * refuses a growth (the table is as it was, or with some parts grown: both
+ * hold every key). */
 int ctable_grow(ctable *t);
 /* Adds the key; returns 1 if it was new, 0 if it was there. `from`, if not
  * NULL and valid, is the path of a key this one was made from (only the

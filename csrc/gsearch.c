@@ -14,6 +14,7 @@
 #include "family.h"
 #include "ctable.h"
 #include "clock.h"
+#include "mem.h"
 
 
 /* The staged search (D2_RESTARTS), docs/search.md "restarts": rounds of a
@@ -51,6 +52,8 @@ struct d2_solver {
     unsigned char *stack;       /* frames of frame_size bytes */
     size_t frame_size;
     int depth, stack_cap;
+    unsigned char *spare;       /* the stack of the last restart, for the next (frames of the same size) */
+    int spare_cap;
     int started, finished, status;
     uint64_t max_positions, max_bytes;
     double max_seconds;
@@ -58,6 +61,9 @@ struct d2_solver {
     solver_stats stats;
     gmove *win_line, *best_line;
     int win_len, best_len;
+    uint64_t win_cap, best_cap;  /* bytes charged for each line */
+    mem_account own_mem;        /* the account of this search and its restarts */
+    mem_account *mem;           /* the one it charges: its own, or its parent's */
     d2_move *out[2];            /* the lines as solution-format moves, made on demand */
     int out_len[2];
     unsigned flags;
@@ -102,12 +108,10 @@ static gmove *frame_moves(const d2_solver *s, int i)
     return (gmove *)((unsigned char *)frame_path(s, i) + align8(sizeof(ctable_path)));
 }
 
-/* What every search sets up once its family is known: the table, the
+/* What every search sets up once its family is known: the
  * frame size, the flags and the stage; -1 if memory runs out. */
 static int start_search(d2_solver *s, unsigned flags)
 {
-    if (ctable_init(&s->table, s->fam.key_words) < 0)
-        return -1;
     s->frame_size = align8(align8(s->fam.state_size) + align8(sizeof(frame_head)) + align8(sizeof(ctable_path))
                            + sizeof(gmove) * G_MAX_MOVES);
     s->status = -1;
@@ -127,6 +131,7 @@ d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags,
     }
     size_t size = rules->family == D2_JEWEL ? jewel_state_size() : napoleao_state_size();
     s->root = calloc(1, size);
+    s->mem = &s->own_mem;
     int rc = -1;
     if (!s->root)
         family_fail(err, errlen, "out of memory");
@@ -162,6 +167,7 @@ static d2_solver *fork_search(d2_solver *parent)
     s->fam = parent->fam;
     s->fam.free_game = NULL;
     s->root = malloc(s->fam.state_size);
+    s->mem = parent->mem;
     if (!s->root || start_search(s, parent->flags & ~D2_RESTARTS) < 0) {
         free(s->root);
         free(s);
@@ -170,6 +176,12 @@ static d2_solver *fork_search(d2_solver *parent)
     memcpy(s->root, parent->root, s->fam.state_size);
     s->stats.best_score = s->fam.score(s->fam.game, s->root);
     s->stop_flag = &parent->stop;
+    /* The last restart's stack, still charged: restarts one after the
+     * other would otherwise make and free the same block each time. */
+    s->stack = parent->spare;
+    s->stack_cap = parent->spare_cap;
+    parent->spare = NULL;
+    parent->spare_cap = 0;
     return s;
 }
 
@@ -178,6 +190,7 @@ void d2_set_limits(d2_solver *s, uint64_t max_positions, double max_seconds, uin
     s->max_positions = max_positions;
     s->max_seconds = max_seconds;
     s->max_bytes = max_bytes;
+    s->mem->max = max_bytes;
 }
 
 void d2_stop(d2_solver *s)
@@ -185,44 +198,42 @@ void d2_stop(d2_solver *s)
     __atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
 }
 
-static uint64_t stack_bytes(const d2_solver *s)
-{
-    return (uint64_t)s->stack_cap * s->frame_size;
-}
-
-static void update_bytes(d2_solver *s)
-{
-    s->stats.table_bytes = ctable_bytes(&s->table);
-    uint64_t b = s->stats.table_bytes + stack_bytes(s);
-    if (b > s->stats.peak_bytes)
-        s->stats.peak_bytes = b;
-}
-
 /* The moves from the root through the move each frame is trying: the line
  * to the child of the top frame. */
-static int copy_line(d2_solver *s, gmove **line)
+static int copy_line(d2_solver *s, gmove **line, uint64_t *cap)
 {
-    gmove *l = realloc(*line, sizeof(gmove) * (size_t)s->depth);
-    if (!l)
+    if (mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)line, cap, sizeof(gmove) * (uint64_t)s->depth) < 0)
         return -1;
+    gmove *l = *line;
     for (int i = 0; i < s->depth; i++)
         l[i] = frame_moves(s, i)[frame_hd(s, i)->next - 1];
-    *line = l;
     return s->depth;
+}
+
+/* Doubles the stack, and makes the lines as long (a line is copied from
+ * the stack): -1 (nothing changed but the lines' room) if the memory limit
+ * or the system refuses it. The search grows it before it stores a
+ * position, so that a refusal leaves the move to be tried on the next run. */
+static int grow_stack(d2_solver *s)
+{
+    int cap = s->stack_cap ? s->stack_cap * 2 : 64;
+    uint64_t line = sizeof(gmove) * (uint64_t)cap;
+    if (mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)&s->win_line, &s->win_cap, line) < 0
+        || mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)&s->best_line, &s->best_cap, line) < 0)
+        return -1;
+    unsigned char *st = mem_resize(s->mem, SOLVER_MEM_STACK, s->stack, s->frame_size * (size_t)s->stack_cap,
+                                   s->frame_size * (size_t)cap);
+    if (!st)
+        return -1;
+    s->stack = st;
+    s->stack_cap = cap;
+    return 0;
 }
 
 static int push(d2_solver *s, const void *state, const ctable_path *path)
 {
-    if (s->depth == s->stack_cap) {
-        int cap = s->stack_cap ? s->stack_cap * 2 : 64;
-        if (s->max_bytes && ctable_bytes(&s->table) + (uint64_t)cap * s->frame_size > s->max_bytes)
-            return -1;
-        unsigned char *st = realloc(s->stack, s->frame_size * (size_t)cap);
-        if (!st)
-            return -1;
-        s->stack = st;
-        s->stack_cap = cap;
-    }
+    if (s->depth == s->stack_cap && grow_stack(s) < 0)
+        return -1;
     int i = s->depth++;
     memcpy(frame_state(s, i), state, s->fam.state_size);
     *frame_path(s, i) = *path;
@@ -276,6 +287,12 @@ static int dfs(d2_solver *s, uint64_t cap)
         return finish(s, SOLVER_LIMIT_MEMORY);
 
     if (!s->started) {
+        /* The table is made by the first run, under its limits. */
+        if (!s->table.vals && ctable_init(&s->table, s->mem, s->fam.key_words) < 0) {
+            ctable_free(&s->table);
+            free(child);
+            return finish(s, SOLVER_LIMIT_MEMORY);
+        }
         s->started = 1;
         s->fam.key(s->fam.game, s->root, key);
         ctable_insert(&s->table, key, NULL, &path);
@@ -283,7 +300,6 @@ static int dfs(d2_solver *s, uint64_t cap)
         if (s->fam.score(s->fam.game, s->root) == s->fam.max_score) {
             s->win_len = 0;
             free(child);
-            update_bytes(s);
             return finish(s, SOLVER_WON);
         }
         if (push(s, s->root, &path) < 0) {
@@ -320,17 +336,12 @@ static int dfs(d2_solver *s, uint64_t cap)
             status = PHASE_DONE;
             break;
         }
-        if (ctable_needs_growth(&s->table)) {
-            if (s->max_bytes && ctable_grown_bytes(&s->table) + stack_bytes(s) > s->max_bytes) {
-                status = SOLVER_LIMIT_MEMORY;
-                break;
-            }
-            if (ctable_grow(&s->table) < 0) {
-                status = SOLVER_LIMIT_MEMORY;
-                break;
-            }
-            update_bytes(s);
+        if ((ctable_needs_growth(&s->table) && ctable_grow(&s->table) < 0)
+            || (s->depth == s->stack_cap && grow_stack(s) < 0)) {
+            status = SOLVER_LIMIT_MEMORY;
+            break;
         }
+        h = frame_hd(s, top);   /* the stack may have moved */
         const gmove *m = &frame_moves(s, top)[h->next++];
         memcpy(child, frame_state(s, top), s->fam.state_size);
         s->fam.apply(s->fam.game, child, m);
@@ -340,17 +351,17 @@ static int dfs(d2_solver *s, uint64_t cap)
         s->stats.positions++;
         int sc = s->fam.score(s->fam.game, child);
         if (sc == s->fam.max_score) {
-            s->win_len = copy_line(s, &s->win_line);
+            s->win_len = copy_line(s, &s->win_line, &s->win_cap);
             status = s->win_len < 0 ? SOLVER_LIMIT_MEMORY : SOLVER_WON;
             if (status == SOLVER_WON) {
                 s->stats.best_score = sc;
-                s->best_len = copy_line(s, &s->best_line);
+                s->best_len = copy_line(s, &s->best_line, &s->best_cap);
             }
             break;
         }
         if (sc > s->stats.best_score) {
             s->stats.best_score = sc;
-            s->best_len = copy_line(s, &s->best_line);
+            s->best_len = copy_line(s, &s->best_line, &s->best_cap);
             if (s->best_len < 0) {
                 status = SOLVER_LIMIT_MEMORY;
                 break;
@@ -374,7 +385,6 @@ static int dfs(d2_solver *s, uint64_t cap)
     if (status == -1)
         status = SOLVER_LOST;
     s->stats.seconds = search_clock() - start + spent;
-    update_bytes(s);
     if (status == SOLVER_LOST)
         s->depth = 0;
     if (status == PHASE_DONE)
@@ -382,19 +392,34 @@ static int dfs(d2_solver *s, uint64_t cap)
     return finish(s, status);
 }
 
-/* Copies line[0..n) then more[0..m) into *out. */
-static int join_lines(gmove **out, const gmove *line, int n, const gmove *more, int m)
+/* Copies line[0..n) then more[0..m) into *out, charged *cap bytes. */
+static int join_lines(mem_account *mem, gmove **out, uint64_t *cap, const gmove *line, int n,
+                      const gmove *more, int m)
 {
     if (n < 0 || m < 0)
         return -1;
-    gmove *l = malloc(sizeof(gmove) * (size_t)(n + m > 0 ? n + m : 1));
+    uint64_t bytes = sizeof(gmove) * (uint64_t)(n + m > 0 ? n + m : 1);
+    gmove *l = mem_alloc(mem, SOLVER_MEM_LINES, bytes);
     if (!l)
         return -1;
     memcpy(l, line, sizeof(gmove) * (size_t)n);
     memcpy(l + n, more, sizeof(gmove) * (size_t)m);
-    free(*out);
+    mem_free(mem, SOLVER_MEM_LINES, *out, *cap);
     *out = l;
+    *cap = bytes;
     return n + m;
+}
+
+
+/* Frees a restart, keeping its stack for the next one. */
+static void end_restart(d2_solver *s, d2_solver *r)
+{
+    mem_free(s->mem, SOLVER_MEM_STACK, s->spare, s->frame_size * (size_t)s->spare_cap);
+    s->spare = r->stack;
+    s->spare_cap = r->stack_cap;
+    r->stack = NULL;
+    r->stack_cap = 0;
+    d2_free(r);
 }
 
 /* One restart: a fresh search of its own from the position after the first
@@ -424,10 +449,8 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
     double seconds = 0;
     if (s->max_seconds > 0)
         seconds = s->max_seconds > s->stats.seconds ? s->max_seconds - s->stats.seconds : 1e-9;
-    uint64_t bytes = 0;
-    if (s->max_bytes)
-        bytes = s->max_bytes > s->stats.peak_bytes ? s->max_bytes - s->stats.peak_bytes : 1;
-    d2_set_limits(r, budget, seconds, bytes);
+    /* The restart charges this search's account: the memory limit is on both. */
+    d2_set_limits(r, budget, seconds, s->max_bytes);
     int st = dfs(r, 0);
     s->stats.positions += r->stats.positions;
     s->restart_positions += r->stats.positions;
@@ -435,8 +458,8 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
     s->stats.seconds += r->stats.seconds;
     s->round_left = s->round_left > r->stats.positions ? s->round_left - r->stats.positions : 0;
     if (r->stats.best_score > s->stats.best_score && r->best_len > 0) {
-        if (join_lines(&s->best_line, s->best_line, depth, r->best_line, r->best_len) < 0) {
-            d2_free(r);
+        if (join_lines(s->mem, &s->best_line, &s->best_cap, s->best_line, depth, r->best_line, r->best_len) < 0) {
+            end_restart(s, r);
             return SOLVER_LIMIT_MEMORY;
         }
         s->best_len = depth + r->best_len;
@@ -444,11 +467,11 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
         s->npoints = 0;         /* the points of the new line */
     }
     if (st == SOLVER_WON) {
-        s->win_len = join_lines(&s->win_line, s->best_line, depth, r->win_line, r->win_len);
+        s->win_len = join_lines(s->mem, &s->win_line, &s->win_cap, s->best_line, depth, r->win_line, r->win_len);
         if (s->win_len < 0)
             st = SOLVER_LIMIT_MEMORY;
     }
-    d2_free(r);
+    end_restart(s, r);
     if (st == SOLVER_LOST && depth > 0)
         return PHASE_DONE;
     return st;
@@ -516,7 +539,6 @@ int d2_run(d2_solver *s)
                 /* A win is a line; a restart from the root that stored
                  * every reachable position (in another order) is the proof,
                  * and its best line the best. */
-                update_bytes(s);
                 s->depth = st == SOLVER_LOST ? 0 : s->depth;
                 return finish(s, st);
             }
@@ -540,7 +562,9 @@ int d2_run(d2_solver *s)
 
 void d2_get_stats(const d2_solver *s, solver_stats *out)
 {
+    const mem_account *a = s->mem;
     *out = s->stats;
+    mem_stats(a, s->status, out);
 }
 
 /* The solution-format moves of line `which`, made once. */
@@ -602,9 +626,10 @@ void d2_free(d2_solver *s)
     if (!s)
         return;
     ctable_free(&s->table);
-    free(s->stack);
-    free(s->win_line);
-    free(s->best_line);
+    mem_free(s->mem, SOLVER_MEM_STACK, s->stack, s->frame_size * (size_t)s->stack_cap);
+    mem_free(s->mem, SOLVER_MEM_STACK, s->spare, s->frame_size * (size_t)s->spare_cap);
+    mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
+    mem_free(s->mem, SOLVER_MEM_LINES, s->best_line, s->best_cap);
     free(s->out[0]);
     free(s->out[1]);
     if (s->fam.free_game)

@@ -15,25 +15,11 @@
  * A full position is decided by composing summaries from its waste top down
  * to the empty waste (rank 0: the bottom, from which nothing leaves).
  */
-#define _DEFAULT_SOURCE   /* madvise */
 #include <stdlib.h>
 #include <string.h>
 
 #include "memo.h"
 #include "clock.h"
-#include <sys/mman.h>
-
-static void *huge_calloc(size_t bytes)
-{
-    if (bytes < (2u << 20)) return calloc(bytes, 1);
-    void *p = NULL;
-    if (posix_memalign(&p, 2u << 20, bytes)) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    memset(p, 0, bytes);
-    return p;
-}
 
 /* By the corners' 12 bits: the ranks that fit a corner (bit 7 + k for each
  * corner showing k < 7) and the cards on the corners; filled by q_tables.
@@ -106,21 +92,26 @@ void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s)
 typedef struct { uint64_t *v; uint64_t cap, n; } set64;
 
 
-static int set_init(set64 *s, uint64_t cap)
+/* The sets' memory is the memo's working sets (SOLVER_MEM_SETS). */
+static int set_init(set64 *s, mem_account *a, uint64_t cap)
 {
     s->cap = cap; s->n = 0;
-    s->v = calloc(cap, sizeof(uint64_t));
+    s->v = mem_alloc(a, SOLVER_MEM_SETS, cap * sizeof(uint64_t));
     return s->v ? 0 : -1;
 }
 
+static void set_free(set64 *s, mem_account *a)
+{
+    mem_free(a, SOLVER_MEM_SETS, s->v, s->cap * sizeof(uint64_t));
+}
+
 /* 1 new, 0 present, -1 out of memory. */
-static int set_add(set64 *s, uint64_t key, uint64_t *bytes)
+static int set_add(set64 *s, mem_account *a, uint64_t key)
 {
     key += 1;
     if ((s->n + 1) * 4 > s->cap * 3) {
         set64 t;
-        if (set_init(&t, s->cap * 2) < 0) return -1;
-        *bytes += t.cap * 8 - s->cap * 8;
+        if (set_init(&t, a, s->cap * 2) < 0) return -1;
         for (uint64_t i = 0; i < s->cap; i++)
             if (s->v[i]) {
                 uint64_t j = memo_mix(s->v[i]) & (t.cap - 1);
@@ -128,7 +119,7 @@ static int set_add(set64 *s, uint64_t key, uint64_t *bytes)
                 t.v[j] = s->v[i];
                 t.n++;
             }
-        free(s->v);
+        set_free(s, a);
         *s = t;
     }
     uint64_t j = memo_mix(key) & (s->cap - 1);
@@ -148,20 +139,19 @@ static int set_add(set64 *s, uint64_t key, uint64_t *bytes)
 typedef struct { uint64_t inl[INLINE]; int n; set64 big; } smallset;
 
 static void small_init(smallset *s) { s->n = 0; s->big.v = NULL; s->big.n = 0; s->big.cap = 0; }
-static void small_free(smallset *s) { free(s->big.v); }
+static void small_free(smallset *s, mem_account *a) { if (s->big.v) set_free(&s->big, a); }
 
 /* 1 new, 0 present, -1 out of memory. */
-static int small_add(smallset *s, uint64_t key, uint64_t *bytes)
+static int small_add(smallset *s, mem_account *a, uint64_t key)
 {
     if (s->big.v)
-        return set_add(&s->big, key, bytes);
+        return set_add(&s->big, a, key);
     for (int i = 0; i < s->n; i++)
         if (s->inl[i] == key) return 0;
     if (s->n < INLINE) { s->inl[s->n++] = key; return 1; }
-    if (set_init(&s->big, 64) < 0) return -1;
-    *bytes += 64 * 8;
-    for (int i = 0; i < s->n; i++) set_add(&s->big, s->inl[i], bytes);
-    return set_add(&s->big, key, bytes);
+    if (set_init(&s->big, a, 64) < 0) return -1;
+    for (int i = 0; i < s->n; i++) set_add(&s->big, a, s->inl[i]);   /* 24 in 64 slots: no growth */
+    return set_add(&s->big, a, key);
 }
 
 /* Runs the code with x bound to each element. */
@@ -188,11 +178,11 @@ static int small_add(smallset *s, uint64_t key, uint64_t *bytes)
 static int stamp_grow(memo *m, stampset *s)
 {
     uint64_t cap = s->cap ? 2 * s->cap : 64;
-    uint64_t *slot = calloc(cap, sizeof(uint64_t));
-    uint64_t *item = slot ? realloc(s->item, cap / 2 * sizeof(uint64_t)) : NULL;
-    if (!item) { free(slot); return -1; }
-    m->bytes += (cap - s->cap) * sizeof(uint64_t) * 3 / 2;
-    free(s->slot);
+    uint64_t *slot = mem_alloc(m->mem, SOLVER_MEM_SETS, cap * sizeof(uint64_t));
+    uint64_t *item = slot ? mem_resize(m->mem, SOLVER_MEM_SETS, s->item, s->cap / 2 * sizeof(uint64_t),
+                                       cap / 2 * sizeof(uint64_t)) : NULL;
+    if (!item) { mem_free(m->mem, SOLVER_MEM_SETS, slot, cap * sizeof(uint64_t)); return -1; }
+    mem_free(m->mem, SOLVER_MEM_SETS, s->slot, s->cap * sizeof(uint64_t));
     s->slot = slot;
     s->item = item;
     s->cap = cap;
@@ -236,10 +226,10 @@ static inline int stamp_add(memo *m, stampset *s, uint64_t key)
     return 1;
 }
 
-static void stamp_free(stampset *s)
+static void stamp_free(memo *m, stampset *s)
 {
-    free(s->slot);
-    free(s->item);
+    mem_free(m->mem, SOLVER_MEM_SETS, s->slot, s->cap * sizeof(uint64_t));
+    mem_free(m->mem, SOLVER_MEM_SETS, s->item, s->cap / 2 * sizeof(uint64_t));
     s->slot = s->item = NULL;
     s->cap = s->n = 0;
 }
@@ -270,25 +260,30 @@ static inline uint64_t *moves_line(const memo *m, uint64_t q)
     return &m->lines[(memo_mix(q + 1) & (MOVES_LINES - 1)) * 8];
 }
 
+static void moves_free(memo *m)
+{
+    mem_free(m->mem, SOLVER_MEM_CACHES, m->ring, MOVES_RING * sizeof(uint64_t));
+    mem_free(m->mem, SOLVER_MEM_CACHES, m->lines, 8 * MOVES_LINES * sizeof(uint64_t));
+    m->ring = m->lines = NULL;
+}
+
 /* Whether the cache is there, made now if the memo is large enough to pay
  * for it and the memory limit leaves room (once: not again if it fails). */
 static int moves_ready(memo *m)
 {
     if (m->ring)
         return 1;
+    const mem_account *a = m->mem;
     const uint64_t bytes = (MOVES_RING + 8 * MOVES_LINES) * sizeof(uint64_t);
-    if (m->count < MOVES_FROM || m->ring_pos || (m->max_bytes && m->bytes + m->extra_bytes + bytes > m->max_bytes / 2))
+    if (m->count < MOVES_FROM || m->ring_pos || (a->max && a->held + bytes > a->max / 2))
         return 0;
-    m->ring = huge_calloc(MOVES_RING * sizeof(uint64_t));
-    m->lines = huge_calloc(8 * MOVES_LINES * sizeof(uint64_t));
+    m->ring = mem_alloc_huge(m->mem, SOLVER_MEM_CACHES, MOVES_RING * sizeof(uint64_t));
+    m->lines = mem_alloc_huge(m->mem, SOLVER_MEM_CACHES, 8 * MOVES_LINES * sizeof(uint64_t));
     if (!m->ring || !m->lines) {
-        free(m->ring);
-        free(m->lines);
-        m->ring = m->lines = NULL;
+        moves_free(m);
         m->ring_pos = 1;   /* not again */
         return 0;
     }
-    m->bytes += bytes;
     return 1;
 }
 
@@ -325,9 +320,8 @@ static int succ_push(memo *m, uint64_t x)
 {
     if (m->succ_n == m->succ_cap) {
         uint64_t cap = m->succ_cap ? 2 * m->succ_cap : 1024;
-        uint64_t *v = realloc(m->succ, cap * sizeof(uint64_t));
+        uint64_t *v = mem_resize(m->mem, SOLVER_MEM_SETS, m->succ, m->succ_cap * sizeof(uint64_t), cap * sizeof(uint64_t));
         if (!v) return -1;
-        m->bytes += (cap - m->succ_cap) * sizeof(uint64_t);
         m->succ = v;
         m->succ_cap = cap;
     }
@@ -392,19 +386,19 @@ int memo_by_places(const tomb_game *g)
         && !r->cell_to_waste && r->cell_to_foundation;
 }
 
-int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
+int memo_init(memo *m, mem_account *mem, const tomb_game *g, const tomb_state *root)
 {
     memset(m, 0, sizeof *m);
+    m->mem = mem;
     m->game = g;
     if (!corner_cards[1])
         q_tables();
     memcpy(m->stock, root->stock, root->nstock);
     m->cap = 1u << 14;
-    m->entries = huge_calloc(m->cap * sizeof(entry));
+    m->entries = mem_alloc_huge(mem, SOLVER_MEM_SUMMARIES, m->cap * sizeof(entry));
     m->arena_cap = 1u << 16;
-    m->arena = malloc(m->arena_cap * ARENA_UNIT + 2);
-    if (!m->entries || !m->arena) return -1;
-    m->bytes = m->cap * sizeof(entry) + m->arena_cap * ARENA_UNIT + 2;
+    m->arena = mem_alloc(mem, SOLVER_MEM_SUMMARIES, m->arena_cap * ARENA_UNIT + 2);
+    if (!m->entries || !m->arena) { memo_free(m); return -1; }
     m->below[0] = 0;
     for (int j = 0; j < root->nstock; j++)
         m->below[j + 1] = (uint16_t)(m->below[j] | (1u << RANK(root->stock[j])));
@@ -422,28 +416,29 @@ int memo_init(memo *m, const tomb_game *g, const tomb_state *root)
             memcpy(m->pre[j + 1], m->pre[j], sizeof m->pre[j]);
             m->pre[j + 1][m->talon[j]]++;
         }
-        m->recent = calloc(RECENT, sizeof(entry));
-        if (!m->recent) return -1;
-        m->bytes += RECENT * sizeof(entry);
+        m->recent = mem_alloc(mem, SOLVER_MEM_CACHES, RECENT * sizeof(entry));
+        if (!m->recent) { memo_free(m); return -1; }
     }
     return 0;
 }
 
 void memo_free(memo *m)
 {
-    free(m->recent);
+    mem_free(m->mem, SOLVER_MEM_CACHES, m->recent, RECENT * sizeof(entry));
     m->recent = NULL;
-    free(m->ring);
-    free(m->lines);
-    free(m->succ);
-    m->ring = m->lines = m->succ = NULL;
+    moves_free(m);
+    mem_free(m->mem, SOLVER_MEM_SETS, m->succ, m->succ_cap * sizeof(uint64_t));
+    m->succ = NULL;
+    m->succ_cap = 0;
     for (int d = 0; d < 64; d++) {
-        stamp_free(&m->seen[d]);
-        stamp_free(&m->exits[d]);
+        stamp_free(m, &m->seen[d]);
+        stamp_free(m, &m->exits[d]);
     }
-    stamp_free(&m->once);
-    free(m->entries);
-    free(m->arena);
+    stamp_free(m, &m->once);
+    if (m->entries)
+        mem_free(m->mem, SOLVER_MEM_SUMMARIES, m->entries, m->cap * sizeof(entry));
+    if (m->arena)
+        mem_free(m->mem, SOLVER_MEM_SUMMARIES, m->arena, m->arena_cap * ARENA_UNIT + 2);
     m->entries = NULL;
     m->arena = NULL;
 }
@@ -472,7 +467,7 @@ entry *memo_lookup(memo *m, uint64_t key)
 static int entries_grow(memo *m)
 {
     uint64_t cap = m->cap * 2;
-    entry *t = huge_calloc(cap * sizeof(entry));
+    entry *t = mem_alloc_huge(m->mem, SOLVER_MEM_SUMMARIES, cap * sizeof(entry));   /* both held while it moves */
     if (!t) return -1;
     for (uint64_t i = 0; i < m->cap; i++)
         if (ENTRIES(m)[i].key) {
@@ -480,8 +475,7 @@ static int entries_grow(memo *m)
             while (t[j].key) j = (j + 1) & (cap - 1);
             t[j] = ENTRIES(m)[i];
         }
-    free(m->entries);
-    m->bytes += (cap - m->cap) * sizeof(entry);
+    mem_free(m->mem, SOLVER_MEM_SUMMARIES, m->entries, m->cap * sizeof(entry));
     m->entries = t;
     m->cap = cap;
     return 0;
@@ -494,19 +488,16 @@ static entry *store(memo *m, uint64_t key, const uint64_t *exits, uint64_t n, in
     } else if (m->arena_n + n + 1 >= (1ull << 55)) return NULL;
     /* Growth past the memory limit is refused (the caller reports the limit). */
     int grow_entries = (m->count + 1) * 5 > m->cap * 4;   /* a load of 4/5 at most: docs/search.md, "Memory" */
-    uint64_t grow = grow_entries ? m->cap * sizeof(entry) : 0;
     uint64_t units = n <= 1 ? 0 : n + 1, arena_cap = m->arena_cap;
     while (m->arena_n + units > arena_cap)
         arena_cap += arena_cap / 8;
-    grow += (arena_cap - m->arena_cap) * ARENA_UNIT;
-    if (grow && m->max_bytes && m->bytes + m->extra_bytes + grow > m->max_bytes) return NULL;
     if (grow_entries && entries_grow(m) < 0) return NULL;
     if (arena_cap > m->arena_cap) {
         /* An eighth more at a time, not double: the arena is most of a
-         * large memo, and a big block grows in place (mremap). */
-        uint8_t *a = realloc(m->arena, arena_cap * ARENA_UNIT + 2);
+         * large memo, and a mapped block grows in place (mremap). */
+        uint8_t *a = mem_resize(m->mem, SOLVER_MEM_SUMMARIES, m->arena, m->arena_cap * ARENA_UNIT + 2,
+                                arena_cap * ARENA_UNIT + 2);
         if (!a) return NULL;
-        m->bytes += (arena_cap - m->arena_cap) * ARENA_UNIT;
         m->arena = a;
         m->arena_cap = arena_cap;
     }
@@ -540,7 +531,6 @@ static __attribute__((noinline)) int check_clock(memo *m)
 static inline int check(memo *m)
 {
     if (m->max_positions && m->positions >= m->max_positions) return SOLVER_LIMIT_POSITIONS;
-    if (m->max_bytes && m->bytes + m->extra_bytes > m->max_bytes) return SOLVER_LIMIT_MEMORY;
     if ((++m->ticks & 1023) == 0) return check_clock(m);
     return -1;
 }
@@ -909,11 +899,11 @@ int memo_endgame(const memo *m, const tomb_state *st)
 
 /* Adds to `into` the control states where the cards pushed (top last) have
  * all left the waste again, starting from q; raises *best. */
-static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallset *into, int *best, uint64_t *bytes)
+static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallset *into, int *best)
 {
     smallset cur, next;
     small_init(&cur);
-    small_add(&cur, q, bytes);
+    small_add(&cur, m->mem, q);
     int n0 = m->chain_n;
     if (top)
         m->chain[m->chain_n++] = top;
@@ -938,18 +928,18 @@ static int pushes(memo *m, uint64_t q, int top, const int *ranks, int k, smallse
                     const uint8_t *ex;
                     uint64_t n = memo_exits(m, e, &one, &ex);
                     for (uint64_t y = 0; y < n && status < 0; y++)
-                        if (small_add(&next, exit_real(&rd, memo_exit(ex, one, y)), bytes) < 0) status = SOLVER_LIMIT_MEMORY;
+                        if (small_add(&next, m->mem, exit_real(&rd, memo_exit(ex, one, y))) < 0) status = SOLVER_LIMIT_MEMORY;
                 }
             }
         });
-        small_free(&cur);
+        small_free(&cur, m->mem);
         cur = next;
-        if (status >= 0) { small_free(&cur); m->chain_n = n0; return status; }
+        if (status >= 0) { small_free(&cur, m->mem); m->chain_n = n0; return status; }
     }
     m->chain_n = n0;
     int status = -1;
-    SMALL_EACH(&cur, x, { if (status < 0 && small_add(into, x, bytes) < 0) status = SOLVER_LIMIT_MEMORY; });
-    small_free(&cur);
+    SMALL_EACH(&cur, x, { if (status < 0 && small_add(into, m->mem, x) < 0) status = SOLVER_LIMIT_MEMORY; });
+    small_free(&cur, m->mem);
     return status;
 }
 
@@ -1126,7 +1116,6 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
     int depth = m->trail_n++;   /* this summary's place on the trail (<= 53 deep) */
     m->trail[depth].q = q;
     m->trail[depth].top = top;
-    uint64_t bytes = 0;
     int status = -1, best = 0;
     const uint64_t succ_base = m->succ_n;
     stampset *seen = &m->seen[depth], *exits = &m->exits[depth];
@@ -1146,9 +1135,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
         const int fast = full && (cq >> 36);
         m->trail[depth].cur = cq;
         m->positions++;
-        m->extra_bytes += bytes;
         status = check(m);
-        m->extra_bytes -= bytes;
         if (status >= 0) goto done;
         if (fast) {
             /* Full-cells, a stock left: every move is found from the bits of
@@ -1289,12 +1276,12 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
                     ch.nwaste = 0;
                     smallset got;
                     small_init(&got);
-                    status = pushes(m, memo_pack(g, &ch), top, ranks, k, &got, &sbest, &bytes);
+                    status = pushes(m, memo_pack(g, &ch), top, ranks, k, &got, &sbest);
                     if (status < 0)
                         SMALL_EACH(&got, x, {
                             if (stamp_add(m, seen, x) < 0) status = SOLVER_LIMIT_MEMORY;
                         });
-                    small_free(&got);
+                    small_free(&got, m->mem);
                     if (status >= 0) goto done;
                 }
                 continue;
@@ -1325,7 +1312,6 @@ int memo_best(memo *m, const tomb_state *s, int *best)
 {
     if (m->by_places)
         return places_best(m, s, best);
-    uint64_t bytes = 0;
     tomb_state c = *s;
     c.nwaste = 0;
     int ranks[52];
@@ -1338,7 +1324,7 @@ int memo_best(memo *m, const tomb_state *s, int *best)
     m->chain_n = 0;
     m->trail_n = 0;
     m->found_n = 0;
-    int st = pushes(m, memo_pack(m->game, &c), 0, ranks, s->nwaste, &after, best, &bytes);
+    int st = pushes(m, memo_pack(m->game, &c), 0, ranks, s->nwaste, &after, best);
     SMALL_EACH(&after, x, {
         if (st < 0)
             st = check(m);
@@ -1349,7 +1335,7 @@ int memo_best(memo *m, const tomb_state *s, int *best)
             if (st < 0 && E_BEST(e) + rd.base > *best) *best = E_BEST(e) + rd.base;
         }
     });
-    small_free(&after);
+    small_free(&after, m->mem);
     if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {
         *best = m->target;
         return -1;
@@ -1637,7 +1623,6 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
         }
     }
     if ((m->count + 1) * 4 > m->cap * 3) {
-        if (m->max_bytes && m->bytes + m->cap * sizeof(entry) > m->max_bytes) return SOLVER_LIMIT_MEMORY;
         if (entries_grow(m) < 0) return SOLVER_LIMIT_MEMORY;
     }
     uint64_t j = cap == m->cap ? slot : memo_mix(key + 1) & (m->cap - 1);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "tomb.h"
+#include "mem.h"
 
 /* A summary in the table: the key + 1 (the control state and the rank), and
  * its value: the best score (bits 0-7), then either (bit 8 set) its one exit
@@ -31,8 +32,8 @@ typedef struct {
     uint64_t cap, count;
     uint8_t *arena;         /* the exits of every summary, in units (ARENA_UNIT bytes, and 2 to spare at the end) */
     uint64_t arena_n, arena_cap;
-    uint64_t bytes, extra_bytes;
-    uint64_t positions, max_positions, max_bytes, ticks;
+    mem_account *mem;       /* the search's account: the memory limit is on it */
+    uint64_t positions, max_positions, ticks;
     double deadline;        /* CLOCK_MONOTONIC seconds; 0: none */
     int *stop;
     int target;             /* stop as soon as a position scores this (0: never) */
@@ -110,7 +111,7 @@ static inline uint64_t memo_exit(const uint8_t *v, uint64_t one, uint64_t i)
 /* Whether the summaries go by places (the classic rules with cell-home). */
 int memo_by_places(const tomb_game *g);
 /* Applies where the waste is a stack under one pass: passes == 1. */
-int memo_init(memo *m, const tomb_game *g, const tomb_state *root);
+int memo_init(memo *m, mem_account *mem, const tomb_game *g, const tomb_state *root);
 void memo_free(memo *m);
 /* The best score reachable from s (52: won), or m->target as soon as some
  * position reaches it (summaries cut short are not kept). Returns -1 when done, or the

@@ -16,6 +16,7 @@
 #include "tomb.h"
 #include "memo.h"
 #include "clock.h"
+#include "mem.h"
 
 /* Positions the first plain search gets before the restarts: fewer where
  * the summaries go by places (tuned on classic 1-3,000: 74 s of search in
@@ -92,6 +93,9 @@ struct solver {
     solver_stats stats;
     tomb_move *win_line, *best_line;
     int win_len, best_len;
+    uint64_t win_cap, best_cap;   /* bytes charged for each line */
+    mem_account own_mem;    /* the account of this search, its summaries and its classic phase */
+    mem_account *mem;       /* the one it charges: its own, or its parent's */
     solver_move *lines_out[2];    /* lines with their cards, made on demand */
     memo memo;
     int memo_ready;
@@ -103,8 +107,9 @@ struct solver {
     solver *sub;            /* the classic phase's search (staged_run) */
 };
 
-solver *solver_new(const solver_rules *rules, const solver_position *pos,
-                   unsigned flags, char *err, int errlen)
+/* A search that charges the account `mem` (NULL: its own). */
+static solver *new_solver(const solver_rules *rules, const solver_position *pos,
+                          unsigned flags, char *err, int errlen, mem_account *mem)
 {
     solver *s = calloc(1, sizeof *s);
     if (!s) {
@@ -117,18 +122,21 @@ solver *solver_new(const solver_rules *rules, const solver_position *pos,
         return NULL;
     }
     s->stopp = &s->stop;
+    s->mem = mem ? mem : &s->own_mem;
     s->pos = *pos;
     /* full-cells is switched on by staged_run, after the restarts that go without it. */
     s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
     s->game.flags &= ~SOLVER_FULL_CELLS;
-    if (table_init(&s->table, s->game.key_words, INITIAL_SLOTS) < 0) {
-        strncpy(err, "out of memory", (size_t)errlen - 1);
-        free(s);
-        return NULL;
-    }
+    s->table.mem = s->mem;   /* made by the first run, under its limits */
     s->stats.best_score = tomb_score(&s->root);
     s->status = -1;
     return s;
+}
+
+solver *solver_new(const solver_rules *rules, const solver_position *pos,
+                   unsigned flags, char *err, int errlen)
+{
+    return new_solver(rules, pos, flags, err, errlen, NULL);
 }
 
 void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
@@ -136,6 +144,7 @@ void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, ui
     s->max_positions = max_positions;
     s->max_seconds = max_seconds;
     s->max_bytes = max_bytes;
+    s->mem->max = max_bytes;
 }
 
 void solver_stop(solver *s)
@@ -143,29 +152,15 @@ void solver_stop(solver *s)
     __atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
 }
 
-static uint64_t stack_bytes(const solver *s)
-{
-    return (uint64_t)s->stack_cap * sizeof(frame);
-}
-
-static void update_bytes(solver *s)
-{
-    s->stats.table_bytes = table_bytes(&s->table);
-    uint64_t b = s->stats.table_bytes + stack_bytes(s);
-    if (b > s->stats.peak_bytes)
-        s->stats.peak_bytes = b;
-}
-
 /* The moves leading from the root to the state of frame `depth`, plus m. */
-static int copy_line(solver *s, tomb_move **line, tomb_move m)
+static int copy_line(solver *s, tomb_move **line, uint64_t *cap, tomb_move m)
 {
-    tomb_move *l = realloc(*line, sizeof(tomb_move) * (size_t)(s->depth + 1));
-    if (!l)
+    if (mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)line, cap, sizeof(tomb_move) * (uint64_t)(s->depth + 1)) < 0)
         return -1;
+    tomb_move *l = *line;
     for (int i = 0; i + 1 < s->depth; i++)
         l[i] = s->stack[i].moves[s->stack[i].next - 1];
     l[s->depth - 1] = m;
-    *line = l;
     return s->depth;
 }
 
@@ -235,19 +230,31 @@ static void order_buries(solver *s, const tomb_state *st, frame *f)
         }
 }
 
+/* Doubles the stack, and makes the lines as long (a line is copied from
+ * the stack): -1 (nothing changed but the lines' room) if the memory limit
+ * or the system refuses it. The search grows it before it stores a
+ * position, so that a refusal leaves the move to be tried on the next run. */
+static int grow_stack(solver *s)
+{
+    int cap = s->stack_cap ? s->stack_cap * 2 : 256;
+    uint64_t line = sizeof(tomb_move) * (uint64_t)(cap + 1);
+    if (mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)&s->win_line, &s->win_cap, line) < 0
+        || mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)&s->best_line, &s->best_cap, line) < 0)
+        return -1;
+    frame *f = mem_resize(s->mem, SOLVER_MEM_STACK, s->stack, sizeof(frame) * (size_t)s->stack_cap,
+                          sizeof(frame) * (size_t)cap);
+    if (!f)
+        return -1;
+    s->stack = f;
+    s->stack_cap = cap;
+    return 0;
+}
+
 /* Pushes a frame for state st, of key `key`; -1 if memory runs out. */
 static int push(solver *s, const tomb_state *st, const uint64_t *key)
 {
-    if (s->depth == s->stack_cap) {
-        int cap = s->stack_cap ? s->stack_cap * 2 : 256;
-        if (s->max_bytes && table_bytes(&s->table) + (uint64_t)cap * sizeof(frame) > s->max_bytes)
-            return -1;
-        frame *f = realloc(s->stack, sizeof(frame) * (size_t)cap);
-        if (!f)
-            return -1;
-        s->stack = f;
-        s->stack_cap = cap;
-    }
+    if (s->depth == s->stack_cap && grow_stack(s) < 0)
+        return -1;
     frame *f = &s->stack[s->depth++];
     f->state = *st;
     memcpy(f->key, key, sizeof(uint64_t) * (size_t)s->game.key_words);
@@ -278,6 +285,8 @@ static int dfs_run(solver *s, uint64_t cap)
     uint64_t key[KEY_WORDS_MAX];
 
     if (!s->started) {
+        if (!s->table.slots && table_init(&s->table, s->mem, s->game.key_words, INITIAL_SLOTS) < 0)
+            return finish(s, SOLVER_LIMIT_MEMORY);
         s->started = 1;
         tomb_key(&s->game, &s->root, key);
         table_insert(&s->table, key);
@@ -310,18 +319,22 @@ static int dfs_run(solver *s, uint64_t cap)
             status = SOLVER_LIMIT_POSITIONS;
             break;
         }
-        if (table_needs_growth(&s->table)) {
-            if ((s->max_bytes && table_grown_bytes(&s->table) + stack_bytes(s) > s->max_bytes)
-                || table_grow(&s->table) < 0) {
-                status = SOLVER_LIMIT_MEMORY;
-                break;
-            }
-            update_bytes(s);
+        if (table_needs_growth(&s->table) && table_grow(&s->table) < 0) {
+            status = SOLVER_LIMIT_MEMORY;
+            break;
         }
         frame *f = &s->stack[s->depth - 1];
         if (f->next == f->n) {
             s->depth--;
             continue;
+        }
+        /* Room for the child's frame before the child is stored. */
+        if (s->depth == s->stack_cap) {
+            if (grow_stack(s) < 0) {
+                status = SOLVER_LIMIT_MEMORY;
+                break;
+            }
+            f = &s->stack[s->depth - 1];
         }
         tomb_move m = f->moves[f->next++];
         tomb_state child = f->state;
@@ -332,29 +345,24 @@ static int dfs_run(solver *s, uint64_t cap)
         s->stats.positions = s->earlier_positions + s->table.count;
         int score = tomb_score(&child);
         if (score > s->stats.best_score) {
-            int len = copy_line(s, &s->best_line, m);
+            int len = copy_line(s, &s->best_line, &s->best_cap, m);
             if (len < 0) { status = SOLVER_LIMIT_MEMORY; break; }
             s->best_len = len;
             s->stats.best_score = score;
         }
         if (score == 52) {
-            int len = copy_line(s, &s->win_line, m);
+            int len = copy_line(s, &s->win_line, &s->win_cap, m);
             if (len < 0) { status = SOLVER_LIMIT_MEMORY; break; }
             s->win_len = len;
             status = SOLVER_WON;
             break;
         }
-        if (push(s, &child, key) < 0) {
-            status = SOLVER_LIMIT_MEMORY;
-            f->next--;          /* try the move again on the next run */
-            break;
-        }
+        push(s, &child, key);   /* cannot fail: the stack has room */
     }
     if (status < 0)
         status = SOLVER_LOST;
     s->stats.seconds = search_clock() - start + spent;
     s->stats.positions = s->earlier_positions + s->table.count;
-    update_bytes(s);
     return finish(s, status);
 }
 
@@ -366,7 +374,7 @@ static int use_memo(const solver *s)
 
 /* Walks from the root to a position of score `target`, choosing at each step
  * a move after which the summaries say the target is still reachable. */
-static int walk(solver *s, int target, tomb_move **line, int *len)
+static int walk(solver *s, int target, tomb_move **line, uint64_t *line_cap, int *len)
 {
     tomb_state cur = s->root;
     int n = 0, cap = 0;
@@ -393,17 +401,12 @@ static int walk(solver *s, int target, tomb_move **line, int *len)
         }
         if (!found) { free(l); return SOLVER_ERROR; }
     }
-    free(*line);
+    mem_free(s->mem, SOLVER_MEM_LINES, *line, *line_cap);
     *line = l;
+    *line_cap = sizeof(tomb_move) * (uint64_t)cap;
+    mem_note(s->mem, SOLVER_MEM_LINES, *line_cap);   /* made once the search is done */
     *len = n;
     return -1;
-}
-
-/* The peak memory counts the summaries' table with the search's. */
-static void note_memo_peak(solver *s)
-{
-    if (s->memo_ready && s->memo.bytes + table_bytes(&s->table) > s->stats.peak_bytes)
-        s->stats.peak_bytes = s->memo.bytes + table_bytes(&s->table);
 }
 
 /* The summaries from the root; in a win phase (ph not NULL), they only look
@@ -412,7 +415,7 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
 {
     memo *m = &s->memo;
     if (!s->memo_ready) {
-        if (memo_init(m, &s->game, &s->root) < 0)
+        if (memo_init(m, s->mem, &s->game, &s->root) < 0)
             return SOLVER_LIMIT_MEMORY;
         m->waste_cap = ph ? ph->cap : 0;
         m->greedy = ph ? ph->greedy : 0;
@@ -429,7 +432,6 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
     if (s->max_positions && used + m->positions >= s->max_positions)
         return SOLVER_LIMIT_POSITIONS;
     m->max_positions = s->max_positions ? s->max_positions - used : 0;
-    m->max_bytes = s->max_bytes ? (s->max_bytes > table_bytes(&s->table) ? s->max_bytes - table_bytes(&s->table) : 1) : 0;
     m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
     m->target = 52;
     int best, st = memo_best(m, &s->root, &best);
@@ -444,13 +446,15 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
         tomb_move *line = NULL;
         int len = best == 52 ? memo_win_line(m, &s->root, &line) : -1;
         if (len >= 0) {
-            free(s->win_line);
+            mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
             s->win_line = line;
             s->win_len = len;
+            s->win_cap = sizeof(tomb_move) * (uint64_t)(len + 1);
+            mem_note(s->mem, SOLVER_MEM_LINES, s->win_cap);   /* made once the search is done */
         } else if (best == 52)
-            st = walk(s, 52, &s->win_line, &s->win_len);
+            st = walk(s, 52, &s->win_line, &s->win_cap, &s->win_len);
         else
-            st = walk(s, best, &s->best_line, &s->best_len);
+            st = walk(s, best, &s->best_line, &s->best_cap, &s->best_len);
     }
     s->stats.positions = s->earlier_positions + s->table.count + m->positions;
     if (st >= 0)
@@ -469,7 +473,7 @@ static int new_round(solver *s, uint64_t slots, uint64_t seed)
         table_clear(&s->table);
     else {
         table_free(&s->table);
-        if (table_init(&s->table, s->game.key_words, slots) < 0)
+        if (table_init(&s->table, s->mem, s->game.key_words, slots) < 0)
             return -1;
     }
     s->depth = 0;
@@ -485,7 +489,6 @@ static int new_round(solver *s, uint64_t slots, uint64_t seed)
 static int win_phase_run(solver *s, double start, double spent, const win_phase *ph)
 {
     int status = memo_run(s, start, spent, ph);
-    note_memo_peak(s);
     if (status != CAPPED_NO_WIN) {
         s->stats.seconds = search_clock() - start + spent;
         return status;
@@ -514,7 +517,8 @@ static int classic_phase(solver *s, double start, double spent)
         classic.cell_from_cell = classic.cell_to_reserve = classic.cell_to_waste = classic.sixes_reserve = 0;
         char err[200];
         /* The shortcuts asked for: the game's flags but for the two phases switch. */
-        s->sub = solver_new(&classic, &s->pos, s->game.flags & ~(SOLVER_FULL_CELLS | TOMB_GREEDY), err, (int)sizeof err);
+        s->sub = new_solver(&classic, &s->pos, s->game.flags & ~(SOLVER_FULL_CELLS | TOMB_GREEDY), err, (int)sizeof err,
+                            s->mem);
         if (!s->sub)
             return CAPPED_NO_WIN;   /* a position the classic rules refuse: nothing to learn */
         s->sub->stopp = s->stopp;
@@ -542,15 +546,15 @@ static int classic_phase(solver *s, double start, double spent)
     int status = solver_run(s->sub);
     solver_get_stats(s->sub, &st);
     s->stats.positions = used + st.positions;
-    if (st.peak_bytes > s->stats.peak_bytes)
-        s->stats.peak_bytes = st.peak_bytes;
     if (status == SOLVER_WON) {
-        tomb_move *line = malloc(sizeof(tomb_move) * (size_t)(s->sub->win_len + 1));
+        uint64_t bytes = sizeof(tomb_move) * (uint64_t)(s->sub->win_len + 1);
+        tomb_move *line = mem_alloc(s->mem, SOLVER_MEM_LINES, bytes);
         if (!line)
             return SOLVER_LIMIT_MEMORY;
         memcpy(line, s->sub->win_line, sizeof(tomb_move) * (size_t)s->sub->win_len);
-        free(s->win_line);
+        mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
         s->win_line = line;
+        s->win_cap = bytes;
         s->win_len = s->sub->win_len;
         s->stats.best_score = 52;
         return SOLVER_WON;
@@ -661,7 +665,6 @@ static int staged_run(solver *s)
     }
     status = memo_run(s, start, spent, NULL);
     s->stats.seconds = search_clock() - start + spent;
-    note_memo_peak(s);
     return finish(s, status);
 }
 
@@ -682,13 +685,9 @@ int solver_run(solver *s)
 
 void solver_get_stats(const solver *s, solver_stats *out)
 {
+    const mem_account *a = s->mem;   /* with the summaries' and the classic phase's */
     *out = s->stats;
-    out->table_bytes = table_bytes(&s->table) + (s->memo_ready ? s->memo.bytes : 0);
-    if (s->sub) {   /* the classic phase's search, while it lasts */
-        solver_stats sub;
-        solver_get_stats(s->sub, &sub);
-        out->table_bytes += sub.table_bytes;
-    }
+    mem_stats(a, s->status, out);
 }
 
 /* The line of the search (a bury counts once) and its length. */
@@ -749,9 +748,9 @@ void solver_free(solver *s)
     if (!s)
         return;
     table_free(&s->table);
-    free(s->stack);
-    free(s->win_line);
-    free(s->best_line);
+    mem_free(s->mem, SOLVER_MEM_STACK, s->stack, sizeof(frame) * (size_t)s->stack_cap);
+    mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
+    mem_free(s->mem, SOLVER_MEM_LINES, s->best_line, s->best_cap);
     free(s->lines_out[0]);
     free(s->lines_out[1]);
     if (s->memo_ready)

@@ -82,12 +82,26 @@ typedef struct {
     uint8_t cards[52];        /* the cards turned, in order (SOLVER_TURN) */
 } solver_move;
 
+/* The parts of the memory a search holds (its account: csrc/mem.h). */
+enum {
+    SOLVER_MEM_TABLE = 0,     /* the position tables */
+    SOLVER_MEM_SUMMARIES,     /* the summaries' table and the arena of their exits */
+    SOLVER_MEM_CACHES,        /* the summaries' caches: the moves cache, the turns met last */
+    SOLVER_MEM_STACK,         /* the search stack */
+    SOLVER_MEM_SETS,          /* the summaries' working sets: the states of those being computed */
+    SOLVER_MEM_LINES,         /* the win line and the line to the best score */
+    SOLVER_MEM_PARTS
+};
+
 typedef struct {
     uint64_t positions;       /* distinct positions stored */
     uint64_t expanded;        /* positions whose moves were generated */
     double seconds;           /* time spent in runs */
-    uint64_t table_bytes;     /* bytes of the transposition table */
-    uint64_t peak_bytes;      /* table plus search stack, at their largest */
+    uint64_t table_bytes;     /* bytes of the position tables and the summaries */
+    uint64_t peak_bytes;      /* every part of the account at once, at their largest */
+    uint64_t held_bytes;      /* every part, now; after a stop by the memory limit, when it refused */
+    uint64_t part_bytes[6];   /* held_bytes by part, SOLVER_MEM_* (6: SOLVER_MEM_PARTS) */
+    uint64_t refused_bytes;   /* after a stop by the memory limit: the growth it refused (else 0) */
     int best_score;           /* most cards on the foundations in any position seen */
     int max_depth;            /* longest line on the search stack */
 } solver_stats;

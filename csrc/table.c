@@ -20,18 +20,21 @@ static uint64_t hash_key(const uint64_t *key, int words)
     return h;
 }
 
-int table_init(table *t, int words, uint64_t capacity)
+int table_init(table *t, mem_account *mem, int words, uint64_t capacity)
 {
+    t->mem = mem;
     t->words = words;
     t->capacity = capacity;
     t->count = 0;
-    t->slots = calloc(capacity * (uint64_t)words, sizeof(uint64_t));
+    t->slots = mem_alloc(mem, SOLVER_MEM_TABLE, capacity * (uint64_t)words * sizeof(uint64_t));
+    if (!t->slots)
+        t->capacity = 0;
     return t->slots ? 0 : -1;
 }
 
 void table_free(table *t)
 {
-    free(t->slots);
+    mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, table_bytes(t));
     t->slots = NULL;
     t->capacity = t->count = 0;
 }
@@ -45,11 +48,6 @@ void table_clear(table *t)
 uint64_t table_bytes(const table *t)
 {
     return t->capacity * (uint64_t)t->words * sizeof(uint64_t);
-}
-
-uint64_t table_grown_bytes(const table *t)
-{
-    return 2 * table_bytes(t);
 }
 
 int table_needs_growth(const table *t)
@@ -76,7 +74,7 @@ static void place(uint64_t *slots, uint64_t mask, const uint64_t *key, int words
 int table_grow(table *t)
 {
     uint64_t cap = t->capacity * 2;
-    uint64_t *slots = calloc(cap * (uint64_t)t->words, sizeof(uint64_t));
+    uint64_t *slots = mem_alloc(t->mem, SOLVER_MEM_TABLE, cap * (uint64_t)t->words * sizeof(uint64_t));
     if (!slots)
         return -1;
     for (uint64_t i = 0; i < t->capacity; i++) {
@@ -84,7 +82,7 @@ int table_grow(table *t)
         if (!is_empty(k, t->words))
             place(slots, cap - 1, k, t->words);
     }
-    free(t->slots);
+    mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, table_bytes(t));
     t->slots = slots;
     t->capacity = cap;
     return 0;

@@ -14,22 +14,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h"
+
 typedef struct {
     uint64_t *slots;
     uint64_t capacity;  /* slots, a power of two */
     uint64_t count;     /* keys stored */
     int words;
+    mem_account *mem;   /* the search's account (part SOLVER_MEM_TABLE) */
 } table;
 
-int table_init(table *t, int words, uint64_t capacity);
+/* -1 if the memory limit or the system refuses it. */
+int table_init(table *t, mem_account *mem, int words, uint64_t capacity);
 void table_free(table *t);
 /* Empties the table, keeping its slots. */
 void table_clear(table *t);
 uint64_t table_bytes(const table *t);
-/* Bytes the table would hold after its next growth. */
-uint64_t table_grown_bytes(const table *t);
 int table_needs_growth(const table *t);
-/* Doubles the table; returns -1 (table unchanged) if memory runs out. */
+/* Doubles the table (the old and the new slots are held at once while it
+ * moves); returns -1 (table unchanged) if the memory limit or the system
+ * refuses it. */
 int table_grow(table *t);
 /* Adds the key; returns 1 if it was new, 0 if it was there. The table must
  * not need growth. */

@@ -11,7 +11,8 @@ from cffi import FFI
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-SOURCES = ["memo.c", "path.c", "search.c", "table.c", "tomb.c", "gsearch.c", "ctable.c", "napoleao.c", "jewel.c"]
+SOURCES = ["mem.c", "memo.c", "path.c", "search.c", "table.c", "tomb.c",
+           "gsearch.c", "ctable.c", "napoleao.c", "jewel.c"]
 
 HEADERS = ["solver.h", "deck2.h"]
 

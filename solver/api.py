@@ -33,6 +33,7 @@ DEFAULT_VARIANT = "napoleons-tomb"
 #: The largest count of positions or bytes a limit may give (the core counts
 #: them in 64 bits); ``None`` is no bound at all.
 LIMIT_MAX = 2**63 - 1
+MIB = 2**20
 
 
 @dataclass(frozen=True)
@@ -68,12 +69,43 @@ class Limit:
 
 @dataclass(frozen=True)
 class Stats:
+    """What a search counted. Bytes are those of the C core's account
+    (docs/search.md, "Limits and resuming"): ``table_bytes`` the position
+    tables and the summaries when it stopped, ``peak_bytes`` every part at
+    once at their largest, ``held_bytes`` every part when it stopped, ``held``
+    those parts by name (largest first), ``refused_bytes`` the growth the
+    memory limit refused (0: none)."""
+
     positions: int = 0
     seconds: float = 0.0
     table_bytes: int = 0
+    peak_bytes: int = 0
+    held_bytes: int = 0
+    held: tuple[tuple[str, int], ...] = ()
+    refused_bytes: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"positions": self.positions, "seconds": round(self.seconds, 6), "table_bytes": self.table_bytes}
+        return {"positions": self.positions, "seconds": round(self.seconds, 6), "table_bytes": self.table_bytes,
+                "peak_bytes": self.peak_bytes, "held_bytes": self.held_bytes, "held": dict(self.held),
+                "refused_bytes": self.refused_bytes}
+
+    @classmethod
+    def from_json(cls, s: dict[str, Any]) -> Stats:
+        held = s.get("held", {})
+        if not isinstance(held, dict) or not all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in held.items()):
+            raise ValueError(f"result: field 'stats.held' must be an object of byte counts, not {held!r}")
+        return cls(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0)),
+                   int(s.get("peak_bytes", 0)), int(s.get("held_bytes", 0)), tuple(held.items()),
+                   int(s.get("refused_bytes", 0)))
+
+    def held_text(self) -> str:
+        """What the search held, for a stop by the memory limit."""
+        parts = ", ".join(f"{name} {b / MIB:.1f} MiB" for name, b in self.held if b >= MIB / 20)
+        text = f"the search held {self.held_bytes / MIB:.1f} MiB" + (f" ({parts})" if parts else "")
+        if self.refused_bytes:
+            text += f" and needed {self.refused_bytes / MIB:.1f} MiB more"
+        return text
 
 
 @dataclass(frozen=True)
@@ -150,7 +182,8 @@ class Result:
         s = data.get("stats", {})
         if not isinstance(s, dict):
             raise ValueError(f"result: field 'stats' must be an object, not {s!r}")
-        for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int)):
+        for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int),
+                          ("peak_bytes", int), ("held_bytes", int), ("refused_bytes", int)):
             if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
                 raise ValueError(f"result: field 'stats.{key}' must be a number, not {s[key]!r}")
         if not isinstance(data["cards"], list) or not isinstance(data["moves"], list):
@@ -173,7 +206,7 @@ class Result:
             reason=data["reason"],
             score=score,
             moves=tuple(moves),
-            stats=Stats(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0))),
+            stats=Stats.from_json(s),
             fingerprint=fingerprint,
         )
 
@@ -216,13 +249,17 @@ class Result:
         elif self.verdict == "lost":
             head += " at best (proven: no line does better)"
         lines = [head]
+        if self.reason == "memory":
+            text = self.stats.held_text()
+            lines.append(text[0].upper() + text[1:] + ".")
         if self.played:
             lines.append(f"(moves 1-{self.played} were played before the search)")
         width = len(str(len(self.moves)))
         lines += [f"{i:>{width}}. {m}" for i, m in enumerate(self.moves, 1)]
         st = self.stats
         lines.append(
-            f"{st.positions:,} positions, {st.seconds:.3f} s, table {st.table_bytes / 2**20:.1f} MiB"
+            f"{st.positions:,} positions, {st.seconds:.3f} s, table {st.table_bytes / MIB:.1f} MiB, "
+            f"{st.peak_bytes / MIB:.1f} MiB at most in all"
         )
         return "\n".join(lines)
 
@@ -331,7 +368,8 @@ def solve(
         reason=out.reason,
         score=out.score,
         moves=tuple(pos.history) + out.moves,
-        stats=Stats(out.positions, out.seconds, out.table_bytes),
+        stats=Stats(out.positions, out.seconds, out.table_bytes, out.peak_bytes, out.held_bytes, out.held,
+                    out.refused_bytes),
         played=len(pos.history),
         fingerprint=pos.variant.fingerprint,
         rules=pos.variant,

@@ -54,7 +54,7 @@ def add_limit_args(p: argparse.ArgumentParser, d: Limit, what: str = "the search
                    help=f"stop {what} after this many seconds (default {d.seconds:g})")
     mib = None if d.memory is None else d.memory // 2**20
     p.add_argument("--max-memory", type=_positive(int), default=mib, metavar="MIB",
-                   help=f"stop {what} before its table grows past this many MiB (default {mib})")
+                   help=f"stop {what} before its memory grows past this many MiB (default {mib})")
     p.add_argument("--no-limit", action="store_true", help=f"no limits at all: run {what} until decided")
 
 

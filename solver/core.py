@@ -93,6 +93,16 @@ _PLACES_D2 = {
 _SUIT_PLACES = (lib.D2_PLACE_KBASE, lib.D2_PLACE_ABASE, lib.D2_PLACE_FOUNDATION)
 
 
+#: The parts of the memory a search holds (csrc/solver.h, SOLVER_MEM_*), by index.
+MEMORY_PARTS = ("table", "summaries", "caches", "stack", "sets", "lines")
+
+
+def memory_parts(stats: CData) -> tuple[tuple[str, int], ...]:
+    """The parts a search holds (of a ``solver_stats``), largest first, none empty."""
+    parts = [(name, int(stats.part_bytes[i])) for i, name in enumerate(MEMORY_PARTS)]
+    return tuple(sorted(((n, b) for n, b in parts if b), key=lambda p: -p[1]))
+
+
 class CoreError(SolverError, ValueError):
     """The C core refused the rules or the position."""
 
@@ -107,6 +117,9 @@ class CoreOutcome:
     seconds: float
     table_bytes: int
     peak_bytes: int
+    held_bytes: int = 0
+    held: tuple[tuple[str, int], ...] = ()
+    refused_bytes: int = 0
 
 
 def shortcuts_of(family: str = "tomb") -> dict[str, int]:
@@ -460,4 +473,7 @@ class Search:
             seconds=stats.seconds,
             table_bytes=stats.table_bytes,
             peak_bytes=stats.peak_bytes,
+            held_bytes=stats.held_bytes,
+            held=memory_parts(stats),
+            refused_bytes=stats.refused_bytes,
         )

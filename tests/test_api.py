@@ -82,7 +82,9 @@ def check_solution_format(data: dict, variant: str, deal: int | None) -> None:
             assert list(m) == ["action", "card", "from", "to"]
             assert isinstance(m["card"], str) and CARD_RE.match(m["card"])
             assert m["from"] in PLACES and m["to"] in PLACES
-    assert list(data["stats"]) == ["positions", "seconds", "table_bytes"]
+    assert list(data["stats"]) == ["positions", "seconds", "table_bytes", "peak_bytes", "held_bytes", "held",
+                                   "refused_bytes"]
+    assert sum(data["stats"]["held"].values()) == data["stats"]["held_bytes"] <= data["stats"]["peak_bytes"]
     assert type(data["stats"]["positions"]) is int and data["stats"]["positions"] >= 0
     assert isinstance(data["stats"]["seconds"], float) and data["stats"]["seconds"] >= 0
     assert type(data["stats"]["table_bytes"]) is int and data["stats"]["table_bytes"] >= 0

@@ -76,7 +76,8 @@ def test_solve_14_json_matches_the_solution_format():
             assert set(m) == {"action", "card", "from", "to"}
         elif m["action"] == "turn":
             assert set(m) == {"action", "cards"}
-    assert set(data["stats"]) == {"positions", "seconds", "table_bytes"}
+    assert set(data["stats"]) == {"positions", "seconds", "table_bytes", "peak_bytes", "held_bytes", "held",
+                                  "refused_bytes"}
     assert replays_to(data) == 52
     result = Result.from_json(proc.stdout)
     assert result == solve(14)

@@ -917,6 +917,60 @@ def test_memory_limit(variant):
     assert line_problem(r2, start(variant, HARD[variant])) is None
 
 
+#: Deals decided in well under a second (won and lost), and memory limits
+#: from less than the first table to more than the deals need.
+MEMORY_DEALS = [(CLASSIC, 1), (CLASSIC, 2), (THREE, 16), (FINNISH, 535), (FINNISH, 2)]
+MEMORY_LIMITS = (2**18, 2**20, 8 * 2**20, 64 * 2**20)
+
+
+@pytest.mark.parametrize("variant, deal", MEMORY_DEALS)
+def test_a_memory_limit_stops_within_it_or_decides_as_without(variant, deal):
+    """A memory limit stops the search with unknown / memory, having held at
+    most the limit (the stats say what, by part, and the growth refused), or
+    gives the verdict and best score of the search without a limit: never a
+    loss for a won deal (csrc/mem.h)."""
+    free = solve(deal, variant, Limit.none())
+    assert free.verdict in ("won", "lost")
+    for memory in MEMORY_LIMITS:
+        r = solve(deal, variant, Limit(positions=None, seconds=None, memory=memory))
+        st = r.stats
+        assert sum(b for _, b in st.held) == st.held_bytes, memory
+        if r.verdict == "unknown":
+            assert r.reason == "memory", memory
+            assert st.held_bytes <= memory < st.held_bytes + st.refused_bytes, memory
+            assert st.peak_bytes <= memory, memory
+            assert "the search held" in str(r).lower()
+            assert line_problem(r, start(variant, deal)) is None
+        else:
+            assert (r.verdict, r.score) == (free.verdict, free.score), memory
+            assert st.refused_bytes == 0
+    assert r.verdict == free.verdict, "the largest limit is more than the deal needs"
+
+
+@pytest.mark.parametrize("variant, deal, left, shortcuts", [(CLASSIC, 1, 52, True), (FINNISH, 535, 52, True),
+                                                            (CLASSIC, 3, 16, False)])
+def test_a_search_stopped_by_memory_goes_on_where_it_stopped(variant, deal, left, shortcuts):
+    """Runs stopped by the memory limit, each resumed with twice the limit,
+    end as a search without a limit does: the growth a stop refused is made
+    on the next run, and the move it was for is tried then."""
+    pos = start(variant, deal) if left == 52 else reached(variant, deal, left)
+    fresh = solve(pos, limit=Limit.none(), shortcuts=shortcuts)
+    s = Search(pos, flags_for(shortcuts))
+    memory, stops = 2**20, 0
+    s.set_limits(None, None, memory)
+    while (status := s.run()) == lib.SOLVER_LIMIT_MEMORY:
+        stops += 1
+        memory *= 2
+        s.set_limits(None, None, memory)
+    out = s.outcome(status)
+    assert stops >= 2
+    assert (out.verdict, out.score) == (fresh.verdict, fresh.score)
+    if not shortcuts:   # the plain search stores each position once, over all runs
+        assert out.positions == fresh.stats.positions
+    assert out.peak_bytes <= memory
+    assert rules.replay(pos, out.moves).score == out.score
+
+
 @pytest.mark.parametrize("deal", [3, 5, 8, 12])
 def test_a_resumed_search_goes_on_where_it_stopped(deal):
     """solver.h: a run stopped by a limit goes on, with higher limits, where it

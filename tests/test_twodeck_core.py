@@ -502,3 +502,43 @@ def test_jewel_sheet_last_copy_home_gives_no_turned_card_a_new_place():
         r = solve(pos, variant, SMALL, shortcuts=shortcuts)
         assert (r.verdict, r.score) == ("won", 104), shortcuts
         assert mod.replay(pos, r.moves).won
+
+
+@pytest.mark.parametrize("variant, deal", [(NAP, 4417), (JEWEL_FREE, 1), (JEWEL, 3)])
+def test_a_memory_limit_stops_within_it_or_decides_as_without(variant, deal):
+    """A memory limit stops the search (its restarts counted with it) with
+    unknown / memory, having held at most the limit, or gives the verdict and
+    best score of the search without a limit: never a loss for a won deal."""
+    free = solve(deal, variant, Limit.none())
+    assert free.verdict in ("won", "lost")
+    for memory in (2**16, 2**20, 4 * 2**20, 64 * 2**20):
+        r = solve(deal, variant, Limit(positions=None, seconds=None, memory=memory))
+        st = r.stats
+        assert sum(b for _, b in st.held) == st.held_bytes, memory
+        if r.verdict == "unknown":
+            assert r.reason == "memory", memory
+            assert st.held_bytes <= memory < st.held_bytes + st.refused_bytes, memory
+            assert st.peak_bytes <= memory, memory
+            _check_line(r, variant)
+        else:
+            assert (r.verdict, r.score) == (free.verdict, free.score), memory
+    assert r.verdict == free.verdict, "the largest limit is more than the deal needs"
+
+
+def test_a_search_stopped_by_memory_goes_on_where_it_stopped():
+    """Runs stopped by the memory limit, each resumed with twice the limit,
+    end as a search without a limit does (the move a refused growth was for
+    is tried on the next run)."""
+    pos = start_position(4417, NAP)
+    fresh = solve(pos, limit=Limit.none())
+    s = core.Search(pos, core.flags_for(True, "napoleao"))
+    memory, stops = 2**16, 0
+    s.set_limits(None, None, memory)
+    while (status := s.run()) == core.lib.SOLVER_LIMIT_MEMORY:
+        stops += 1
+        memory *= 2
+        s.set_limits(None, None, memory)
+    out = s.outcome(status)
+    assert stops >= 2
+    assert (out.verdict, out.score) == (fresh.verdict, fresh.score)
+    assert out.peak_bytes <= memory
