@@ -69,6 +69,13 @@ class _Lib:
     SOLVER_LIMIT_SECONDS: int
     SOLVER_LOST: int
     SOLVER_MAX_CELLS: int
+    SOLVER_MEM_CACHES: int
+    SOLVER_MEM_LINES: int
+    SOLVER_MEM_PARTS: int
+    SOLVER_MEM_SETS: int
+    SOLVER_MEM_STACK: int
+    SOLVER_MEM_SUMMARIES: int
+    SOLVER_MEM_TABLE: int
     SOLVER_MOVE: int
     SOLVER_MOVES_CACHE: int
     SOLVER_NO_CARD: int
