@@ -60,12 +60,18 @@ static int mapped(size_t bytes)
     return MEM_MAPPED && bytes >= MEM_MAP_MIN;
 }
 
+/* Blocks for huge pages are mapped from the size of one. */
+static int mapped_huge(size_t bytes)
+{
+    return MEM_MAPPED && bytes >= HUGE_PAGE;
+}
+
 /* The system's block: mapped (zeroed by the system) or calloc'd; aligned
  * to a huge page when asked (the part before and after is given back). */
 static void *block_new(size_t bytes, int huge, int zero)
 {
 #if MEM_MAPPED
-    if (mapped(bytes)) {
+    if (huge ? mapped_huge(bytes) : mapped(bytes)) {
         size_t extra = huge ? HUGE_PAGE : 0;
         unsigned char *p = mmap(NULL, ((bytes + 4095) & ~(size_t)4095) + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
@@ -88,12 +94,12 @@ static void *block_new(size_t bytes, int huge, int zero)
     return zero ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
 }
 
-static void block_free(void *p, size_t bytes)
+static void block_free(void *p, size_t bytes, int huge)
 {
     if (!p)
         return;
 #if MEM_MAPPED
-    if (mapped(bytes)) {
+    if (huge ? mapped_huge(bytes) : mapped(bytes)) {
         munmap(p, bytes);
         return;
     }
@@ -127,7 +133,15 @@ void mem_free(mem_account *a, int part, void *p, size_t bytes)
 {
     if (!p)
         return;
-    block_free(p, bytes);
+    block_free(p, bytes, 0);
+    mem_release(a, part, bytes);
+}
+
+void mem_free_huge(mem_account *a, int part, void *p, size_t bytes)
+{
+    if (!p)
+        return;
+    block_free(p, bytes, 1);
     mem_release(a, part, bytes);
 }
 
@@ -141,7 +155,7 @@ void *mem_resize(mem_account *a, int part, void *p, size_t old, size_t bytes)
             void *q = malloc(bytes ? bytes : 1);
             if (!q) { mem_note(a, part, old - bytes); return NULL; }
             memcpy(q, p, bytes);
-            block_free(p, old);
+            block_free(p, old, 0);
             return q;
         }
 #if MEM_MAPPED

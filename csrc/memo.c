@@ -262,8 +262,8 @@ static inline uint64_t *moves_line(const memo *m, uint64_t q)
 
 static void moves_free(memo *m)
 {
-    mem_free(m->mem, SOLVER_MEM_CACHES, m->ring, MOVES_RING * sizeof(uint64_t));
-    mem_free(m->mem, SOLVER_MEM_CACHES, m->lines, 8 * MOVES_LINES * sizeof(uint64_t));
+    mem_free_huge(m->mem, SOLVER_MEM_CACHES, m->ring, MOVES_RING * sizeof(uint64_t));
+    mem_free_huge(m->mem, SOLVER_MEM_CACHES, m->lines, 8 * MOVES_LINES * sizeof(uint64_t));
     m->ring = m->lines = NULL;
 }
 
@@ -436,7 +436,7 @@ void memo_free(memo *m)
     }
     stamp_free(m, &m->once);
     if (m->entries)
-        mem_free(m->mem, SOLVER_MEM_SUMMARIES, m->entries, m->cap * sizeof(entry));
+        mem_free_huge(m->mem, SOLVER_MEM_SUMMARIES, m->entries, m->cap * sizeof(entry));
     if (m->arena)
         mem_free(m->mem, SOLVER_MEM_SUMMARIES, m->arena, m->arena_cap * ARENA_UNIT + 2);
     m->entries = NULL;
@@ -475,7 +475,7 @@ static int entries_grow(memo *m)
             while (t[j].key) j = (j + 1) & (cap - 1);
             t[j] = ENTRIES(m)[i];
         }
-    mem_free(m->mem, SOLVER_MEM_SUMMARIES, m->entries, m->cap * sizeof(entry));
+    mem_free_huge(m->mem, SOLVER_MEM_SUMMARIES, m->entries, m->cap * sizeof(entry));
     m->entries = t;
     m->cap = cap;
     return 0;
