@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,3 +17,18 @@ def run(*args: str, stdin: str | None = None, timeout: float = 120) -> subproces
         [sys.executable, "-m", "solver", *args], input=stdin,
         cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
     )
+
+
+def stopped_by_memory(result: Any, memory: int) -> bool:
+    """Whether ``result`` stopped at the memory limit ``memory``, checking its
+    account (csrc/mem.h) either way: the parts add up to what was held, and
+    a stop held at most the limit, refused a growth past it, and never
+    went past it before."""
+    st = result.stats
+    assert sum(b for _, b in st.held) == st.held_bytes, memory
+    if result.verdict != "unknown":
+        return False
+    assert result.reason == "memory", memory
+    assert st.held_bytes <= memory < st.held_bytes + st.refused_bytes, memory
+    assert st.peak_bytes <= memory, memory
+    return True
