@@ -6,7 +6,7 @@
 True
 """
 
-from .api import DEFAULT_VARIANT, Limit, Result, Stats, position_after, solve, start_position
+from .api import DEFAULT_VARIANT, Limit, LimitError, Result, ResultError, Stats, position_after, solve, start_position
 from .cards import Card, CardError
 from .deals import Deal, DealError
 from .errors import SolverError
@@ -18,8 +18,8 @@ from .session import Game, GameError
 from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
 __all__ = [
-    "Card", "CardError", "DEFAULT_VARIANT", "Deal", "DealError", "IllegalMoveError", "Limit",
-    "Move", "MoveError", "Position", "Result", "Stats", "Variant", "VariantError",
+    "Card", "CardError", "DEFAULT_VARIANT", "Deal", "DealError", "IllegalMoveError", "Limit", "LimitError",
+    "Move", "MoveError", "Position", "Result", "ResultError", "Stats", "Variant", "VariantError",
     "position_after", "solve", "start_position",
     "DEFAULT_HINT_LIMIT", "Hint", "hint", "hint_after", "STRATEGIES", "Strategy", "View", "play",
     "Game", "GameError", "REASONS", "Reason", "VERDICTS", "Verdict",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import core, families
 from .cards import Card, CardError
 from .deals import Deal, DealError, number_from_text
+from .errors import SolverError
 from .game import Move, MoveError, Position
 from .rules.jewel import JewelPosition
 from .rules.napoleao import NapoleaoPosition
@@ -34,6 +35,14 @@ DEFAULT_VARIANT = "napoleons-tomb"
 #: them in 64 bits); ``None`` is no bound at all.
 LIMIT_MAX = 2**63 - 1
 MIB = 2**20
+
+
+class LimitError(SolverError, ValueError):
+    """A bound of :class:`Limit` that is not a count or a duration."""
+
+
+class ResultError(SolverError, ValueError):
+    """A result's JSON that does not read back, or a move count past its line."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +65,10 @@ class Limit:
                 continue
             if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or value <= 0:
                 what = "a positive whole number" if kinds == (int,) else "a positive finite number"
-                raise ValueError(f"Limit.{name} must be {what} or None, not {value!r}")
+                raise LimitError(f"Limit.{name} must be {what} or None, not {value!r}")
             if kinds == (int,) and value > LIMIT_MAX:
                 unit = " (bytes)" if name == "memory" else ""
-                raise ValueError(f"Limit.{name}{unit} must be at most {LIMIT_MAX:,} (None: no bound), not {value:,}")
+                raise LimitError(f"Limit.{name}{unit} must be at most {LIMIT_MAX:,} (None: no bound), not {value:,}")
 
     @classmethod
     def none(cls) -> Limit:
@@ -94,7 +103,7 @@ class Stats:
         held = s.get("held", {})
         if not isinstance(held, dict) or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in held.items()):
-            raise ValueError(f"result: field 'stats.held' must be an object of byte counts, not {held!r}")
+            raise ResultError(f"result: field 'stats.held' must be an object of byte counts, not {held!r}")
         return cls(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0)),
                    int(s.get("peak_bytes", 0)), int(s.get("held_bytes", 0)), tuple(held.items()),
                    int(s.get("refused_bytes", 0)))
@@ -153,51 +162,51 @@ class Result:
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> Result:
-        """Read a result back; raise ``ValueError`` naming the bad field."""
+        """Read a result back; raise :class:`ResultError` naming the bad field."""
         if isinstance(data, (str, bytes)):
             try:
                 data = json.loads(data)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"result: not JSON ({exc})") from None
+                raise ResultError(f"result: not JSON ({exc})") from None
         if not isinstance(data, dict):
-            raise ValueError("result: expected a JSON object")
+            raise ResultError("result: expected a JSON object")
         for key in ("variant", "deal", "cards", "verdict", "reason", "score", "moves"):
             if key not in data:
-                raise ValueError(f"result: field {key!r} is missing")
+                raise ResultError(f"result: field {key!r} is missing")
         if data["verdict"] not in VERDICTS:
-            raise ValueError(f"result: verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
+            raise ResultError(f"result: verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
         if data["reason"] is not None and data["reason"] not in REASONS:
-            raise ValueError(f"result: reason {data['reason']!r} is not null or one of {', '.join(REASONS)}")
+            raise ResultError(f"result: reason {data['reason']!r} is not null or one of {', '.join(REASONS)}")
         if not isinstance(data["variant"], str) or not data["variant"]:
-            raise ValueError(f"result: field 'variant' must be a variant name, not {data['variant']!r}")
+            raise ResultError(f"result: field 'variant' must be a variant name, not {data['variant']!r}")
         fingerprint = data.get("fingerprint")
         if fingerprint is not None and not _is_fingerprint(fingerprint):
-            raise ValueError(f"result: field 'fingerprint' must be null or 16 hex digits, not {fingerprint!r}")
+            raise ResultError(f"result: field 'fingerprint' must be null or 16 hex digits, not {fingerprint!r}")
         deal = data["deal"]
         if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 1):
-            raise ValueError(f"result: field 'deal' must be null or a deal number, not {deal!r}")
+            raise ResultError(f"result: field 'deal' must be null or a deal number, not {deal!r}")
         score = data["score"]
         if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 104:
-            raise ValueError(f"result: field 'score' must be a whole number 0..104, not {score!r}")
+            raise ResultError(f"result: field 'score' must be a whole number 0..104, not {score!r}")
         s = data.get("stats", {})
         if not isinstance(s, dict):
-            raise ValueError(f"result: field 'stats' must be an object, not {s!r}")
+            raise ResultError(f"result: field 'stats' must be an object, not {s!r}")
         for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int),
                           ("peak_bytes", int), ("held_bytes", int), ("refused_bytes", int)):
             if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
-                raise ValueError(f"result: field 'stats.{key}' must be a number, not {s[key]!r}")
+                raise ResultError(f"result: field 'stats.{key}' must be a number, not {s[key]!r}")
         if not isinstance(data["cards"], list) or not isinstance(data["moves"], list):
-            raise ValueError("result: fields 'cards' and 'moves' must be lists")
+            raise ResultError("result: fields 'cards' and 'moves' must be lists")
         try:
             cards = tuple(Card.parse(str(c)) for c in data["cards"])
         except CardError as exc:
-            raise ValueError(f"result: field 'cards': {exc}") from None
+            raise ResultError(f"result: field 'cards': {exc}") from None
         moves = []
         for i, m in enumerate(data["moves"], 1):
             try:
                 moves.append(Move.from_json(m))
             except MoveError as exc:
-                raise ValueError(f"result: move {i}: {exc}") from None
+                raise ResultError(f"result: move {i}: {exc}") from None
         return cls(
             variant=data["variant"],
             deal=data["deal"],
@@ -219,7 +228,7 @@ class Result:
         replayed by the reference engine."""
         count = len(self.moves) if moves is None else moves
         if not 0 <= count <= len(self.moves):
-            raise ValueError(f"a move count of {count} is not 0..{len(self.moves)}")
+            raise ResultError(f"a move count of {count} is not 0..{len(self.moves)}")
         decks = 2 if len(self.cards) > 52 else 1
         deal = Deal(self.cards, self.deal, decks) if self.deal is not None else Deal.from_cards(self.cards, decks)
         rules = self.rules or load(self.variant)
@@ -346,7 +355,7 @@ def solve(
         pos = deal
         if variant is not None and load(variant) != pos.variant:
             name = variant.name if isinstance(variant, BaseVariant) else variant
-            raise ValueError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
+            raise VariantError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
     else:
         pos = start_position(deal, DEFAULT_VARIANT if variant is None else variant)
     limit = limit or Limit()

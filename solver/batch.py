@@ -59,7 +59,7 @@ from tqdm import tqdm
 from .errors import SolverError
 from .api import Limit, solve
 from .blind import wilson
-from .deals import MAX_NUMBER, MIN_NUMBER, DealError
+from .deals import MIN_NUMBER, DealError, number_from_text
 from .variants import BaseVariant, load, names
 
 if TYPE_CHECKING:
@@ -123,6 +123,11 @@ class BatchError(SolverError, ValueError):
 # Deal ranges
 
 
+def _shown(text: str) -> str:
+    """``text`` quoted for an error message, cut short past 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:20] + "…" + text[-8:]) + f" ({len(text)} characters)"
+
+
 def parse_deals(text: str) -> list[tuple[int, int]]:
     """``"1-1000"``, ``"5"``, ``"1-10,20-30"`` as sorted, merged inclusive ranges.
 
@@ -137,15 +142,16 @@ def parse_deals(text: str) -> list[tuple[int, int]]:
         lo, sep, hi = part.partition("-")
         lo, hi = lo.strip(), hi.strip()
         if not (lo.isascii() and lo.isdigit()) or (sep and not (hi.isascii() and hi.isdigit())):
-            raise DealError(f"--deals: {part!r} is not a deal number N or a range A-B")
-        a = int(lo)
-        b = int(hi) if sep else a
-        if not MIN_NUMBER <= a <= MAX_NUMBER or not MIN_NUMBER <= b <= MAX_NUMBER:
-            raise DealError(f"--deals: {part!r}: deal numbers are {MIN_NUMBER}..10**20")
+            raise DealError(f"--deals: {_shown(part)} is not a deal number N or a range A-B")
+        try:
+            a = number_from_text(lo)
+            b = number_from_text(hi) if sep else a
+        except DealError:
+            raise DealError(f"--deals: {_shown(part)}: deal numbers are {MIN_NUMBER}..10**20") from None
         if a > b:
-            raise DealError(f"--deals: {part!r} runs backwards; write the low number first")
+            raise DealError(f"--deals: {_shown(part)} runs backwards; write the low number first")
         if b > MAX_STORED_DEAL:
-            raise DealError(f"--deals: {part!r}: a batch stores deal numbers up to 2**63-1 ({MAX_STORED_DEAL})")
+            raise DealError(f"--deals: {_shown(part)}: a batch stores deal numbers up to 2**63-1 ({MAX_STORED_DEAL})")
         ranges.append((a, b))
     ranges.sort()
     merged = [ranges[0]]

@@ -53,7 +53,8 @@ from .cards import Card
 from .deals import Deal
 from .game import FOUNDATIONS, Move, Position
 from .rules import tomb as rules
-from .variants import BaseVariant, Variant, load
+from .errors import SolverError
+from .variants import BaseVariant, Variant, VariantError, load
 
 __all__ = [
     "STRATEGIES",
@@ -61,6 +62,7 @@ __all__ = [
     "Careful",
     "Simple",
     "Strategy",
+    "StrategyError",
     "View",
     "careful",
     "play",
@@ -76,6 +78,10 @@ TURN = Move("turn")
 
 #: Ranks of the corners (built up from 7) and of the tomb (built down from 6).
 _CORNER_BASE, _KING, _TOMB_BASE, _TOMB_SIZE = 7, 13, 6, 24
+
+
+class StrategyError(SolverError, ValueError):
+    """A strategy that is neither a known name nor an object with ``choose``."""
 
 
 @dataclass(frozen=True)
@@ -280,10 +286,10 @@ def get_strategy(which: str | Strategy | Chooser) -> Strategy | Chooser:
         try:
             return STRATEGIES[which]
         except KeyError:
-            raise ValueError(f"unknown strategy {which!r}; strategies are {', '.join(STRATEGIES)}") from None
+            raise StrategyError(f"unknown strategy {which!r}; strategies are {', '.join(STRATEGIES)}") from None
     if hasattr(which, "choose") or callable(which):
         return which
-    raise TypeError(f"a strategy is a name or an object with choose(view, moves), not {which!r}")
+    raise StrategyError(f"a strategy is a name or an object with choose(view, moves), not {which!r}")
 
 
 def _key(pos: Position) -> Hashable:
@@ -373,7 +379,7 @@ def play(
     started = time.perf_counter()
     rules_of = load(variant)
     if not isinstance(rules_of, Variant):
-        raise ValueError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
+        raise VariantError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
                          f" {rules_of.name} is not one")
     the_deal = to_deal(deal)
     pos = Position.start(the_deal, rules_of)

@@ -19,7 +19,7 @@ from . import variants
 from .variants import BaseVariant
 from .api import DEFAULT_VARIANT, Limit, solve
 from .cards import CardError
-from .deals import Deal, DealError
+from .deals import Deal, DealError, number_from_text
 from .game import Move, MoveError
 from .core import CoreError, SHORTCUTS
 
@@ -86,10 +86,7 @@ def _deal_of(args: argparse.Namespace, decks: int = 1) -> Deal:
     """The deal of --cards, or of the deal number given (of ``decks`` decks)."""
     if args.cards is not None:
         return Deal.parse(args.cards, decks)
-    text = args.deal.strip()
-    if not (text.isascii() and text.isdigit()):
-        raise DealError(f"deal number {args.deal!r} is not a whole number (1..10**20)")
-    return Deal.from_number(int(text), decks)
+    return Deal.from_number(number_from_text(args.deal), decks)
 
 
 def _tomb_only(variant: variants.BaseVariant, what: str) -> None:

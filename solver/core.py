@@ -137,7 +137,7 @@ def flags_for(shortcuts: bool | Iterable[str] | None, family: str = "tomb") -> i
     flags = 0
     for name in shortcuts:
         if name not in known:
-            raise ValueError(f"unknown shortcut {name!r}; shortcuts are {', '.join(known)}")
+            raise CoreError(f"unknown shortcut {name!r}; shortcuts are {', '.join(known)}")
         flags |= known[name]
     return flags
 

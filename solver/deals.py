@@ -358,9 +358,10 @@ def number_from_text(text: str) -> int:
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()):
         raise DealError(f"deal number {text!r} is not a whole number (1..10**20)")
-    # int() refuses more than 4300 digits; leading zeros do not count.
+    # int() refuses more than 4300 digits; leading zeros do not count. Up to
+    # 40 digits, _check_number names the number itself.
     significant = digits.lstrip("0")
-    if len(significant) > len(str(MAX_NUMBER)):
+    if len(significant) > 40:
         raise DealError(f"deal number of {len(significant)} digits is out of range: deal numbers are"
                         f" {MIN_NUMBER} .. {MAX_NUMBER} (10**20)")
     number = int(significant or "0")

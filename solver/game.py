@@ -217,10 +217,8 @@ class Move:
 
     def __str__(self) -> str:
         card = self.card.pretty() + " " if self.card is not None else ""
-        if self.action == "turn":
-            return "turn " + " ".join(c.pretty() for c in self.cards)
-        if self.action == "deal":
-            return "deal " + " ".join(c.pretty() for c in self.cards)
+        if self.action in ("turn", "deal"):
+            return " ".join([self.action, *(c.pretty() for c in self.cards)])
         if self.action == "redeal":
             return "redeal"
         if self.action == "jewel":

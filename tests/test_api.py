@@ -15,6 +15,8 @@ from solver import (
 )
 from solver.cards import DECK
 from solver.rules import tomb
+import solver
+from solver import variants
 from solver.variants import load
 
 CLASSIC = load("napoleons-tomb")
@@ -594,3 +596,23 @@ def test_solve_three_card_position_as_classic_is_rejected(other):
     pos = start_position(5, "napoleons-tomb-3")
     with pytest.raises(ValueError):
         solve(pos, other)
+
+
+def test_limit_and_result_errors_are_the_librarys():
+    with pytest.raises(solver.LimitError) as info:
+        Limit(seconds=0)
+    assert isinstance(info.value, solver.SolverError) and isinstance(info.value, ValueError)
+    with pytest.raises(solver.ResultError, match="result: not JSON"):
+        Result.from_json("{")
+    with pytest.raises(solver.ResultError, match="move count"):
+        solve(1).position(10**6)
+
+
+def test_a_copy_of_a_variant_file_is_the_same_variant(tmp_path):
+    shipped = variants.load("napoleons-tomb")
+    copy = tmp_path / "mine.toml"
+    copy.write_text(shipped.path.read_text(encoding="utf-8"), encoding="utf-8")
+    mine = variants.load_file(copy)
+    assert mine.path != shipped.path
+    assert mine == shipped and hash(mine) == hash(shipped)
+    assert solve(1, mine).verdict == solve(1, shipped).verdict

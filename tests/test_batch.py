@@ -323,7 +323,7 @@ def test_parse_deals():
     assert batch.parse_deals("5") == [(5, 5)]
     assert batch.parse_deals("1-10,20-30") == [(1, 10), (20, 30)]
     assert batch.parse_deals(" 20-30 , 1-10,5,11 ") == [(1, 11), (20, 30)]
-    for bad in ("", "0-5", "5-1", "abc", "1-", "-3", "1-2,x", "1--2", "1e3", str(2**63)):
+    for bad in ("", "0-5", "5-1", "abc", "1-", "-3", "1-2,x", "1--2", "1e3", str(2**63), "1-" + "9" * 5000):
         with pytest.raises(DealError, match="--deals"):
             batch.parse_deals(bad)
 

@@ -159,6 +159,7 @@ def test_deal_number_with_spaces_around():
         ("1.5", ["'1.5'"]),
         (str(10**21), [str(10**21), "out of range"]),
         (str(10**20 + 1), ["out of range"]),
+        ("9" * 5000, ["of 5000 digits", "out of range"]),
     ],
 )
 def test_bad_deal_number(deal, words):

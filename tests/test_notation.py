@@ -72,3 +72,8 @@ def test_bad_text_gets_a_move_error_naming_the_problem(text, says):
     with pytest.raises(MoveError) as info:
         Move.parse(text)
     assert says in str(info.value)
+
+
+def test_a_turn_without_cards_prints_without_a_trailing_space():
+    assert str(Move("turn")) == "turn"
+    assert Move.parse(str(Move("turn"))) == Move("turn")

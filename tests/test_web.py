@@ -90,6 +90,7 @@ BAD = [
     ("/api/state", {"variant": 3, "deal": 1}, 400, "'variant' must be a variant name"),
     ("/api/state", {"variant": "napoleons-tomb", "deal": 0}, 400, "deal number 0 is out of range"),
     ("/api/state", {"variant": "napoleons-tomb", "deal": 10**21}, 400, "out of range"),
+    ("/api/state", {"variant": "napoleons-tomb", "deal": "9" * 5000}, 400, "of 5000 digits is out of range"),
     ("/api/state", {"variant": "napoleons-tomb", "deal": "abc"}, 400, "'deal' must be a deal number"),
     ("/api/state", {"variant": "napoleons-tomb", "deal": True}, 400, "'deal' must be a deal number"),
     ("/api/state", {"variant": "napoleons-tomb"}, 400, "'deal' must be a deal number"),

@@ -59,7 +59,9 @@ class BaseVariant:
     name: str
     family: str
     description: str
-    path: Path | None = dc_field(default=None, kw_only=True)
+    #: Where the variant was read from; not part of equality (a copy of a
+    #: file is the same variant).
+    path: Path | None = dc_field(default=None, kw_only=True, compare=False)
 
     #: Decks in the pack and cards to bring home.
     decks = 1

@@ -38,7 +38,7 @@ from typing import Any
 from ..errors import SolverError
 from ..api import DEFAULT_VARIANT, Limit, solve
 from ..deals import Deal, DealError
-from ..variants import BaseVariant, load, names
+from ..variants import BaseVariant, VariantError, load, names
 from ..vocabulary import Verdict
 
 __all__ = ["DIFFICULTIES", "Index", "VerdictIndexError", "build", "difficulty", "index_for", "index_of", "lookup",
@@ -210,7 +210,7 @@ def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *,
 
     v = load(variant)
     if v.family != "tomb":
-        raise ValueError(f"a difficulty needs the blind players, written for the Napoleon's Tomb variants;"
+        raise VariantError(f"a difficulty needs the blind players, written for the Napoleon's Tomb variants;"
                          f" {v.name} is not one")
     number = _number(deal)
     if play(number, v, "careful").won:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .. import verdicts
 from ..api import DEFAULT_VARIANT, Limit
 from ..cards import CardError
-from ..deals import MAX_NUMBER, DealError
+from ..deals import MAX_NUMBER, DealError, number_from_text
 from ..game import MoveError
 from ..hints import DEFAULT_HINT_LIMIT, Hint
 from ..session import Game, GameError, describe, move_json, parse_move
@@ -108,7 +108,10 @@ def variants_json(served: dict[str, BaseVariant] | None = None) -> list[dict[str
 def _deal(body: Body) -> int:
     deal = body.get("deal")
     if isinstance(deal, str) and deal.strip().isascii() and deal.strip().isdigit():
-        deal = int(deal.strip())
+        try:
+            deal = number_from_text(deal)
+        except DealError as exc:
+            raise _BadRequest(400, str(exc)) from None
     if isinstance(deal, bool) or not isinstance(deal, int):
         raise _BadRequest(400, f"'deal' must be a deal number (1 to 10**20), not {json.dumps(deal)[:40]}")
     if not 1 <= deal <= MAX_NUMBER:
