@@ -32,3 +32,17 @@ def stopped_by_memory(result: Any, memory: int) -> bool:
     assert st.held_bytes <= memory < st.held_bytes + st.refused_bytes, memory
     assert st.peak_bytes <= memory, memory
     return True
+
+
+def run_doubling_memory(search: Any, memory: int, stopped: int) -> tuple[int, int, int]:
+    """Run the core's ``search`` under a memory limit of ``memory`` bytes,
+    resuming it with twice the limit each time it stops with status
+    ``stopped`` (the core's SOLVER_LIMIT_MEMORY): its last status, the
+    stops and the last limit."""
+    stops = 0
+    search.set_limits(None, None, memory)
+    while (status := search.run()) == stopped:
+        stops += 1
+        memory *= 2
+        search.set_limits(None, None, memory)
+    return status, stops, memory

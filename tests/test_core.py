@@ -61,7 +61,7 @@ from solver.game import Move, Position
 from solver.rules import tomb as rules
 from solver.variants import load
 
-from support import stopped_by_memory
+from support import run_doubling_memory, stopped_by_memory
 
 CLASSIC, THREE, FINNISH = "napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta"
 VARIANTS = (CLASSIC, THREE, FINNISH)
@@ -953,12 +953,7 @@ def test_a_search_stopped_by_memory_goes_on_where_it_stopped(variant, deal, left
     pos = start(variant, deal) if left == 52 else reached(variant, deal, left)
     fresh = solve(pos, limit=Limit.none(), shortcuts=shortcuts)
     s = Search(pos, flags_for(shortcuts))
-    memory, stops = 2**20, 0
-    s.set_limits(None, None, memory)
-    while (status := s.run()) == lib.SOLVER_LIMIT_MEMORY:
-        stops += 1
-        memory *= 2
-        s.set_limits(None, None, memory)
+    status, stops, memory = run_doubling_memory(s, 2**20, lib.SOLVER_LIMIT_MEMORY)
     out = s.outcome(status)
     assert stops >= 2
     assert (out.verdict, out.score) == (fresh.verdict, fresh.score)

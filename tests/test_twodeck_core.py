@@ -16,7 +16,7 @@ from solver.deals import Deal, DealError
 from solver.families import engine
 from solver.variants import load
 
-from support import stopped_by_memory
+from support import run_doubling_memory, stopped_by_memory
 
 NAP = load("paciencia-napoleao")              # the sheets' rules
 JEWEL = load("paciencia-porta-joias")
@@ -529,12 +529,7 @@ def test_a_search_stopped_by_memory_goes_on_where_it_stopped():
     pos = start_position(4417, NAP)
     fresh = solve(pos, limit=Limit.none())
     s = core.Search(pos, core.flags_for(True, "napoleao"))
-    memory, stops = 2**16, 0
-    s.set_limits(None, None, memory)
-    while (status := s.run()) == core.lib.SOLVER_LIMIT_MEMORY:
-        stops += 1
-        memory *= 2
-        s.set_limits(None, None, memory)
+    status, stops, memory = run_doubling_memory(s, 2**16, core.lib.SOLVER_LIMIT_MEMORY)
     out = s.outcome(status)
     assert stops >= 2
     assert (out.verdict, out.score) == (fresh.verdict, fresh.score)
