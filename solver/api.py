@@ -99,7 +99,14 @@ class Stats:
                 "refused_bytes": self.refused_bytes}
 
     @classmethod
-    def from_json(cls, s: dict[str, Any]) -> Stats:
+    def from_json(cls, s: Any) -> Stats:
+        """Read the stats of a result back; raise :class:`ResultError` naming the bad field."""
+        if not isinstance(s, dict):
+            raise ResultError(f"result: field 'stats' must be an object, not {s!r}")
+        for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int),
+                          ("peak_bytes", int), ("held_bytes", int), ("refused_bytes", int)):
+            if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
+                raise ResultError(f"result: field 'stats.{key}' must be a number, not {s[key]!r}")
         held = s.get("held", {})
         if not isinstance(held, dict) or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in held.items()):
@@ -188,13 +195,7 @@ class Result:
         score = data["score"]
         if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 104:
             raise ResultError(f"result: field 'score' must be a whole number 0..104, not {score!r}")
-        s = data.get("stats", {})
-        if not isinstance(s, dict):
-            raise ResultError(f"result: field 'stats' must be an object, not {s!r}")
-        for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int),
-                          ("peak_bytes", int), ("held_bytes", int), ("refused_bytes", int)):
-            if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
-                raise ResultError(f"result: field 'stats.{key}' must be a number, not {s[key]!r}")
+        stats = Stats.from_json(data.get("stats", {}))
         if not isinstance(data["cards"], list) or not isinstance(data["moves"], list):
             raise ResultError("result: fields 'cards' and 'moves' must be lists")
         try:
@@ -215,7 +216,7 @@ class Result:
             reason=data["reason"],
             score=score,
             moves=tuple(moves),
-            stats=Stats.from_json(s),
+            stats=stats,
             fingerprint=fingerprint,
         )
 

@@ -331,6 +331,11 @@ class Deal:
         return f"Deal({label}: {_card_list(self.cards[:6])} …)"
 
 
+#: An error names an out-of-range deal number of up to this many digits, and
+#: only the count of digits of a longer one.
+SHOWN_DIGITS = 40
+
+
 def _check_number(number: object) -> None:
     """Raise :class:`DealError` unless ``number`` is an int deal number."""
     allowed = f"deal numbers are {MIN_NUMBER} .. {MAX_NUMBER} (10**20)"
@@ -340,7 +345,8 @@ def _check_number(number: object) -> None:
         )
     if not MIN_NUMBER <= number <= MAX_NUMBER:
         # An int of more than 4300 digits cannot even be written as text.
-        shown = number if abs(number) < 10**40 else f"of about {int(number.bit_length() * 0.30103) + 1} digits"
+        digits = int(number.bit_length() * 0.30103) + 1
+        shown = number if abs(number) < 10**SHOWN_DIGITS else f"of about {digits} digits"
         raise DealError(f"deal number {shown} is out of range: {allowed}")
 
 
@@ -359,9 +365,9 @@ def number_from_text(text: str) -> int:
     if not (digits.isascii() and digits.isdigit()):
         raise DealError(f"deal number {text!r} is not a whole number (1..10**20)")
     # int() refuses more than 4300 digits; leading zeros do not count. Up to
-    # 40 digits, _check_number names the number itself.
+    # SHOWN_DIGITS digits, _check_number names the number itself.
     significant = digits.lstrip("0")
-    if len(significant) > 40:
+    if len(significant) > SHOWN_DIGITS:
         raise DealError(f"deal number of {len(significant)} digits is out of range: deal numbers are"
                         f" {MIN_NUMBER} .. {MAX_NUMBER} (10**20)")
     number = int(significant or "0")
