@@ -72,12 +72,12 @@ static void *block_new(size_t bytes, int huge, int zero)
 {
 #if MEM_MAPPED
     if (huge ? mapped_huge(bytes) : mapped(bytes)) {
-        size_t extra = huge ? HUGE_PAGE : 0;
-        unsigned char *p = mmap(NULL, ((bytes + 4095) & ~(size_t)4095) + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        size_t len = (bytes + 4095) & ~(size_t)4095, extra = huge ? HUGE_PAGE : 0;
+        unsigned char *p = mmap(NULL, len + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED)
             return NULL;
         if (huge) {
-            size_t len = (bytes + 4095) & ~(size_t)4095, lead = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+            size_t lead = (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
             if (lead)
                 munmap(p, lead);
             if (extra - lead)
