@@ -11,7 +11,7 @@ ARGS ?=
 
 .PHONY: build browser solve serve index test test-slow test-asan bench lint clean
 
-$(STAMP): pyproject.toml setup.py solver/_build.py $(wildcard csrc/*.c csrc/*.h)
+$(STAMP): pyproject.toml setup.py solver/_build.py $(shell find csrc -name '*.[ch]')
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[test,cluster,web]'

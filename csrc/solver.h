@@ -82,7 +82,7 @@ typedef struct {
     uint8_t cards[52];        /* the cards turned, in order (SOLVER_TURN) */
 } solver_move;
 
-/* The parts of the memory a search holds (its account: csrc/mem.h). */
+/* The parts of the memory a search holds (its account: csrc/search/mem.h). */
 enum {
     SOLVER_MEM_TABLE = 0,     /* the position tables */
     SOLVER_MEM_SUMMARIES,     /* the summaries' table and the arena of their exits */

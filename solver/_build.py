@@ -11,8 +11,11 @@ from cffi import FFI
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-SOURCES = ["mem.c", "memo.c", "path.c", "search.c", "table.c", "tomb.c",
-           "gsearch.c", "ctable.c", "napoleao.c", "jewel.c"]
+#: The C sources, every .c under csrc/ (csrc/search: the search and its
+#: tables; csrc/families: the game families).
+SOURCES = sorted(p.relative_to(CSRC).as_posix() for p in CSRC.rglob("*.c"))
+#: Every folder of csrc/ is on the include path: a file includes a header by its name.
+INCLUDE_DIRS = sorted({p.parent for p in CSRC.rglob("*.h")} | {CSRC})
 
 HEADERS = ["solver.h", "deck2.h"]
 
@@ -48,7 +51,7 @@ def make_builder(absolute: bool = False, sanitize: bool = False) -> FFI:
         "solver._core",
         "".join(f'#include "{name}"\n' for name in HEADERS),
         sources=[path(CSRC / f) for f in SOURCES],
-        include_dirs=[path(CSRC)],
+        include_dirs=[path(d) for d in INCLUDE_DIRS],
         extra_compile_args=(SANITIZE if sanitize else ["-O3"])
         + ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
         extra_link_args=[f for f in SANITIZE if f.startswith("-fsanitize")] if sanitize else [],

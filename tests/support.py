@@ -21,7 +21,7 @@ def run(*args: str, stdin: str | None = None, timeout: float = 120) -> subproces
 
 def stopped_by_memory(result: Any, memory: int) -> bool:
     """Whether ``result`` stopped at the memory limit ``memory``, checking its
-    account (csrc/mem.h) either way: the parts add up to what was held, and
+    account (csrc/search/mem.h) either way: the parts add up to what was held, and
     a stop held at most the limit, refused a growth past it, and never
     went past it before."""
     st = result.stats

@@ -677,7 +677,7 @@ def test_hand_home_waits_where_a_later_copy_takes_the_place(trap):
 #: from the start (lost), and without hand-home hh 1 and 6 (lost) and fc 15
 #: (won).
 # (kind, deal, shortcuts switched off): the last two reach the moves that
-# reserve-home and sixes-reserve otherwise force (q_others in csrc/memo.c).
+# reserve-home and sixes-reserve otherwise force (q_others in csrc/families/tomb/memo.c).
 MOVES_CACHE_CASES = [("start", 535, ()), ("hh", 1, ("hand-home",)), ("hh", 6, ("hand-home",)),
                      ("fc", 15, ("hand-home",)), ("hh", 1, ("hand-home", "reserve-home", "sixes-reserve")),
                      ("fc", 15, ("reserve-home", "sixes-reserve"))]
@@ -930,7 +930,7 @@ def test_a_memory_limit_stops_within_it_or_decides_as_without(variant, deal):
     """A memory limit stops the search with unknown / memory, having held at
     most the limit (the stats say what, by part, and the growth refused), or
     gives the verdict and best score of the search without a limit: never a
-    loss for a won deal (csrc/mem.h)."""
+    loss for a won deal (csrc/search/mem.h)."""
     free = solve(deal, variant, Limit.none())
     assert free.verdict in ("won", "lost")
     for memory in MEMORY_LIMITS:
