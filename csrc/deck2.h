@@ -4,7 +4,7 @@
  *
  * The same handle shape as solver.h: create a search for one position and its
  * rules, set limits, run (resumable), read the line, free. One generic
- * depth-first search (gsearch.c) with the exact transposition table
+ * depth-first search (families/deck2/search.c) with the exact transposition table
  * (table.c) and the limits serves every family; each family (napoleao.c,
  * jewel.c) gives it moves, keys and the text of its moves.
  *

@@ -1,4 +1,4 @@
-"""The C core on the two-deck games (csrc/search/gsearch.c, napoleao.c, jewel.c):
+"""The C core on the two-deck games (csrc/families/deck2/search.c, napoleao.c, jewel.c):
 every line replayed by the reference engines, verdicts and best scores
 compared with the reference search and with the shortcuts switched off,
 limits, and impossible positions."""

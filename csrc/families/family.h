@@ -1,4 +1,4 @@
-/* family.h - what a two-deck game family gives the generic search (gsearch.c).
+/* family.h - what a two-deck game family gives the two-deck search (deck2/search.c).
  *
  * A state is a fixed-size block of bytes the family lays out; a move is a
  * small record the family reads. The search copies states, asks for the legal
@@ -46,7 +46,7 @@ typedef struct family {
      * how many were written (at most 3). */
     int (*describe)(const void *game, const void *state, const gmove *m, d2_move *out);
     /* Optional: is m a milestone of a line (a redeal), a good place to
-     * revise the play before (the prefix restarts, gsearch.c)? */
+     * revise the play before (the prefix restarts, deck2/search.c)? */
     int (*milestone)(const gmove *m);
     void (*free_game)(void *game);
 } family;

@@ -1,12 +1,7 @@
-/* search.c - depth-first search over positions, with an exact transposition
- * table, limits, and the win line or the line to the best score.
- *
- * Every position reachable from the root (through the moves tomb_moves
- * generates) is stored once in the table and expanded once. The search stops
- * at the first win; if the stack empties, every reachable position was
- * explored and none is won: the deal is lost, and the best score is the
- * highest score of any stored position. A limit stops a run between two
- * positions, leaving the stack as it is, so the next run goes on from there.
+/* search.c - the Tomb's search: its staged phases (the first plain search,
+ * the randomised restarts, the win phases, the classic phase, the summaries
+ * and the walk along them) over the one depth-first search engine (dfs.h),
+ * with the exact table (table.c) and keys made from the parent's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +12,7 @@
 #include "memo.h"
 #include "clock.h"
 #include "mem.h"
+#include "dfs.h"
 
 /* Positions the first plain search gets before the restarts: fewer where
  * the summaries go by places (tuned on classic 1-3,000: 74 s of search in
@@ -78,30 +74,17 @@ typedef struct {
 } frame;
 
 struct solver {
+    dfs e;                  /* the plain search: stack, limits, stats, lines */
     tomb_game game;
     tomb_state root;
     table table;
-    frame *stack;
-    int depth, stack_cap;   /* frames in use, frames allocated */
-    int started, finished, status;
-
     uint64_t max_positions, max_bytes;
-    double max_seconds;
-    int stop;               /* set by solver_stop from any thread */
-    int *stopp;             /* the stop this search obeys: its own, or its parent's */
-
-    solver_stats stats;
-    tomb_move *win_line, *best_line;
-    int win_len, best_len;
-    uint64_t win_cap, best_cap;   /* bytes charged for each line */
     mem_account own_mem;    /* the account of this search, its summaries and its classic phase */
-    mem_account *mem;       /* the one it charges: its own, or its parent's */
     solver_move *lines_out[2];    /* lines with their cards, made on demand */
     memo memo;
     int memo_ready;
     uint64_t seed;          /* non-zero: a restart, which draws its choices at random */
     int phase, round_started;     /* see staged_run */
-    uint64_t earlier_positions;   /* positions of the earlier rounds (first search, restarts) */
     unsigned full_cells;    /* SOLVER_FULL_CELLS if asked for: see staged_run */
     solver_position pos;    /* the root as given */
     solver *sub;            /* the classic phase's search (staged_run) */
@@ -121,15 +104,13 @@ static solver *new_solver(const solver_rules *rules, const solver_position *pos,
         free(s);
         return NULL;
     }
-    s->stopp = &s->stop;
-    s->mem = mem ? mem : &s->own_mem;
+    dfs_init(&s->e, sizeof(frame), 52, mem ? mem : &s->own_mem);
     s->pos = *pos;
     /* full-cells is switched on by staged_run, after the restarts that go without it. */
     s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
     s->game.flags &= ~SOLVER_FULL_CELLS;
-    s->table.mem = s->mem;   /* made by the first run, under its limits */
-    s->stats.best_score = tomb_score(&s->root);
-    s->status = -1;
+    s->table.mem = s->e.mem;   /* made by the first run, under its limits */
+    s->e.stats.best_score = tomb_score(&s->root);
     return s;
 }
 
@@ -142,32 +123,13 @@ solver *solver_new(const solver_rules *rules, const solver_position *pos,
 void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
 {
     s->max_positions = max_positions;
-    s->max_seconds = max_seconds;
     s->max_bytes = max_bytes;
-    s->mem->max = max_bytes;
+    dfs_set_limits(&s->e, max_seconds, max_bytes);
 }
 
 void solver_stop(solver *s)
 {
-    __atomic_store_n(&s->stop, 1, __ATOMIC_RELAXED);
-}
-
-/* The moves leading from the root to the state of frame `depth`, plus m. */
-static int copy_line(solver *s, tomb_move **line, uint64_t *cap, tomb_move m)
-{
-    if (mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)line, cap, sizeof(tomb_move) * (uint64_t)(s->depth + 1)) < 0)
-        return -1;
-    tomb_move *l = *line;
-    for (int i = 0; i + 1 < s->depth; i++)
-        l[i] = s->stack[i].moves[s->stack[i].next - 1];
-    l[s->depth - 1] = m;
-    return s->depth;
-}
-
-static uint64_t next_rand(solver *s)
-{
-    s->seed ^= s->seed << 13; s->seed ^= s->seed >> 7; s->seed ^= s->seed << 17;
-    return s->seed;
+    dfs_stop(&s->e);
 }
 
 /* Orders the choice between parking the waste card in a cell and turning
@@ -199,7 +161,7 @@ static void order_moves(solver *s, const tomb_state *st, frame *f)
         park = d <= 1 || (below_fits && d <= 4);
     else {
         int pct = PARK_PCT[d < 5 ? d : 5] + (below_fits ? PARK_OVER_PLAYABLE : 0);
-        park = (int)(next_rand(s) % 100) < pct;
+        park = (int)(dfs_next_rand(&s->seed) % 100) < pct;
     }
     if (park != (ic < it)) {
         tomb_move t = f->moves[ic]; f->moves[ic] = f->moves[it]; f->moves[it] = t;
@@ -221,7 +183,7 @@ static void order_buries(solver *s, const tomb_state *st, frame *f)
         tomb_move m = f->moves[i];
         int card = TM_ACTION(m) == SOLVER_TURN ? st->stock[st->nstock - 1] : st->cells[TM_IDX(m)];
         int w = tomb_wait(st, RANK(card));
-        key[i] = (w > 20 ? 20 : w) * 8 + (s->seed ? (int)(next_rand(s) % BURY_NOISE) : 0);
+        key[i] = (w > 20 ? 20 : w) * 8 + (s->seed ? (int)(dfs_next_rand(&s->seed) % BURY_NOISE) : 0);
     }
     for (int i = first + 1; i < f->n; i++)   /* insertion sort, most waiting first */
         for (int j = i; j > first && key[j] > key[j - 1]; j--) {
@@ -230,140 +192,79 @@ static void order_buries(solver *s, const tomb_state *st, frame *f)
         }
 }
 
-/* Doubles the stack, and makes the lines as long (a line is copied from
- * the stack): -1 (nothing changed but the lines' room) if the memory limit
- * or the system refuses it. The search grows it before it stores a
- * position, so that a refusal leaves the move to be tried on the next run. */
-static int grow_stack(solver *s)
+/* The plain search's family and store (dfs.h): frames of the struct above,
+ * the flat table, a child's key made from its parent's. */
+static int store_init(void *ctx)
 {
-    int cap = s->stack_cap ? s->stack_cap * 2 : 256;
-    uint64_t line = sizeof(tomb_move) * (uint64_t)(cap + 1);
-    if (mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)&s->win_line, &s->win_cap, line) < 0
-        || mem_reserve(s->mem, SOLVER_MEM_LINES, (void **)&s->best_line, &s->best_cap, line) < 0)
-        return -1;
-    frame *f = mem_resize(s->mem, SOLVER_MEM_STACK, s->stack, sizeof(frame) * (size_t)s->stack_cap,
-                          sizeof(frame) * (size_t)cap);
-    if (!f)
-        return -1;
-    s->stack = f;
-    s->stack_cap = cap;
-    return 0;
+    solver *s = ctx;
+    if (s->table.slots)
+        return 0;
+    return table_init(&s->table, s->e.mem, s->game.key_words, INITIAL_SLOTS);
 }
 
-/* Pushes a frame for state st, of key `key`; -1 if memory runs out. */
-static int push(solver *s, const tomb_state *st, const uint64_t *key)
+static int store_insert(void *ctx, const void *parent, void *f)
 {
-    if (s->depth == s->stack_cap && grow_stack(s) < 0)
-        return -1;
-    frame *f = &s->stack[s->depth++];
-    f->state = *st;
-    memcpy(f->key, key, sizeof(uint64_t) * (size_t)s->game.key_words);
-    f->n = (uint8_t)tomb_moves(&s->game, st, f->moves);
-    order_moves(s, st, f);
+    (void)parent;
+    return table_insert(&((solver *)ctx)->table, ((frame *)f)->key);
+}
+
+static int store_needs_growth(const void *ctx) { return table_needs_growth(&((const solver *)ctx)->table); }
+static int store_grow(void *ctx) { return table_grow(&((solver *)ctx)->table); }
+static uint64_t store_count(const void *ctx) { return ((const solver *)ctx)->table.count; }
+
+static void root_frame(void *ctx, void *frame_p)
+{
+    solver *s = ctx;
+    frame *f = frame_p;
+    f->state = s->root;
+    tomb_key(&s->game, &s->root, f->key);
+}
+
+static int frame_exhausted(const void *f) { return ((const frame *)f)->next == ((const frame *)f)->n; }
+static const void *frame_take(void *f) { return &((frame *)f)->moves[((frame *)f)->next++]; }
+static const void *frame_current(const void *f) { return &((const frame *)f)->moves[((const frame *)f)->next - 1]; }
+
+static void child_frame(void *ctx, const void *parent, const void *m, void *frame_p)
+{
+    solver *s = ctx;
+    const frame *p = parent;
+    frame *c = frame_p;
+    c->state = p->state;
+    tomb_apply(&s->game, &c->state, *(const tomb_move *)m, NULL);
+    tomb_key_after(&s->game, &p->state, p->key, &c->state, c->key);
+}
+
+static int frame_score(const void *ctx, const void *f)
+{
+    (void)ctx;
+    return tomb_score(&((const frame *)f)->state);
+}
+
+static void expand_frame(void *ctx, void *frame_p)
+{
+    solver *s = ctx;
+    frame *f = frame_p;
+    f->n = (uint8_t)tomb_moves(&s->game, &f->state, f->moves);
+    order_moves(s, &f->state, f);
     f->next = 0;
-    if (s->depth > s->stats.max_depth)
-        s->stats.max_depth = s->depth;
-    s->stats.expanded++;
-    return 0;
 }
 
-static int finish(solver *s, int status)
-{
-    s->status = status;
-    if (status == SOLVER_WON || status == SOLVER_LOST)
-        s->finished = 1;
-    return status;
-}
+/* The Tomb's search checks the table's cap and growth before it pops a
+ * frame, and its stop clears the flag it obeys, a parent's too. */
+static const dfs_ops TOMB_DFS = {
+    .store = { store_init, store_insert, store_needs_growth, store_grow, store_count },
+    .move_size = sizeof(tomb_move), .first_frames = 256, .line_extra = 1,
+    .options = DFS_LIMITS_BEFORE_POP | DFS_CLEAR_SHARED_STOP,
+    .root = root_frame, .exhausted = frame_exhausted, .take = frame_take, .current = frame_current,
+    .child = child_frame, .score = frame_score, .expand = expand_frame,
+};
 
-static int dfs_run(solver *s, uint64_t cap)
+/* The plain search, from where it stopped, until the table holds cap
+ * positions (0: no cap; then SOLVER_LIMIT_POSITIONS). */
+static int plain_run(solver *s, uint64_t cap)
 {
-    if (s->finished)
-        return s->status;
-    double start = search_clock();
-    double spent = s->stats.seconds;
-    int status = -1;
-    uint64_t key[KEY_WORDS_MAX];
-
-    if (!s->started) {
-        if (!s->table.slots && table_init(&s->table, s->mem, s->game.key_words, INITIAL_SLOTS) < 0)
-            return finish(s, SOLVER_LIMIT_MEMORY);
-        s->started = 1;
-        tomb_key(&s->game, &s->root, key);
-        table_insert(&s->table, key);
-        s->stats.positions = 1;
-        if (tomb_score(&s->root) == 52) {
-            s->win_len = 0;
-            s->stats.seconds = search_clock() - start + spent;
-            return finish(s, SOLVER_WON);
-        }
-        if (push(s, &s->root, key) < 0) {
-            s->started = 0;
-            return finish(s, SOLVER_LIMIT_MEMORY);
-        }
-    }
-    uint64_t ticks = 0;
-    while (s->depth > 0) {
-        /* Limits are checked here, between positions, so a stopped run can go on. */
-        if ((++ticks & 1023) == 0) {
-            if (__atomic_load_n(s->stopp, __ATOMIC_RELAXED)) {
-                __atomic_store_n(s->stopp, 0, __ATOMIC_RELAXED);
-                status = SOLVER_INTERRUPTED;
-                break;
-            }
-            if (s->max_seconds > 0 && search_clock() - start + spent >= s->max_seconds) {
-                status = SOLVER_LIMIT_SECONDS;
-                break;
-            }
-        }
-        if (cap && s->table.count >= cap) {
-            status = SOLVER_LIMIT_POSITIONS;
-            break;
-        }
-        if (table_needs_growth(&s->table) && table_grow(&s->table) < 0) {
-            status = SOLVER_LIMIT_MEMORY;
-            break;
-        }
-        frame *f = &s->stack[s->depth - 1];
-        if (f->next == f->n) {
-            s->depth--;
-            continue;
-        }
-        /* Room for the child's frame before the child is stored. */
-        if (s->depth == s->stack_cap) {
-            if (grow_stack(s) < 0) {
-                status = SOLVER_LIMIT_MEMORY;
-                break;
-            }
-            f = &s->stack[s->depth - 1];
-        }
-        tomb_move m = f->moves[f->next++];
-        tomb_state child = f->state;
-        tomb_apply(&s->game, &child, m, NULL);
-        tomb_key_after(&s->game, &f->state, f->key, &child, key);
-        if (!table_insert(&s->table, key))
-            continue;
-        s->stats.positions = s->earlier_positions + s->table.count;
-        int score = tomb_score(&child);
-        if (score > s->stats.best_score) {
-            int len = copy_line(s, &s->best_line, &s->best_cap, m);
-            if (len < 0) { status = SOLVER_LIMIT_MEMORY; break; }
-            s->best_len = len;
-            s->stats.best_score = score;
-        }
-        if (score == 52) {
-            int len = copy_line(s, &s->win_line, &s->win_cap, m);
-            if (len < 0) { status = SOLVER_LIMIT_MEMORY; break; }
-            s->win_len = len;
-            status = SOLVER_WON;
-            break;
-        }
-        push(s, &child, key);   /* cannot fail: the stack has room */
-    }
-    if (status < 0)
-        status = SOLVER_LOST;
-    s->stats.seconds = search_clock() - start + spent;
-    s->stats.positions = s->earlier_positions + s->table.count;
-    return finish(s, status);
+    int status = dfs_run(&s->e, &TOMB_DFS, s, cap);
+    return status == DFS_CAPPED ? dfs_finish(&s->e, SOLVER_LIMIT_POSITIONS) : status;
 }
 
 static int use_memo(const solver *s)
@@ -374,7 +275,7 @@ static int use_memo(const solver *s)
 
 /* Walks from the root to a position of score `target`, choosing at each step
  * a move after which the summaries say the target is still reachable. */
-static int walk(solver *s, int target, tomb_move **line, uint64_t *line_cap, int *len)
+static int walk(solver *s, int target, void **line, uint64_t *line_cap, int *len)
 {
     tomb_state cur = s->root;
     int n = 0, cap = 0;
@@ -401,10 +302,10 @@ static int walk(solver *s, int target, tomb_move **line, uint64_t *line_cap, int
         }
         if (!found) { free(l); return SOLVER_ERROR; }
     }
-    mem_free(s->mem, SOLVER_MEM_LINES, *line, *line_cap);
+    mem_free(s->e.mem, SOLVER_MEM_LINES, *line, *line_cap);
     *line = l;
     *line_cap = sizeof(tomb_move) * (uint64_t)cap;
-    mem_note(s->mem, SOLVER_MEM_LINES, *line_cap);   /* made once the search is done */
+    mem_note(s->e.mem, SOLVER_MEM_LINES, *line_cap);   /* made once the search is done */
     *len = n;
     return -1;
 }
@@ -415,7 +316,7 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
 {
     memo *m = &s->memo;
     if (!s->memo_ready) {
-        if (memo_init(m, s->mem, &s->game, &s->root) < 0)
+        if (memo_init(m, s->e.mem, &s->game, &s->root) < 0)
             return SOLVER_LIMIT_MEMORY;
         m->waste_cap = ph ? ph->cap : 0;
         m->greedy = ph ? ph->greedy : 0;
@@ -426,17 +327,17 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
     s->game.flags &= ~TOMB_GREEDY;
     if (m->greedy && !m->by_places)
         s->game.flags |= TOMB_GREEDY;
-    m->stop = s->stopp;
+    m->stop = s->e.stopp;
     /* m->positions counts over all runs, like every limit of the handle. */
-    uint64_t used = s->earlier_positions + s->table.count;
+    uint64_t used = s->e.earlier + s->table.count;
     if (s->max_positions && used + m->positions >= s->max_positions)
         return SOLVER_LIMIT_POSITIONS;
     m->max_positions = s->max_positions ? s->max_positions - used : 0;
-    m->deadline = s->max_seconds > 0 ? start + (s->max_seconds - spent) : 0;
+    m->deadline = s->e.max_seconds > 0 ? start + (s->e.max_seconds - spent) : 0;
     m->target = 52;
     int best, st = memo_best(m, &s->root, &best);
     if (st < 0 && ph && best < 52) {
-        s->stats.positions = s->earlier_positions + s->table.count + m->positions;
+        s->e.stats.positions = s->e.earlier + s->table.count + m->positions;
         return CAPPED_NO_WIN;
     }
     /* Done: either won (best 52), or the call went through every summary
@@ -446,20 +347,20 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
         tomb_move *line = NULL;
         int len = best == 52 ? memo_win_line(m, &s->root, &line) : -1;
         if (len >= 0) {
-            mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
-            s->win_line = line;
-            s->win_len = len;
-            s->win_cap = sizeof(tomb_move) * (uint64_t)(len + 1);
-            mem_note(s->mem, SOLVER_MEM_LINES, s->win_cap);   /* made once the search is done */
+            mem_free(s->e.mem, SOLVER_MEM_LINES, s->e.win_line, s->e.win_cap);
+            s->e.win_line = line;
+            s->e.win_len = len;
+            s->e.win_cap = sizeof(tomb_move) * (uint64_t)(len + 1);
+            mem_note(s->e.mem, SOLVER_MEM_LINES, s->e.win_cap);   /* made once the search is done */
         } else if (best == 52)
-            st = walk(s, 52, &s->win_line, &s->win_cap, &s->win_len);
+            st = walk(s, 52, &s->e.win_line, &s->e.win_cap, &s->e.win_len);
         else
-            st = walk(s, best, &s->best_line, &s->best_cap, &s->best_len);
+            st = walk(s, best, &s->e.best_line, &s->e.best_cap, &s->e.best_len);
     }
-    s->stats.positions = s->earlier_positions + s->table.count + m->positions;
+    s->e.stats.positions = s->e.earlier + s->table.count + m->positions;
     if (st >= 0)
         return st;
-    s->stats.best_score = best;   /* exact: at least the plain search's best */
+    s->e.stats.best_score = best;   /* exact: at least the plain search's best */
     return best == 52 ? SOLVER_WON : SOLVER_LOST;
 }
 
@@ -468,16 +369,16 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
  * it already has `slots` slots, else made anew. -1 if memory runs out. */
 static int new_round(solver *s, uint64_t slots, uint64_t seed)
 {
-    s->earlier_positions += s->table.count;
+    s->e.earlier += s->table.count;
     if (s->table.capacity == slots)
         table_clear(&s->table);
     else {
         table_free(&s->table);
-        if (table_init(&s->table, s->mem, s->game.key_words, slots) < 0)
+        if (table_init(&s->table, s->e.mem, s->game.key_words, slots) < 0)
             return -1;
     }
-    s->depth = 0;
-    s->started = 0;
+    s->e.depth = 0;
+    s->e.started = 0;
     s->seed = seed;
     s->round_started = 1;
     return 0;
@@ -490,10 +391,10 @@ static int win_phase_run(solver *s, double start, double spent, const win_phase 
 {
     int status = memo_run(s, start, spent, ph);
     if (status != CAPPED_NO_WIN) {
-        s->stats.seconds = search_clock() - start + spent;
+        s->e.stats.seconds = search_clock() - start + spent;
         return status;
     }
-    s->earlier_positions += s->memo.positions;
+    s->e.earlier += s->memo.positions;
     memo_free(&s->memo);
     s->memo_ready = 0;
     s->phase++;
@@ -518,10 +419,10 @@ static int classic_phase(solver *s, double start, double spent)
         char err[200];
         /* The shortcuts asked for: the game's flags but for the two phases switch. */
         s->sub = new_solver(&classic, &s->pos, s->game.flags & ~(SOLVER_FULL_CELLS | TOMB_GREEDY), err, (int)sizeof err,
-                            s->mem);
+                            s->e.mem);
         if (!s->sub)
             return CAPPED_NO_WIN;   /* a position the classic rules refuse: nothing to learn */
-        s->sub->stopp = s->stopp;
+        s->sub->e.stopp = s->e.stopp;
     }
     /* The classic search counts its own positions and seconds over its
      * runs. Its positions are counted on top of the earlier phases' (used),
@@ -529,7 +430,7 @@ static int classic_phase(solver *s, double start, double spent)
      * in the handle's already, so it gets the seconds left on top of its own. */
     solver_stats st;
     solver_get_stats(s->sub, &st);
-    uint64_t used = s->earlier_positions + s->table.count;
+    uint64_t used = s->e.earlier + s->table.count;
     uint64_t positions = 0;
     if (s->max_positions) {
         if (used + st.positions >= s->max_positions)
@@ -537,34 +438,64 @@ static int classic_phase(solver *s, double start, double spent)
         positions = s->max_positions - used;
     }
     double seconds = 0;
-    if (s->max_seconds > 0) {
-        seconds = s->max_seconds - spent - (search_clock() - start);
+    if (s->e.max_seconds > 0) {
+        seconds = s->e.max_seconds - spent - (search_clock() - start);
         if (seconds <= 0)
             return SOLVER_LIMIT_SECONDS;
     }
     solver_set_limits(s->sub, positions, seconds > 0 ? seconds + st.seconds : 0, s->max_bytes);
     int status = solver_run(s->sub);
     solver_get_stats(s->sub, &st);
-    s->stats.positions = used + st.positions;
+    s->e.stats.positions = used + st.positions;
     if (status == SOLVER_WON) {
-        uint64_t bytes = sizeof(tomb_move) * (uint64_t)(s->sub->win_len + 1);
-        tomb_move *line = mem_alloc(s->mem, SOLVER_MEM_LINES, bytes);
+        uint64_t bytes = sizeof(tomb_move) * (uint64_t)(s->sub->e.win_len + 1);
+        tomb_move *line = mem_alloc(s->e.mem, SOLVER_MEM_LINES, bytes);
         if (!line)
             return SOLVER_LIMIT_MEMORY;
-        memcpy(line, s->sub->win_line, sizeof(tomb_move) * (size_t)s->sub->win_len);
-        mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
-        s->win_line = line;
-        s->win_cap = bytes;
-        s->win_len = s->sub->win_len;
-        s->stats.best_score = 52;
+        memcpy(line, s->sub->e.win_line, sizeof(tomb_move) * (size_t)s->sub->e.win_len);
+        mem_free(s->e.mem, SOLVER_MEM_LINES, s->e.win_line, s->e.win_cap);
+        s->e.win_line = line;
+        s->e.win_cap = bytes;
+        s->e.win_len = s->sub->e.win_len;
+        s->e.stats.best_score = 52;
         return SOLVER_WON;
     }
     if (status != SOLVER_LOST)
         return status;
-    s->earlier_positions += st.positions;
+    s->e.earlier += st.positions;
     solver_free(s->sub);
     s->sub = NULL;
     return CAPPED_NO_WIN;
+}
+
+/* Randomised restarts: small plain searches in random move orders find
+ * many wins the first order missed. Each is a complete depth-first search
+ * of its own, so one that ends without a limit decides the deal too.
+ * Phases 1..restarts, those after plain_restarts with full-cells; -1 once
+ * they are done, else the status of the run. */
+static int restarts_run(solver *s, int restarts, int plain_restarts, int by_places)
+{
+    while (s->phase <= restarts) {
+        s->game.flags = (s->game.flags & ~SOLVER_FULL_CELLS) | (s->phase > plain_restarts ? s->full_cells : 0);
+        if (!s->round_started && new_round(s, RESTART_SLOTS, 0x9e3779b97f4a7c15ull * (uint64_t)s->phase) < 0)
+            return dfs_finish(&s->e, SOLVER_LIMIT_MEMORY);
+        const uint64_t full = by_places ? RESTART_BUDGET_BY_PLACES : RESTART_BUDGET;
+        uint64_t budget = full;
+        if (s->max_positions) {
+            uint64_t used = s->e.earlier + s->table.count;
+            if (used >= s->max_positions)
+                return dfs_finish(&s->e, SOLVER_LIMIT_POSITIONS);
+            if (s->table.count + (s->max_positions - used) < budget)
+                budget = s->table.count + (s->max_positions - used);
+        }
+        int status = plain_run(s, budget);
+        if (status != SOLVER_LIMIT_POSITIONS || s->table.count < full)
+            return status;
+        s->phase++;
+        s->round_started = 0;
+        s->seed = 0;
+    }
+    return -1;
 }
 
 /* Phases of a search: the first plain search (0), the randomised restarts
@@ -593,58 +524,37 @@ static int staged_run(solver *s)
     s->game.flags &= ~SOLVER_FULL_CELLS;    /* set again by the phases that use it */
     if (!restarts && !use_memo(s)) {
         s->game.flags |= s->full_cells;
-        return dfs_run(s, s->max_positions);
+        return plain_run(s, s->max_positions);
     }
     if (s->phase == 0) {
         uint64_t first = by_places ? DFS_FIRST_BY_PLACES : DFS_FIRST;
         uint64_t cap = first;
         if (s->max_positions && s->max_positions < cap)
             cap = s->max_positions;
-        int status = dfs_run(s, cap);
+        int status = plain_run(s, cap);
         if (status != SOLVER_LIMIT_POSITIONS || s->table.count < first)
             return status;
         s->phase = 1;
         s->round_started = 0;
     }
-    /* Randomised restarts: small plain searches in random move orders find
-     * many wins the first order missed. Each is a complete depth-first search
-     * of its own, so one that ends without a limit decides the deal too. */
-    while (s->phase <= restarts) {
-        s->game.flags = (s->game.flags & ~SOLVER_FULL_CELLS) | (s->phase > plain_restarts ? s->full_cells : 0);
-        if (!s->round_started && new_round(s, RESTART_SLOTS, 0x9e3779b97f4a7c15ull * (uint64_t)s->phase) < 0)
-            return finish(s, SOLVER_LIMIT_MEMORY);
-        const uint64_t full = by_places ? RESTART_BUDGET_BY_PLACES : RESTART_BUDGET;
-        uint64_t budget = full;
-        if (s->max_positions) {
-            uint64_t used = s->earlier_positions + s->table.count;
-            if (used >= s->max_positions)
-                return finish(s, SOLVER_LIMIT_POSITIONS);
-            if (s->table.count + (s->max_positions - used) < budget)
-                budget = s->table.count + (s->max_positions - used);
-        }
-        int status = dfs_run(s, budget);
-        if (status != SOLVER_LIMIT_POSITIONS || s->table.count < full)
-            return status;
-        s->phase++;
-        s->round_started = 0;
-        s->seed = 0;
-    }
+    int status = restarts_run(s, restarts, plain_restarts, by_places);
+    if (status >= 0)
+        return status;
     s->game.flags |= s->full_cells;
     if (!use_memo(s)) {
         /* Several passes (or the summaries switched off): the full plain
          * search from the start, with a fresh table. */
         if (!s->round_started && new_round(s, INITIAL_SLOTS, 0) < 0)
-            return finish(s, SOLVER_LIMIT_MEMORY);
+            return dfs_finish(&s->e, SOLVER_LIMIT_MEMORY);
         uint64_t cap = 0;
         if (s->max_positions) {
-            if (s->earlier_positions >= s->max_positions)
-                return finish(s, SOLVER_LIMIT_POSITIONS);
-            cap = s->max_positions - s->earlier_positions;
+            if (s->e.earlier >= s->max_positions)
+                return dfs_finish(&s->e, SOLVER_LIMIT_POSITIONS);
+            cap = s->max_positions - s->e.earlier;
         }
-        return dfs_run(s, cap);
+        return plain_run(s, cap);
     }
-    double start = search_clock(), spent = s->stats.seconds;
-    int status;
+    double start = search_clock(), spent = s->e.stats.seconds;
     /* The win phases: small, and they find most of the wins the restarts
      * missed. By places the two of WIN_PHASES; with full-cells the greedy one. */
     static const win_phase GREEDY[] = {{0, 1}};
@@ -653,25 +563,25 @@ static int staged_run(solver *s)
     while (s->phase > restarts && s->phase <= restarts + nphases) {
         status = win_phase_run(s, start, spent, &phases[s->phase - restarts - 1]);
         if (status != CAPPED_NO_WIN)
-            return finish(s, status);
+            return dfs_finish(&s->e, status);
     }
     if (fc_phases && s->phase == restarts + nphases + 1) {
         status = classic_phase(s, start, spent);
         if (status != CAPPED_NO_WIN) {
-            s->stats.seconds = search_clock() - start + spent;
-            return finish(s, status);
+            s->e.stats.seconds = search_clock() - start + spent;
+            return dfs_finish(&s->e, status);
         }
         s->phase++;
     }
     status = memo_run(s, start, spent, NULL);
-    s->stats.seconds = search_clock() - start + spent;
-    return finish(s, status);
+    s->e.stats.seconds = search_clock() - start + spent;
+    return dfs_finish(&s->e, status);
 }
 
 int solver_run(solver *s)
 {
-    if (s->finished)
-        return s->status;
+    if (s->e.finished)
+        return s->e.status;
     /* The lines read after an earlier run may change: make them anew. */
     for (int i = 0; i < 2; i++) {
         free(s->lines_out[i]);
@@ -679,25 +589,25 @@ int solver_run(solver *s)
     }
     int status = staged_run(s);
     if (status == SOLVER_INTERRUPTED)   /* the stop is used up */
-        __atomic_store_n(s->stopp, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(s->e.stopp, 0, __ATOMIC_RELAXED);
     return status;
 }
 
 void solver_get_stats(const solver *s, solver_stats *out)
 {
-    const mem_account *a = s->mem;   /* with the summaries' and the classic phase's */
-    *out = s->stats;
-    mem_stats(a, s->status, out);
+    const mem_account *a = s->e.mem;   /* with the summaries' and the classic phase's */
+    *out = s->e.stats;
+    mem_stats(a, s->e.status, out);
 }
 
 /* The line of the search (a bury counts once) and its length. */
 static int search_line(const solver *s, int which, const tomb_move **line)
 {
-    *line = (which == 0 || s->status == SOLVER_WON) ? s->win_line : s->best_line;
+    *line = (which == 0 || s->e.status == SOLVER_WON) ? s->e.win_line : s->e.best_line;
     if (which == 0)
-        return s->status == SOLVER_WON ? s->win_len : -1;
+        return s->e.status == SOLVER_WON ? s->e.win_len : -1;
     /* A won deal's best line is its win line. */
-    return s->status == SOLVER_WON ? s->win_len : s->best_len;
+    return s->e.status == SOLVER_WON ? s->e.win_len : s->e.best_len;
 }
 
 /* The length of a line in moves of the rules: a bury is three. */
@@ -748,9 +658,7 @@ void solver_free(solver *s)
     if (!s)
         return;
     table_free(&s->table);
-    mem_free(s->mem, SOLVER_MEM_STACK, s->stack, sizeof(frame) * (size_t)s->stack_cap);
-    mem_free(s->mem, SOLVER_MEM_LINES, s->win_line, s->win_cap);
-    mem_free(s->mem, SOLVER_MEM_LINES, s->best_line, s->best_cap);
+    dfs_free(&s->e);
     free(s->lines_out[0]);
     free(s->lines_out[1]);
     if (s->memo_ready)

@@ -1,0 +1,532 @@
+/* search.c - the two-deck games' search (deck2.h): rounds of the full
+ * search and of restarts (each a search of its own, forked), the prefix
+ * restarts along the best line, over the one depth-first search engine
+ * (dfs.h) with the tree-shaped exact table (ctable.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "family.h"
+#include "ctable.h"
+#include "clock.h"
+#include "mem.h"
+#include "dfs.h"
+
+
+/* The staged search (D2_RESTARTS), docs/search.md "restarts": rounds of a
+ * full search and of restarts. Round r lets the full search store up to
+ * FIRST_BUDGET << r positions, then runs restarts for as many positions as
+ * the full search has stored in all (FIRST_SHARE times as many until the
+ * first FIRST_RESTARTS restarts are done). A restart is a search with a fresh table of its
+ * own: from the root in a random move order (within the family's priority
+ * groups), RESTART_BUDGET positions; or, after the first FIRST_RESTARTS
+ * restarts, every other one from a position on the best line found so far,
+ * some moves before one of its milestones or its end, in the family's
+ * order, with PREFIX_BUDGET positions (doubled each time every point of
+ * the line was tried). The restarts only ever find wins and better lines
+ * (their lines are real lines); "lost" comes only from a search from the
+ * root that stored every reachable position: the full search, which every
+ * stage leaves as it was, or a random restart. */
+#define FIRST_BUDGET 100000
+#ifndef RESTART_BUDGET
+#define RESTART_BUDGET 10000
+#endif
+#ifndef PREFIX_BUDGET
+#define PREFIX_BUDGET 100000
+#endif
+#define FIRST_RESTARTS 1000
+#define FIRST_SHARE 3
+#define MAX_POINTS 64
+#define MAX_ROUNDS 30             /* then the full search alone, to the end */
+#define PHASE_DONE (-2)
+enum { STAGE_FULL, STAGE_RESTARTS, STAGE_TO_END };
+
+struct d2_solver {
+    dfs e;                      /* the search: stack, limits, stats, lines */
+    family fam;
+    void *root;
+    ctable table;
+    unsigned char *spare;       /* the stack of the last restart, for the next (frames of the same size) */
+    int spare_cap;
+    uint64_t max_bytes;
+    mem_account own_mem;        /* the account of this search and its restarts */
+    d2_move *out[2];            /* the lines as solution-format moves, made on demand */
+    int out_len[2];
+    unsigned flags;
+    uint64_t seed;              /* non-zero: moves in a random order (a restart) */
+    uint64_t key[G_KEY_WORDS_MAX];   /* the key of the child made last, for the table */
+    /* The staged search (e.earlier: the positions the restarts have
+     * stored; the rest are the full search's): */
+    int stage, round;           /* STAGE_*; the round */
+    uint64_t round_left;        /* positions the restarts of this round may still store */
+    int restarts;               /* restarts run, for their seeds */
+    int points[MAX_POINTS];     /* depths on the best line the prefix restarts start from */
+    int npoints, next_point;    /* (none made yet: npoints 0) */
+    uint64_t prefix_budget;
+    int prune_at;               /* a restart: the best score of its parent (no line below it is wanted) */
+};
+
+/* A frame: n and next, then the state's path in the table (its
+ * children's keys are looked up from it), the moves, then the state. */
+typedef struct {
+    uint16_t n, next;
+} frame_head;
+
+static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+static frame_head *frame_hd(const void *f)
+{
+    return (frame_head *)f;
+}
+
+static ctable_path *frame_path(const void *f)
+{
+    return (ctable_path *)((unsigned char *)f + align8(sizeof(frame_head)));
+}
+
+static gmove *frame_moves(const void *f)
+{
+    return (gmove *)((unsigned char *)frame_path(f) + align8(sizeof(ctable_path)));
+}
+
+static void *frame_state(const void *f)
+{
+    return (unsigned char *)frame_moves(f) + sizeof(gmove) * G_MAX_MOVES;
+}
+
+/* What every search sets up once its family is known: the
+ * frame size, the flags and the stage; -1 if memory runs out. */
+static int start_search(d2_solver *s, unsigned flags, mem_account *mem)
+{
+    size_t frame_size = align8(align8(s->fam.state_size) + align8(sizeof(frame_head)) + align8(sizeof(ctable_path))
+                               + sizeof(gmove) * G_MAX_MOVES);
+    dfs_init(&s->e, frame_size, s->fam.max_score, mem);
+    s->flags = flags;
+    s->stage = (flags & D2_RESTARTS) ? STAGE_FULL : STAGE_TO_END;
+    s->prefix_budget = PREFIX_BUDGET;
+    return 0;
+}
+
+d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
+{
+    d2_solver *s = calloc(1, sizeof *s);
+    if (!s) {
+        family_fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    size_t size = rules->family == D2_JEWEL ? jewel_state_size() : napoleao_state_size();
+    s->root = calloc(1, size);
+    int rc = -1;
+    if (!s->root)
+        family_fail(err, errlen, "out of memory");
+    else if (rules->family == D2_NAPOLEAO)
+        rc = napoleao_init(&s->fam, rules, pos, flags, s->root, err, errlen);
+    else if (rules->family == D2_JEWEL)
+        rc = jewel_init(&s->fam, rules, pos, flags, s->root, err, errlen);
+    else
+        family_fail(err, errlen, "rules: unknown game family");
+    if (rc == 0 && start_search(s, flags, &s->own_mem) < 0) {
+        family_fail(err, errlen, "out of memory");
+        rc = -1;
+    }
+    if (rc < 0) {
+        if (s->fam.free_game)
+            s->fam.free_game(s->fam.game);
+        free(s->root);
+        free(s);
+        return NULL;
+    }
+    s->e.stats.best_score = s->fam.score(s->fam.game, s->root);
+    return s;
+}
+
+/* A fresh search over the same game and root, for a restart: its own table,
+ * stack and lines; the family's game stays the parent's (it is not freed
+ * with the restart), and the parent's stop flag stops it. */
+static d2_solver *fork_search(d2_solver *parent)
+{
+    d2_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->fam = parent->fam;
+    s->fam.free_game = NULL;
+    s->root = malloc(s->fam.state_size);
+    if (!s->root || start_search(s, parent->flags & ~D2_RESTARTS, parent->e.mem) < 0) {
+        free(s->root);
+        free(s);
+        return NULL;
+    }
+    memcpy(s->root, parent->root, s->fam.state_size);
+    s->e.stats.best_score = s->fam.score(s->fam.game, s->root);
+    s->e.stopp = &parent->e.stop;
+    /* The last restart's stack, still charged: restarts one after the
+     * other would otherwise make and free the same block each time. */
+    s->e.stack = parent->spare;
+    s->e.stack_cap = parent->spare_cap;
+    parent->spare = NULL;
+    parent->spare_cap = 0;
+    return s;
+}
+
+void d2_set_limits(d2_solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
+{
+    s->e.max_positions = max_positions;
+    s->max_bytes = max_bytes;
+    dfs_set_limits(&s->e, max_seconds, max_bytes);
+}
+
+void d2_stop(d2_solver *s)
+{
+    dfs_stop(&s->e);
+}
+
+/* The search's family and store (dfs.h): the family's functions, the
+ * tree-shaped table, a child's key looked up from its parent's path. */
+static int store_init(void *ctx)
+{
+    d2_solver *s = ctx;
+    if (s->table.vals)
+        return 0;
+    if (ctable_init(&s->table, s->e.mem, s->fam.key_words) < 0) {
+        ctable_free(&s->table);
+        return -1;
+    }
+    return 0;
+}
+
+static int store_insert(void *ctx, const void *parent, void *f)
+{
+    d2_solver *s = ctx;
+    return ctable_insert(&s->table, s->key, parent ? frame_path(parent) : NULL, frame_path(f));
+}
+
+static int store_needs_growth(const void *ctx) { return ctable_needs_growth(&((const d2_solver *)ctx)->table); }
+static int store_grow(void *ctx) { return ctable_grow(&((d2_solver *)ctx)->table); }
+static uint64_t store_count(const void *ctx) { return ctable_count(&((const d2_solver *)ctx)->table); }
+
+static void root_frame(void *ctx, void *f)
+{
+    d2_solver *s = ctx;
+    memcpy(frame_state(f), s->root, s->fam.state_size);
+    s->fam.key(s->fam.game, s->root, s->key);
+}
+
+static int frame_exhausted(const void *f) { return frame_hd(f)->next == frame_hd(f)->n; }
+static const void *frame_take(void *f) { return &frame_moves(f)[frame_hd(f)->next++]; }
+static const void *frame_current(const void *f) { return &frame_moves(f)[frame_hd(f)->next - 1]; }
+
+static void child_frame(void *ctx, const void *parent, const void *m, void *f)
+{
+    d2_solver *s = ctx;
+    memcpy(frame_state(f), frame_state(parent), s->fam.state_size);
+    s->fam.apply(s->fam.game, frame_state(f), m);
+    s->fam.key(s->fam.game, frame_state(f), s->key);
+}
+
+static int frame_score(const void *ctx, const void *f)
+{
+    const d2_solver *s = ctx;
+    return s->fam.score(s->fam.game, frame_state(f));
+}
+
+/* Shortcut "dead-cards" (docs/search.md): a position that cannot win
+ * nor beat the best score seen is stored but not expanded. */
+static int dead_cards(void *ctx, const void *f, const void *m, int best_seen)
+{
+    d2_solver *s = ctx;
+    if (!s->fam.bound || !(s->flags & D2_DEAD_CARDS))
+        return 0;
+    int best = best_seen > s->prune_at ? best_seen : s->prune_at;
+    int u = s->fam.bound(s->fam.game, frame_state(f), m, best);
+    return u < s->fam.max_score && u <= best;
+}
+
+/* A random order within the priority groups; now and then a move jumps
+ * to the first group. */
+static void shuffle_moves(d2_solver *s, gmove *mv, int n)
+{
+    uint8_t key[G_MAX_MOVES];
+    for (int k = n - 1; k >= 0; k--) {
+        uint64_t r = dfs_next_rand(&s->seed);
+        int j = (int)(r % (uint64_t)(k + 1));
+        gmove t = mv[k]; mv[k] = mv[j]; mv[j] = t;
+        key[k] = (r >> 32) % 8 == 0 ? 0 : mv[k].prio;
+    }
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && key[b] < key[b - 1]; b--) {
+            gmove t = mv[b]; mv[b] = mv[b - 1]; mv[b - 1] = t;
+            uint8_t u = key[b]; key[b] = key[b - 1]; key[b - 1] = u;
+        }
+}
+
+static void expand_frame(void *ctx, void *f)
+{
+    d2_solver *s = ctx;
+    frame_head *h = frame_hd(f);
+    h->n = (uint16_t)s->fam.moves(s->fam.game, frame_state(f), frame_moves(f));
+    h->next = 0;
+    if (s->seed && h->n > 1)
+        shuffle_moves(s, frame_moves(f), h->n);
+}
+
+/* The two-deck search pops a finished frame before it checks the limits
+ * on positions and growth; a restart's stop leaves its parent's flag set
+ * (the parent's run clears it). */
+static const dfs_ops D2_DFS = {
+    .store = { store_init, store_insert, store_needs_growth, store_grow, store_count },
+    .move_size = sizeof(gmove), .first_frames = 64, .line_extra = 0, .options = 0,
+    .root = root_frame, .exhausted = frame_exhausted, .take = frame_take, .current = frame_current,
+    .child = child_frame, .score = frame_score, .prune = dead_cards, .expand = expand_frame,
+};
+
+/* The search, from where it stopped; with cap > 0 it returns PHASE_DONE
+ * once the table holds cap positions. */
+static int plain_run(d2_solver *s, uint64_t cap)
+{
+    int status = dfs_run(&s->e, &D2_DFS, s, cap);
+    return status == DFS_CAPPED ? PHASE_DONE : status;
+}
+
+/* Copies line[0..n) then more[0..m) into *out, charged *cap bytes. */
+static int join_lines(mem_account *mem, void **out, uint64_t *cap, const gmove *line, int n,
+                      const gmove *more, int m)
+{
+    if (n < 0 || m < 0)
+        return -1;
+    uint64_t bytes = sizeof(gmove) * (uint64_t)(n + m > 0 ? n + m : 1);
+    gmove *l = mem_alloc(mem, SOLVER_MEM_LINES, bytes);
+    if (!l)
+        return -1;
+    memcpy(l, line, sizeof(gmove) * (size_t)n);
+    memcpy(l + n, more, sizeof(gmove) * (size_t)m);
+    mem_free(mem, SOLVER_MEM_LINES, *out, *cap);
+    *out = l;
+    *cap = bytes;
+    return n + m;
+}
+
+
+/* Frees a restart, keeping its stack for the next one. */
+static void end_restart(d2_solver *s, d2_solver *r)
+{
+    mem_free(s->e.mem, SOLVER_MEM_STACK, s->spare, s->e.frame_size * (size_t)s->spare_cap);
+    s->spare = r->e.stack;
+    s->spare_cap = r->e.stack_cap;
+    r->e.stack = NULL;
+    r->e.stack_cap = 0;
+    d2_free(r);
+}
+
+/* One restart: a fresh search of its own from the position after the first
+ * `depth` moves of the best line (0: the root), in a random order (seed) or
+ * the family's (seed 0), within `budget` positions and what is left of the
+ * limits. Returns its status; a better line or a win becomes this search's
+ * (the prefix, then the restart's line). A restart from the root that stored
+ * every position it reaches proves the deal lost: SOLVER_LOST. One from a
+ * later position proves only that its position is lost: PHASE_DONE. */
+static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
+{
+    d2_solver *r = fork_search(s);
+    if (!r)
+        return SOLVER_LIMIT_MEMORY;
+    for (int i = 0; i < depth; i++)
+        s->fam.apply(s->fam.game, r->root, &((const gmove *)s->e.best_line)[i]);
+    r->e.stats.best_score = s->fam.score(s->fam.game, r->root);
+    r->prune_at = s->e.stats.best_score;
+    r->seed = seed;
+    if (s->e.max_positions) {
+        uint64_t left = s->e.max_positions > s->e.stats.positions ? s->e.max_positions - s->e.stats.positions : 1;
+        if (budget > left)
+            budget = left;
+    }
+    if (budget > s->round_left)
+        budget = s->round_left ? s->round_left : 1;
+    double seconds = 0;
+    if (s->e.max_seconds > 0)
+        seconds = s->e.max_seconds > s->e.stats.seconds ? s->e.max_seconds - s->e.stats.seconds : 1e-9;
+    /* The restart charges this search's account: the memory limit is on both. */
+    d2_set_limits(r, budget, seconds, s->max_bytes);
+    int st = plain_run(r, 0);
+    s->e.stats.positions += r->e.stats.positions;
+    s->e.earlier += r->e.stats.positions;
+    s->e.stats.expanded += r->e.stats.expanded;
+    s->e.stats.seconds += r->e.stats.seconds;
+    s->round_left = s->round_left > r->e.stats.positions ? s->round_left - r->e.stats.positions : 0;
+    if (r->e.stats.best_score > s->e.stats.best_score && r->e.best_len > 0) {
+        if (join_lines(s->e.mem, &s->e.best_line, &s->e.best_cap, s->e.best_line, depth, r->e.best_line, r->e.best_len) < 0) {
+            end_restart(s, r);
+            return SOLVER_LIMIT_MEMORY;
+        }
+        s->e.best_len = depth + r->e.best_len;
+        s->e.stats.best_score = r->e.stats.best_score;
+        s->npoints = 0;         /* the points of the new line */
+    }
+    if (st == SOLVER_WON) {
+        s->e.win_len = join_lines(s->e.mem, &s->e.win_line, &s->e.win_cap, s->e.best_line, depth, r->e.win_line, r->e.win_len);
+        if (s->e.win_len < 0)
+            st = SOLVER_LIMIT_MEMORY;
+    }
+    end_restart(s, r);
+    if (st == SOLVER_LOST && depth > 0)
+        return PHASE_DONE;
+    return st;
+}
+
+/* The depths of the best line the prefix restarts start from, tried in
+ * this order: some moves before each of the family's milestones, the last
+ * first (a redeal: a restart there revises the pass before it), then
+ * 4, 8, 16, ... moves before the line's end. */
+static void make_points(d2_solver *s)
+{
+    static const int before[] = { 2, 5, 10, 20, 30, 40 };
+    int n = 0;
+    for (int i = s->e.best_len - 1; i >= 0 && s->fam.milestone; i--)
+        if (s->fam.milestone(&((const gmove *)s->e.best_line)[i]))
+            for (size_t k = 0; k < sizeof before / sizeof *before && n < MAX_POINTS / 2; k++)
+                if (i - before[k] > 0)
+                    s->points[n++] = i - before[k];
+    for (int back = 4; back < s->e.best_len && n < MAX_POINTS; back *= 2)
+        s->points[n++] = s->e.best_len - back;
+    s->npoints = n;
+    s->next_point = 0;
+}
+
+/* The next restart: after the first FIRST_RESTARTS, every other one from a
+ * point of the best line (each point once, then all again with twice the
+ * budget); the others from the root in a random order. */
+static int next_restart(d2_solver *s)
+{
+    s->restarts++;
+    if (s->restarts > FIRST_RESTARTS && s->restarts % 2 == 0 && s->e.best_len > 0) {
+        if (!s->npoints)
+            make_points(s);
+        if (s->next_point == s->npoints) {
+            s->next_point = 0;
+            s->prefix_budget *= 2;
+        }
+        if (s->npoints)
+            return restart(s, s->points[s->next_point++], 0, s->prefix_budget);
+    }
+    uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)s->restarts ^ 0xd1b54a32d192ed03ull;
+    return restart(s, 0, seed, RESTART_BUDGET);
+}
+
+int d2_run(d2_solver *s)
+{
+    if (s->e.finished)
+        return s->e.status;
+    while (s->stage != STAGE_TO_END) {
+        if (s->stage == STAGE_FULL) {
+            int st = plain_run(s, (uint64_t)FIRST_BUDGET << s->round);
+            if (st != PHASE_DONE)
+                return st;
+            /* The restarts of this round may store as many positions as the
+             * full search has stored in all, FIRST_SHARE times as many
+             * until the first restarts are done. */
+            s->round_left = s->e.stats.positions - s->e.earlier;
+            if (s->restarts < FIRST_RESTARTS)
+                s->round_left *= FIRST_SHARE;
+            s->stage = STAGE_RESTARTS;
+        }
+        while (s->round_left > 0) {
+            int st = next_restart(s);
+            if (st == SOLVER_WON || st == SOLVER_LOST) {
+                /* A win is a line; a restart from the root that stored
+                 * every reachable position (in another order) is the proof,
+                 * and its best line the best. */
+                s->e.depth = st == SOLVER_LOST ? 0 : s->e.depth;
+                return dfs_finish(&s->e, st);
+            }
+            if (st == SOLVER_INTERRUPTED) {
+                __atomic_store_n(&s->e.stop, 0, __ATOMIC_RELAXED);
+                return s->e.status = st;
+            }
+            /* A restart ends at its own budget; the caller's limits end the run. */
+            if (s->e.max_positions && s->e.stats.positions >= s->e.max_positions)
+                return s->e.status = SOLVER_LIMIT_POSITIONS;
+            if (s->e.max_seconds > 0 && s->e.stats.seconds >= s->e.max_seconds)
+                return s->e.status = SOLVER_LIMIT_SECONDS;
+            if (st == SOLVER_LIMIT_MEMORY)
+                return s->e.status = st;
+        }
+        s->round++;
+        s->stage = s->round < MAX_ROUNDS ? STAGE_FULL : STAGE_TO_END;
+    }
+    return plain_run(s, 0);
+}
+
+void d2_get_stats(const d2_solver *s, solver_stats *out)
+{
+    const mem_account *a = s->e.mem;
+    *out = s->e.stats;
+    mem_stats(a, s->e.status, out);
+}
+
+/* The solution-format moves of line `which`, made once. */
+static int build_out(d2_solver *s, int which)
+{
+    if (s->out[which])
+        return s->out_len[which];
+    const gmove *line = which == 0 ? s->e.win_line : s->e.best_line;
+    int len = which == 0 ? s->e.win_len : s->e.best_len;
+    if (which == 0 && s->e.status != SOLVER_WON)
+        return -1;
+    if (len <= 0 || !line) {
+        s->out[which] = malloc(sizeof(d2_move));
+        s->out_len[which] = 0;
+        return s->out[which] ? 0 : -1;
+    }
+    d2_move *out = malloc(sizeof(d2_move) * (size_t)len * 3);
+    void *st = malloc(s->fam.state_size);
+    if (!out || !st) {
+        free(out);
+        free(st);
+        return -1;
+    }
+    memcpy(st, s->root, s->fam.state_size);
+    int n = 0;
+    for (int i = 0; i < len; i++) {
+        n += s->fam.describe(s->fam.game, st, &line[i], out + n);
+        s->fam.apply(s->fam.game, st, &line[i]);
+    }
+    free(st);
+    s->out[which] = out;
+    s->out_len[which] = n;
+    return n;
+}
+
+int d2_line_length(const d2_solver *s, int which)
+{
+    if (which != 0 && which != 1)
+        return -1;
+    return build_out((d2_solver *)s, which);
+}
+
+int d2_line_move(const d2_solver *s, int which, int index, d2_move *out)
+{
+    int n = d2_line_length(s, which);
+    if (n < 0 || index < 0 || index >= n)
+        return -1;
+    *out = s->out[which][index];
+    return 0;
+}
+
+int d2_root_bound(const d2_solver *s)
+{
+    return s->fam.bound ? s->fam.bound(s->fam.game, s->root, NULL, s->fam.max_score) : s->fam.max_score;
+}
+
+void d2_free(d2_solver *s)
+{
+    if (!s)
+        return;
+    ctable_free(&s->table);
+    mem_free(s->e.mem, SOLVER_MEM_STACK, s->spare, s->e.frame_size * (size_t)s->spare_cap);
+    dfs_free(&s->e);
+    free(s->out[0]);
+    free(s->out[1]);
+    if (s->fam.free_game)
+        s->fam.free_game(s->fam.game);
+    free(s->root);
+    free(s);
+}
