@@ -1,12 +1,13 @@
-/* deck2.h - the C API of the two-deck games (Paciência Napoleão, family
- * "napoleao"; Paciência do Porta-Jóias, family "jewel"), reached from Python
- * through cffi.
+/* deck2.h - the two-deck games (Paciência Napoleão, family "napoleao";
+ * Paciência do Porta-Jóias, family "jewel") in the C API of solver.h,
+ * reached from Python through cffi: their rules, positions and shortcut
+ * flags, and their constructor, solver_new_deck2; the handle it returns
+ * takes the verbs of solver.h (solver_run, solver_line_move, ...).
  *
- * The same handle shape as solver.h: create a search for one position and its
- * rules, set limits, run (resumable), read the line, free. One generic
- * depth-first search (families/deck2/search.c) with the exact transposition table
- * (table.c) and the limits serves every family; each family (napoleao.c,
- * jewel.c) gives it moves, keys and the text of its moves.
+ * One search (families/deck2/search.c) over the depth-first search engine
+ * (search/dfs.h) with the tree-shaped exact table (search/ctable.c) serves
+ * both families; each family (napoleao.c, jewel.c) gives it moves, keys and
+ * the moves of its lines.
  *
  * Cards are kinds 0..51 (id = suit*13 + rank-1, suits clubs, spades, hearts,
  * diamonds); the two copies of a card are the same kind.
@@ -75,34 +76,9 @@ typedef struct {
 #define D2_DEAD_CARDS 8u          /* napoleao: a position whose bound is no better than the best seen is not expanded */
 #define D2_ALL_SHORTCUTS 15u
 
-/* Moves of a line. */
-enum { D2_DEAL = 0, D2_REDEAL, D2_MOVE, D2_TURN, D2_JEWEL_FILL };
-enum { D2_PLACE_STOCK = 0, D2_PLACE_PILE, D2_PLACE_KBASE, D2_PLACE_ABASE, D2_PLACE_LID,
-       D2_PLACE_SIDE, D2_PLACE_BOTTOM, D2_PLACE_RESERVE, D2_PLACE_FOUNDATION };
-
-typedef struct {
-    int action;               /* D2_* above */
-    int card;                 /* the card moved, or the jewel */
-    int src, src_index;       /* D2_PLACE_*; index 1-based, or the suit 0..3 for bases */
-    int dst, dst_index;
-    int ncards;               /* D2_DEAL, D2_TURN */
-    uint8_t cards[12];
-} d2_move;
-
-typedef struct d2_solver d2_solver;
-
-d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags,
-                  char *err, int errlen);
-void d2_set_limits(d2_solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes);
-int d2_run(d2_solver *s);
-void d2_stop(d2_solver *s);
-void d2_get_stats(const d2_solver *s, solver_stats *out);
-int d2_line_length(const d2_solver *s, int which);
-int d2_line_move(const d2_solver *s, int which, int index, d2_move *out);
-/* The family's upper bound on the score of every position reachable from the
- * root (docs/search.md, "dead-cards"), or the family's full score if it has
- * none: for the tests and for studies. */
-int d2_root_bound(const d2_solver *s);
-void d2_free(d2_solver *s);
+/* Returns NULL and writes a message into err (size errlen) if the rules or
+ * the position are impossible. */
+solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned flags,
+                         char *err, int errlen);
 
 #endif

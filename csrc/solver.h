@@ -1,11 +1,20 @@
 /* solver.h - the C API of the solver core (reached from Python through cffi).
  *
- * A narrow handle API: create a solver for one position and its rules, set
- * limits, run (resumable: a run stopped by a limit can be run again with
- * higher limits and goes on where it stopped), read the line, free.
+ * One narrow handle API for every game family: create a search for one
+ * position and its rules with the family's constructor (solver_new_tomb
+ * below; solver_new_deck2 in deck2.h), set limits, run (resumable: a run
+ * stopped by a limit can be run again with higher limits and goes on where
+ * it stopped), read the line, free. The verbs and the move record of the
+ * lines are the same for every family; the rules, the positions and the
+ * shortcut flags are the family's.
  *
- * Cards are numbered 0..51 in PySolFC's fresh-deck order: id = suit*13 +
- * rank-1 with suits clubs, spades, hearts, diamonds; rank 1 = Ace .. 13 = King.
+ * This header has the shared part and the Napoleon's Tomb family (its
+ * structs and flags keep the prefix solver_ / SOLVER_); deck2.h has the
+ * two-deck games.
+ *
+ * The Tomb's cards are numbered 0..51 in PySolFC's fresh-deck order: id =
+ * suit*13 + rank-1 with suits clubs, spades, hearts, diamonds; rank 1 = Ace
+ * .. 13 = King.
  */
 #ifndef SOLVER_H
 #define SOLVER_H
@@ -69,17 +78,41 @@ enum {
     SOLVER_ERROR = 6
 };
 
-/* Moves of a line. */
-enum { SOLVER_TURN = 0, SOLVER_REDEAL = 1, SOLVER_MOVE = 2 };
-enum { SOLVER_PLACE_STOCK = 0, SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL, SOLVER_PLACE_RESERVE,
-       SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB };
+/* Moves of a line, of every family: the actions and places of each family's
+ * moves side by side in one record. */
+enum {
+    SOLVER_TURN = 0,          /* cards turned from the stock (the Tomb; Porta-Jóias: one) */
+    SOLVER_REDEAL = 1,        /* the waste, or the piles, gathered into the stock again */
+    SOLVER_MOVE = 2,          /* a card from src to dst */
+    SOLVER_DEAL = 3,          /* Paciência Napoleão: a round dealt from the stock onto the piles */
+    SOLVER_JEWEL_FILL = 4     /* Porta-Jóias: the next jewel into the emptied place dst */
+};
+enum {
+    /* The Tomb's places: each alone of its kind, or its cells, which are
+     * interchangeable: no index. */
+    SOLVER_PLACE_STOCK = 0,   /* the stock, of every family */
+    SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL,
+    SOLVER_PLACE_RESERVE,     /* the sixes reserve */
+    SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB,
+    /* The two-deck games' places: the index says which. */
+    SOLVER_PLACE_PILE,        /* Paciência Napoleão's ring: piles 1..12 */
+    SOLVER_PLACE_KBASE, SOLVER_PLACE_ABASE,   /* its King and Ace bases: by suit */
+    SOLVER_PLACE_LID,         /* Porta-Jóias: lid places 1..5 */
+    SOLVER_PLACE_SIDE, SOLVER_PLACE_BOTTOM,   /* its side and bottom piles: 1..4 */
+    SOLVER_PLACE_RESERVE_PILE,    /* its reserves: 1..3 */
+    SOLVER_PLACE_FOUNDATION   /* its foundations: by suit */
+};
 
+/* A move of a line. A place is a kind (SOLVER_PLACE_*) and an index, which
+ * of that kind: 1-based, or the suit 0..3 (C S H D) of a base or a
+ * foundation; 0 where the kind has no index (the stock, the Tomb's places). */
 typedef struct {
-    int action;               /* SOLVER_TURN, SOLVER_REDEAL or SOLVER_MOVE */
-    int card;                 /* the card moved (SOLVER_MOVE) */
-    int src, dst;             /* SOLVER_PLACE_* (SOLVER_MOVE) */
-    int ncards;               /* cards turned (SOLVER_TURN) */
-    uint8_t cards[52];        /* the cards turned, in order (SOLVER_TURN) */
+    int action;               /* SOLVER_TURN .. SOLVER_JEWEL_FILL */
+    int card;                 /* the card moved, or the jewel (SOLVER_MOVE, SOLVER_JEWEL_FILL) */
+    int src, src_index;       /* where from (SOLVER_MOVE) */
+    int dst, dst_index;       /* where to (SOLVER_MOVE, SOLVER_JEWEL_FILL) */
+    int ncards;               /* cards turned or dealt (SOLVER_TURN, SOLVER_DEAL) */
+    uint8_t cards[52];        /* those cards, in order */
 } solver_move;
 
 /* The parts of the memory a search holds (its account: csrc/search/mem.h). */
@@ -106,12 +139,15 @@ typedef struct {
     int max_depth;            /* longest line on the search stack */
 } solver_stats;
 
+/* A search of any family. */
 typedef struct solver solver;
 
-/* Returns NULL and writes a message into err (size errlen) if the rules or
- * the position are impossible. */
-solver *solver_new(const solver_rules *rules, const solver_position *pos,
-                   unsigned flags, char *err, int errlen);
+/* Each family's constructor (solver_new_tomb below, solver_new_deck2 in
+ * deck2.h) returns NULL and writes a message into err (size errlen) if the
+ * rules or the position are impossible. */
+solver *solver_new_tomb(const solver_rules *rules, const solver_position *pos,
+                        unsigned flags, char *err, int errlen);
+/* The verbs, the same for every family's search. */
 /* 0 means no limit. Limits count over all runs of the handle. */
 void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds,
                        uint64_t max_bytes);
@@ -119,6 +155,11 @@ int solver_run(solver *s);
 /* Safe to call from another thread: the run returns SOLVER_INTERRUPTED soon. */
 void solver_stop(solver *s);
 void solver_get_stats(const solver *s, solver_stats *out);
+/* The family's upper bound on the score of every position reachable from the
+ * root (docs/search.md, "dead-cards": the two-deck games), or the family's
+ * full score (a won deal's: 52 for the Tomb) where it has none: for the tests
+ * and for studies. */
+int solver_root_bound(const solver *s);
 /* which = 0: the win line (after SOLVER_WON); which = 1: a line reaching the best score. */
 int solver_line_length(const solver *s, int which);
 int solver_line_move(const solver *s, int which, int index, solver_move *out);

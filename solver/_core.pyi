@@ -24,36 +24,23 @@ ffi: _FFI
 class _Lib:
     D2_ALL_SHORTCUTS: int
     D2_DEAD_CARDS: int
-    D2_DEAL: int
     D2_EMPTY_ANY: int
     D2_EMPTY_KING: int
     D2_EMPTY_NONE: int
     D2_INTERCHANGEABLE: int
     D2_JEWEL: int
     D2_JEWELS: int
-    D2_JEWEL_FILL: int
     D2_LAST_COPY_HOME: int
     D2_LID: int
-    D2_MOVE: int
     D2_NAPOLEAO: int
     D2_NO_CARD: int
     D2_PILES: int
-    D2_PLACE_ABASE: int
-    D2_PLACE_BOTTOM: int
-    D2_PLACE_FOUNDATION: int
-    D2_PLACE_KBASE: int
-    D2_PLACE_LID: int
-    D2_PLACE_PILE: int
-    D2_PLACE_RESERVE: int
-    D2_PLACE_SIDE: int
-    D2_PLACE_STOCK: int
-    D2_REDEAL: int
     D2_RESERVES: int
     D2_RESTARTS: int
     D2_TABLEAU: int
-    D2_TURN: int
     SOLVER_ALL_SHORTCUTS: int
     SOLVER_BY_PLACES: int
+    SOLVER_DEAL: int
     SOLVER_ERROR: int
     SOLVER_FORCE_CELL_HOME: int
     SOLVER_FORCE_RESERVE_HOME: int
@@ -64,6 +51,7 @@ class _Lib:
     SOLVER_FULL_CELLS: int
     SOLVER_HAND_HOME: int
     SOLVER_INTERRUPTED: int
+    SOLVER_JEWEL_FILL: int
     SOLVER_LIMIT_MEMORY: int
     SOLVER_LIMIT_POSITIONS: int
     SOLVER_LIMIT_SECONDS: int
@@ -79,9 +67,17 @@ class _Lib:
     SOLVER_MOVE: int
     SOLVER_MOVES_CACHE: int
     SOLVER_NO_CARD: int
+    SOLVER_PLACE_ABASE: int
+    SOLVER_PLACE_BOTTOM: int
     SOLVER_PLACE_CELL: int
     SOLVER_PLACE_CORNER: int
+    SOLVER_PLACE_FOUNDATION: int
+    SOLVER_PLACE_KBASE: int
+    SOLVER_PLACE_LID: int
+    SOLVER_PLACE_PILE: int
     SOLVER_PLACE_RESERVE: int
+    SOLVER_PLACE_RESERVE_PILE: int
+    SOLVER_PLACE_SIDE: int
     SOLVER_PLACE_STOCK: int
     SOLVER_PLACE_TOMB: int
     SOLVER_PLACE_WASTE: int
@@ -93,22 +89,15 @@ class _Lib:
     SOLVER_TURN: int
     SOLVER_WON: int
 
-    def solver_new(self, rules: CData, pos: CData, flags: int, err: CData, errlen: int) -> CData: ...
+    def solver_new_tomb(self, rules: CData, pos: CData, flags: int, err: CData, errlen: int) -> CData: ...
+    def solver_new_deck2(self, rules: CData, pos: CData, flags: int, err: CData, errlen: int) -> CData: ...
     def solver_set_limits(self, s: CData, max_positions: int, max_seconds: float, max_bytes: int) -> None: ...
     def solver_run(self, s: CData) -> int: ...
     def solver_stop(self, s: CData) -> None: ...
     def solver_get_stats(self, s: CData, out: CData) -> None: ...
+    def solver_root_bound(self, s: CData) -> int: ...
     def solver_line_length(self, s: CData, which: int) -> int: ...
     def solver_line_move(self, s: CData, which: int, index: int, out: CData) -> int: ...
     def solver_free(self, s: CData) -> None: ...
-    def d2_new(self, rules: CData, pos: CData, flags: int, err: CData, errlen: int) -> CData: ...
-    def d2_set_limits(self, s: CData, max_positions: int, max_seconds: float, max_bytes: int) -> None: ...
-    def d2_run(self, s: CData) -> int: ...
-    def d2_stop(self, s: CData) -> None: ...
-    def d2_get_stats(self, s: CData, out: CData) -> None: ...
-    def d2_line_length(self, s: CData, which: int) -> int: ...
-    def d2_line_move(self, s: CData, which: int, index: int, out: CData) -> int: ...
-    def d2_root_bound(self, s: CData) -> int: ...
-    def d2_free(self, s: CData) -> None: ...
 
 lib: _Lib

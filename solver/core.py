@@ -1,4 +1,6 @@
-"""A thin wrapper over the C core's handle API (csrc/solver.h), through cffi.
+"""A thin wrapper over the C core's handle API (csrc/solver.h), through cffi:
+one :class:`Search` for every game family; only the rules and positions the
+constructors take, and the shortcut names, are the family's.
 
 The search runs in a worker thread (cffi releases the GIL during C calls), so
 threads can solve different deals at once and Ctrl-C in the main thread stops
@@ -7,6 +9,8 @@ the search cleanly: :func:`run` then reports ``interrupted``.
 
 from __future__ import annotations
 
+import functools
+import operator
 import os
 import queue
 import threading
@@ -34,7 +38,7 @@ except ImportError as exc:  # pragma: no cover - only without a build
         "the C core (solver._core) is not built: run `make build` or `pip install -e .`"
     ) from exc
 
-#: Shortcut names (docs/search.md) and their C flags.
+#: Shortcut names of the Tomb (docs/search.md) and their C flags.
 SHORTCUTS = {
     "cell-home": lib.SOLVER_FORCE_CELL_HOME,
     "reserve-home": lib.SOLVER_FORCE_RESERVE_HOME,
@@ -61,16 +65,6 @@ STATUS: dict[int, tuple[Verdict, Reason | None]] = {
     lib.SOLVER_INTERRUPTED: ("unknown", "interrupted"),
 }
 
-_PLACES = {
-    lib.SOLVER_PLACE_STOCK: "stock",
-    lib.SOLVER_PLACE_WASTE: "waste",
-    lib.SOLVER_PLACE_CELL: "cell",
-    lib.SOLVER_PLACE_RESERVE: "reserve",
-    lib.SOLVER_PLACE_CORNER: "corner",
-    lib.SOLVER_PLACE_TOMB: "tomb",
-}
-
-
 #: Shortcuts of the two-deck games (docs/search.md) and their C flags.
 SHORTCUTS_D2 = {
     "last-copy-home": lib.D2_LAST_COPY_HOME,
@@ -79,18 +73,31 @@ SHORTCUTS_D2 = {
     "dead-cards": lib.D2_DEAD_CARDS,
 }
 
-_PLACES_D2 = {
-    lib.D2_PLACE_STOCK: "stock",
-    lib.D2_PLACE_PILE: "pile",
-    lib.D2_PLACE_KBASE: "kbase",
-    lib.D2_PLACE_ABASE: "abase",
-    lib.D2_PLACE_LID: "lid",
-    lib.D2_PLACE_SIDE: "side",
-    lib.D2_PLACE_BOTTOM: "bottom",
-    lib.D2_PLACE_RESERVE: "reserve",
-    lib.D2_PLACE_FOUNDATION: "foundation",
+#: Each family's shortcuts (a variant's ``family``): the Tomb's, or the two-deck games'.
+_SHORTCUTS_OF = {"tomb": SHORTCUTS, "napoleao": SHORTCUTS_D2, "jewel": SHORTCUTS_D2}
+
+#: The places of a line's moves (SOLVER_PLACE_*) by their names in the
+#: solution format; the Tomb's have no index.
+_PLACES = {
+    lib.SOLVER_PLACE_STOCK: "stock",
+    lib.SOLVER_PLACE_WASTE: "waste",
+    lib.SOLVER_PLACE_CELL: "cell",
+    lib.SOLVER_PLACE_RESERVE: "reserve",
+    lib.SOLVER_PLACE_CORNER: "corner",
+    lib.SOLVER_PLACE_TOMB: "tomb",
+    lib.SOLVER_PLACE_PILE: "pile",
+    lib.SOLVER_PLACE_KBASE: "kbase",
+    lib.SOLVER_PLACE_ABASE: "abase",
+    lib.SOLVER_PLACE_LID: "lid",
+    lib.SOLVER_PLACE_SIDE: "side",
+    lib.SOLVER_PLACE_BOTTOM: "bottom",
+    lib.SOLVER_PLACE_RESERVE_PILE: "reserve",
+    lib.SOLVER_PLACE_FOUNDATION: "foundation",
 }
-_SUIT_PLACES = (lib.D2_PLACE_KBASE, lib.D2_PLACE_ABASE, lib.D2_PLACE_FOUNDATION)
+#: Places named with their index (``pile:3``), and those whose index is a suit (``kbase:H``).
+_NUMBERED_PLACES = frozenset((lib.SOLVER_PLACE_PILE, lib.SOLVER_PLACE_LID, lib.SOLVER_PLACE_SIDE,
+                              lib.SOLVER_PLACE_BOTTOM, lib.SOLVER_PLACE_RESERVE_PILE))
+_SUIT_PLACES = frozenset((lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SOLVER_PLACE_FOUNDATION))
 
 
 #: The parts of the memory a search holds (csrc/solver.h, SOLVER_MEM_*), by index.
@@ -124,14 +131,18 @@ class CoreOutcome:
 
 def shortcuts_of(family: str = "tomb") -> dict[str, int]:
     """The shortcut names of a game family and their C flags."""
-    return SHORTCUTS if family == "tomb" else SHORTCUTS_D2
+    if family not in _SHORTCUTS_OF:
+        raise CoreError(f"the core has no family {family!r}")
+    return _SHORTCUTS_OF[family]
 
 
 def flags_for(shortcuts: bool | Iterable[str] | None, family: str = "tomb") -> int:
-    """C flags for ``True`` (all shortcuts), ``False`` (none) or a collection of names."""
+    """C flags for ``True`` (all shortcuts), ``False`` (none) or a collection of names.
+    All are the family's C flag of them all (SOLVER_ALL_SHORTCUTS, D2_ALL_SHORTCUTS:
+    tests/test_core.py checks that the names cover them)."""
     known = shortcuts_of(family)
     if shortcuts is True:
-        return lib.SOLVER_ALL_SHORTCUTS if family == "tomb" else lib.D2_ALL_SHORTCUTS
+        return functools.reduce(operator.or_, known.values(), 0)
     if shortcuts is False or shortcuts is None:
         return 0
     flags = 0
@@ -249,18 +260,32 @@ def _position(pos: Position) -> CData:
 _MOVES: dict[tuple[int, ...] | tuple[int, bytes], Move] = {}
 
 
+def _place(kind: int, index: int) -> str:
+    """The solution format's name of a place of a ``solver_move``."""
+    name = _PLACES[kind]
+    if kind in _SUIT_PLACES:
+        return f"{name}:{'CSHD'[index]}"
+    return f"{name}:{index}" if kind in _NUMBERED_PLACES else name
+
+
 def _move(m: CData) -> Move:
+    """The Move of a ``solver_move``, of any family."""
     action: int = m.action
-    turned = bytes(m.cards[0 : m.ncards]) if action == lib.SOLVER_TURN else b""
-    key = (action, turned) if action == lib.SOLVER_TURN else (action, m.card, m.src, m.dst)
+    dealt = action in (lib.SOLVER_TURN, lib.SOLVER_DEAL)
+    cards = bytes(m.cards[0 : m.ncards]) if dealt else b""
+    key = (action, cards) if dealt else (action, m.card, m.src, m.src_index, m.dst, m.dst_index)
     move = _MOVES.get(key)
     if move is None:
         if action == lib.SOLVER_TURN:
-            move = Move.turn(Card.from_index(c) for c in turned)
+            move = Move.turn(Card.from_index(c) for c in cards)
+        elif action == lib.SOLVER_DEAL:
+            move = Move.deal(Card.from_index(c) for c in cards)
         elif action == lib.SOLVER_REDEAL:
             move = Move.redeal()
+        elif action == lib.SOLVER_JEWEL_FILL:
+            move = Move.jewel(Card.from_index(m.card), _place(m.dst, m.dst_index))
         else:
-            move = Move.move(Card.from_index(m.card), _PLACES[m.src], _PLACES[m.dst])
+            move = Move.move(Card.from_index(m.card), _place(m.src, m.src_index), _place(m.dst, m.dst_index))
         _MOVES[key] = move
     return move
 
@@ -327,44 +352,12 @@ def _position_d2(pos: NapoleaoPosition | JewelPosition) -> CData:
     return p
 
 
-def _move_d2(m: CData) -> Move:
-    if m.action == lib.D2_DEAL:
-        return Move.deal(Card.from_index(m.cards[i]) for i in range(m.ncards))
-    if m.action == lib.D2_TURN:
-        return Move.turn(Card.from_index(m.cards[i]) for i in range(m.ncards))
-    if m.action == lib.D2_REDEAL:
-        return Move.redeal()
-
-    def place(kind: int, index: int) -> str:
-        name = _PLACES_D2[kind]
-        if kind == lib.D2_PLACE_STOCK:
-            return name
-        return f"{name}:{'CSHD'[index] if kind in _SUIT_PLACES else index}"
-
-    if m.action == lib.D2_JEWEL_FILL:
-        return Move.jewel(Card.from_index(m.card), place(m.dst, m.dst_index))
-    return Move.move(Card.from_index(m.card), place(m.src, m.src_index), place(m.dst, m.dst_index))
-
-
-@dataclass(frozen=True)
-class _Api:
-    """The C functions of one handle type."""
-
-    free: Callable[[CData], None]
-    set_limits: Callable[[CData, int, float, int], None]
-    run: Callable[[CData], int]
-    stop: Callable[[CData], None]
-    get_stats: Callable[[CData, CData], None]
-    line_length: Callable[[CData, int], int]
-    line_move: Callable[[CData, int, int, CData], int]
-    move_type: str
-    to_move: Callable[[CData], Move]
-
-
-_TOMB_API = _Api(lib.solver_free, lib.solver_set_limits, lib.solver_run, lib.solver_stop, lib.solver_get_stats,
-                 lib.solver_line_length, lib.solver_line_move, "solver_move *", _move)
-_D2_API = _Api(lib.d2_free, lib.d2_set_limits, lib.d2_run, lib.d2_stop, lib.d2_get_stats,
-               lib.d2_line_length, lib.d2_line_move, "d2_move *", _move_d2)
+def _new_handle(pos: AnyPosition, flags: int, err: CData, errlen: int) -> CData:
+    """A handle from the constructor of the position's family, given the
+    family's rules and position structs (NULL if the core refuses them)."""
+    if isinstance(pos, Position):
+        return lib.solver_new_tomb(_rules(pos.variant), _position(pos), flags, err, errlen)
+    return lib.solver_new_deck2(_rules_d2(pos.variant), _position_d2(pos), flags, err, errlen)
 
 
 # The threads searches run in. A thread is kept for the next search once its
@@ -416,19 +409,14 @@ class Search:
 
     def __init__(self, pos: AnyPosition, flags: int) -> None:
         err = ffi.new("char[]", 256)
-        if isinstance(pos, Position):
-            self._api = _TOMB_API
-            handle = lib.solver_new(_rules(pos.variant), _position(pos), flags, err, 256)
-        else:
-            self._api = _D2_API
-            handle = lib.d2_new(_rules_d2(pos.variant), _position_d2(pos), flags, err, 256)
+        handle = _new_handle(pos, flags, err, 256)
         if handle == ffi.NULL:
             raise CoreError(ffi.string(err).decode())
-        self._handle = ffi.gc(handle, self._api.free)
+        self._handle = ffi.gc(handle, lib.solver_free)
         self.max_score = pos.variant.cards
 
     def set_limits(self, positions: int | None, seconds: float | None, memory: int | None) -> None:
-        self._api.set_limits(self._handle, positions or 0, seconds or 0.0, memory or 0)
+        lib.solver_set_limits(self._handle, positions or 0, seconds or 0.0, memory or 0)
 
     def run(self) -> int:
         """Runs the search in a worker thread; Ctrl-C stops it (status interrupted).
@@ -438,7 +426,7 @@ class Search:
         ended while the C search still runs."""
         box: list[int] = []
         done = threading.Event()
-        _run_in_thread(lambda: box.append(self._api.run(self._handle)), done)
+        _run_in_thread(lambda: box.append(lib.solver_run(self._handle)), done)
         while not done.is_set():
             try:
                 done.wait(0.05)
@@ -448,22 +436,21 @@ class Search:
 
     def stop(self) -> None:
         """Asks a running search to stop soon (safe from any thread or signal handler)."""
-        self._api.stop(self._handle)
+        lib.solver_stop(self._handle)
 
     def outcome(self, status: int) -> CoreOutcome:
         if status not in STATUS:
             raise CoreError(f"the search core failed (status {status}): an internal error, please report it")
         verdict, reason = STATUS[status]
         stats = ffi.new("solver_stats *")
-        api = self._api
-        api.get_stats(self._handle, stats)
+        lib.solver_get_stats(self._handle, stats)
         which = 0 if verdict == "won" else 1
-        out = ffi.new(api.move_type)
+        out = ffi.new("solver_move *")
         moves = []
-        for i in range(max(0, api.line_length(self._handle, which))):
-            if api.line_move(self._handle, which, i, out) < 0:
+        for i in range(max(0, lib.solver_line_length(self._handle, which))):
+            if lib.solver_line_move(self._handle, which, i, out) < 0:
                 raise MemoryError("the C core could not rebuild the line")
-            moves.append(api.to_move(out))
+            moves.append(_move(out))
         return CoreOutcome(
             verdict=verdict,
             reason=reason,

@@ -413,6 +413,25 @@ def test_every_shortcut_is_tested():
     assert set(SHORTCUTS) <= set(APPLIES), f"new shortcuts: {set(SHORTCUTS) - set(APPLIES)}"
 
 
+@pytest.mark.parametrize("family, every", [("tomb", "SOLVER_ALL_SHORTCUTS"), ("napoleao", "D2_ALL_SHORTCUTS"),
+                                           ("jewel", "D2_ALL_SHORTCUTS")])
+def test_the_shortcut_names_of_a_family_cover_its_flags(family, every):
+    """All shortcuts (flags_for(True)) are the family's named ones, which are
+    every flag its header has (its *_ALL_SHORTCUTS); a name is one flag."""
+    flags = list(core.shortcuts_of(family).values())
+    assert flags_for(True, family) == getattr(lib, every)
+    assert all(f and f & (f - 1) == 0 for f in flags) and len(set(flags)) == len(flags)
+    with pytest.raises(CoreError, match="no family"):
+        core.shortcuts_of("klondike")
+
+
+def test_the_tombs_root_bound_is_its_full_score():
+    """solver_root_bound, a verb of every family's handle: the Tomb has no
+    bound short of a win, and says 52."""
+    s = Search(start(CLASSIC, 1), lib.SOLVER_ALL_SHORTCUTS)
+    assert lib.solver_root_bound(s._handle) == 52
+
+
 #: Positions of deals on which the search with every shortcut but the
 #: summaries needs 0.4 to 2.6 million positions (found once, by hand): the
 #: summaries take over there (after 20,000 positions and the restarts).

@@ -445,7 +445,7 @@ def test_jewel_bound_holds_on_late_positions(variant):
     checked = tight = 0
     for pos in _endgames(variant, range(1, 61), 25):
         handle = core.Search(pos, core.flags_for(True, "jewel"))
-        bound = core.lib.d2_root_bound(handle._handle)
+        bound = core.lib.solver_root_bound(handle._handle)
         b = solve(pos, variant, limit, shortcuts={"last-copy-home", "interchangeable"})
         if b.verdict == "unknown":
             continue

@@ -1,7 +1,8 @@
-/* search.c - the two-deck games' search (deck2.h): rounds of the full
- * search and of restarts (each a search of its own, forked), the prefix
- * restarts along the best line, over the one depth-first search engine
- * (dfs.h) with the tree-shaped exact table (ctable.c).
+/* search.c - the two-deck games' search (solver_new_deck2, deck2.h): rounds
+ * of the full search and of restarts (each a search of its own, forked), the
+ * prefix restarts along the best line, over the one depth-first search
+ * engine (dfs.h) with the tree-shaped exact table (ctable.c); its side of
+ * the verbs of solver.h (handle.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "clock.h"
 #include "mem.h"
 #include "dfs.h"
+#include "handle.h"
 
 
 /* The staged search (D2_RESTARTS), docs/search.md "restarts": rounds of a
@@ -41,7 +43,10 @@
 #define PHASE_DONE (-2)
 enum { STAGE_FULL, STAGE_RESTARTS, STAGE_TO_END };
 
-struct d2_solver {
+typedef struct deck2_search deck2_search;
+
+struct deck2_search {
+    solver h;                   /* the handle (handle.h): first */
     dfs e;                      /* the search: stack, limits, stats, lines */
     family fam;
     void *root;
@@ -50,7 +55,7 @@ struct d2_solver {
     int spare_cap;
     uint64_t max_bytes;
     mem_account own_mem;        /* the account of this search and its restarts */
-    d2_move *out[2];            /* the lines as solution-format moves, made on demand */
+    solver_move *out[2];        /* the lines as solution-format moves, made on demand */
     int out_len[2];
     unsigned flags;
     uint64_t seed;              /* non-zero: moves in a random order (a restart) */
@@ -94,22 +99,27 @@ static void *frame_state(const void *f)
     return (unsigned char *)frame_moves(f) + sizeof(gmove) * G_MAX_MOVES;
 }
 
-/* What every search sets up once its family is known: the
+/* The two-deck games' side of the verbs (handle.h), at the end. */
+static const solver_family DECK2_FAMILY;
+
+/* What every search sets up once its family is known: the handle, the
  * frame size, the flags and the stage; -1 if memory runs out. */
-static int start_search(d2_solver *s, unsigned flags, mem_account *mem)
+static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
 {
     size_t frame_size = align8(align8(s->fam.state_size) + align8(sizeof(frame_head)) + align8(sizeof(ctable_path))
                                + sizeof(gmove) * G_MAX_MOVES);
     dfs_init(&s->e, frame_size, s->fam.max_score, mem);
+    s->h.family = &DECK2_FAMILY;
+    s->h.e = &s->e;
     s->flags = flags;
     s->stage = (flags & D2_RESTARTS) ? STAGE_FULL : STAGE_TO_END;
     s->prefix_budget = PREFIX_BUDGET;
     return 0;
 }
 
-d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
+solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
 {
-    d2_solver *s = calloc(1, sizeof *s);
+    deck2_search *s = calloc(1, sizeof *s);
     if (!s) {
         family_fail(err, errlen, "out of memory");
         return NULL;
@@ -137,15 +147,15 @@ d2_solver *d2_new(const d2_rules *rules, const d2_position *pos, unsigned flags,
         return NULL;
     }
     s->e.stats.best_score = s->fam.score(s->fam.game, s->root);
-    return s;
+    return &s->h;
 }
 
 /* A fresh search over the same game and root, for a restart: its own table,
  * stack and lines; the family's game stays the parent's (it is not freed
  * with the restart), and the parent's stop flag stops it. */
-static d2_solver *fork_search(d2_solver *parent)
+static deck2_search *fork_search(deck2_search *parent)
 {
-    d2_solver *s = calloc(1, sizeof *s);
+    deck2_search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
     s->fam = parent->fam;
@@ -168,23 +178,19 @@ static d2_solver *fork_search(d2_solver *parent)
     return s;
 }
 
-void d2_set_limits(d2_solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
+static void search_set_limits(solver *h, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
 {
+    deck2_search *s = (deck2_search *)h;
     s->e.max_positions = max_positions;
     s->max_bytes = max_bytes;
     dfs_set_limits(&s->e, max_seconds, max_bytes);
-}
-
-void d2_stop(d2_solver *s)
-{
-    dfs_stop(&s->e);
 }
 
 /* The search's family and store (dfs.h): the family's functions, the
  * tree-shaped table, a child's key looked up from its parent's path. */
 static int store_init(void *ctx)
 {
-    d2_solver *s = ctx;
+    deck2_search *s = ctx;
     if (s->table.vals)
         return 0;
     if (ctable_init(&s->table, s->e.mem, s->fam.key_words) < 0) {
@@ -196,17 +202,17 @@ static int store_init(void *ctx)
 
 static int store_insert(void *ctx, const void *parent, void *f)
 {
-    d2_solver *s = ctx;
+    deck2_search *s = ctx;
     return ctable_insert(&s->table, s->key, parent ? frame_path(parent) : NULL, frame_path(f));
 }
 
-static int store_needs_growth(const void *ctx) { return ctable_needs_growth(&((const d2_solver *)ctx)->table); }
-static int store_grow(void *ctx) { return ctable_grow(&((d2_solver *)ctx)->table); }
-static uint64_t store_count(const void *ctx) { return ctable_count(&((const d2_solver *)ctx)->table); }
+static int store_needs_growth(const void *ctx) { return ctable_needs_growth(&((const deck2_search *)ctx)->table); }
+static int store_grow(void *ctx) { return ctable_grow(&((deck2_search *)ctx)->table); }
+static uint64_t store_count(const void *ctx) { return ctable_count(&((const deck2_search *)ctx)->table); }
 
 static void root_frame(void *ctx, void *f)
 {
-    d2_solver *s = ctx;
+    deck2_search *s = ctx;
     memcpy(frame_state(f), s->root, s->fam.state_size);
     s->fam.key(s->fam.game, s->root, s->key);
 }
@@ -217,7 +223,7 @@ static const void *frame_current(const void *f) { return &frame_moves(f)[frame_h
 
 static void child_frame(void *ctx, const void *parent, const void *m, void *f)
 {
-    d2_solver *s = ctx;
+    deck2_search *s = ctx;
     memcpy(frame_state(f), frame_state(parent), s->fam.state_size);
     s->fam.apply(s->fam.game, frame_state(f), m);
     s->fam.key(s->fam.game, frame_state(f), s->key);
@@ -225,7 +231,7 @@ static void child_frame(void *ctx, const void *parent, const void *m, void *f)
 
 static int frame_score(const void *ctx, const void *f)
 {
-    const d2_solver *s = ctx;
+    const deck2_search *s = ctx;
     return s->fam.score(s->fam.game, frame_state(f));
 }
 
@@ -233,7 +239,7 @@ static int frame_score(const void *ctx, const void *f)
  * nor beat the best score seen is stored but not expanded. */
 static int dead_cards(void *ctx, const void *f, const void *m, int best_seen)
 {
-    d2_solver *s = ctx;
+    deck2_search *s = ctx;
     if (!s->fam.bound || !(s->flags & D2_DEAD_CARDS))
         return 0;
     int best = best_seen > s->prune_at ? best_seen : s->prune_at;
@@ -243,7 +249,7 @@ static int dead_cards(void *ctx, const void *f, const void *m, int best_seen)
 
 /* A random order within the priority groups; now and then a move jumps
  * to the first group. */
-static void shuffle_moves(d2_solver *s, gmove *mv, int n)
+static void shuffle_moves(deck2_search *s, gmove *mv, int n)
 {
     uint8_t key[G_MAX_MOVES];
     for (int k = n - 1; k >= 0; k--) {
@@ -261,7 +267,7 @@ static void shuffle_moves(d2_solver *s, gmove *mv, int n)
 
 static void expand_frame(void *ctx, void *f)
 {
-    d2_solver *s = ctx;
+    deck2_search *s = ctx;
     frame_head *h = frame_hd(f);
     h->n = (uint16_t)s->fam.moves(s->fam.game, frame_state(f), frame_moves(f));
     h->next = 0;
@@ -281,7 +287,7 @@ static const dfs_ops D2_DFS = {
 
 /* The search, from where it stopped; with cap > 0 it returns PHASE_DONE
  * once the table holds cap positions. */
-static int plain_run(d2_solver *s, uint64_t cap)
+static int plain_run(deck2_search *s, uint64_t cap)
 {
     int status = dfs_run(&s->e, &D2_DFS, s, cap);
     return status == DFS_CAPPED ? PHASE_DONE : status;
@@ -307,14 +313,14 @@ static int join_lines(mem_account *mem, void **out, uint64_t *cap, const gmove *
 
 
 /* Frees a restart, keeping its stack for the next one. */
-static void end_restart(d2_solver *s, d2_solver *r)
+static void end_restart(deck2_search *s, deck2_search *r)
 {
     mem_free(s->e.mem, SOLVER_MEM_STACK, s->spare, s->e.frame_size * (size_t)s->spare_cap);
     s->spare = r->e.stack;
     s->spare_cap = r->e.stack_cap;
     r->e.stack = NULL;
     r->e.stack_cap = 0;
-    d2_free(r);
+    solver_free(&r->h);
 }
 
 /* One restart: a fresh search of its own from the position after the first
@@ -324,9 +330,9 @@ static void end_restart(d2_solver *s, d2_solver *r)
  * (the prefix, then the restart's line). A restart from the root that stored
  * every position it reaches proves the deal lost: SOLVER_LOST. One from a
  * later position proves only that its position is lost: PHASE_DONE. */
-static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
+static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
 {
-    d2_solver *r = fork_search(s);
+    deck2_search *r = fork_search(s);
     if (!r)
         return SOLVER_LIMIT_MEMORY;
     for (int i = 0; i < depth; i++)
@@ -345,7 +351,7 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
     if (s->e.max_seconds > 0)
         seconds = s->e.max_seconds > s->e.stats.seconds ? s->e.max_seconds - s->e.stats.seconds : 1e-9;
     /* The restart charges this search's account: the memory limit is on both. */
-    d2_set_limits(r, budget, seconds, s->max_bytes);
+    solver_set_limits(&r->h, budget, seconds, s->max_bytes);
     int st = plain_run(r, 0);
     s->e.stats.positions += r->e.stats.positions;
     s->e.earlier += r->e.stats.positions;
@@ -376,7 +382,7 @@ static int restart(d2_solver *s, int depth, uint64_t seed, uint64_t budget)
  * this order: some moves before each of the family's milestones, the last
  * first (a redeal: a restart there revises the pass before it), then
  * 4, 8, 16, ... moves before the line's end. */
-static void make_points(d2_solver *s)
+static void make_points(deck2_search *s)
 {
     static const int before[] = { 2, 5, 10, 20, 30, 40 };
     int n = 0;
@@ -394,7 +400,7 @@ static void make_points(d2_solver *s)
 /* The next restart: after the first FIRST_RESTARTS, every other one from a
  * point of the best line (each point once, then all again with twice the
  * budget); the others from the root in a random order. */
-static int next_restart(d2_solver *s)
+static int next_restart(deck2_search *s)
 {
     s->restarts++;
     if (s->restarts > FIRST_RESTARTS && s->restarts % 2 == 0 && s->e.best_len > 0) {
@@ -411,8 +417,9 @@ static int next_restart(d2_solver *s)
     return restart(s, 0, seed, RESTART_BUDGET);
 }
 
-int d2_run(d2_solver *s)
+static int search_run(solver *h)
 {
+    deck2_search *s = (deck2_search *)h;
     if (s->e.finished)
         return s->e.status;
     while (s->stage != STAGE_TO_END) {
@@ -455,15 +462,8 @@ int d2_run(d2_solver *s)
     return plain_run(s, 0);
 }
 
-void d2_get_stats(const d2_solver *s, solver_stats *out)
-{
-    const mem_account *a = s->e.mem;
-    *out = s->e.stats;
-    mem_stats(a, s->e.status, out);
-}
-
 /* The solution-format moves of line `which`, made once. */
-static int build_out(d2_solver *s, int which)
+static int build_out(deck2_search *s, int which)
 {
     if (s->out[which])
         return s->out_len[which];
@@ -472,11 +472,11 @@ static int build_out(d2_solver *s, int which)
     if (which == 0 && s->e.status != SOLVER_WON)
         return -1;
     if (len <= 0 || !line) {
-        s->out[which] = malloc(sizeof(d2_move));
+        s->out[which] = malloc(sizeof(solver_move));
         s->out_len[which] = 0;
         return s->out[which] ? 0 : -1;
     }
-    d2_move *out = malloc(sizeof(d2_move) * (size_t)len * 3);
+    solver_move *out = malloc(sizeof(solver_move) * (size_t)len * 3);
     void *st = malloc(s->fam.state_size);
     if (!out || !st) {
         free(out);
@@ -495,31 +495,32 @@ static int build_out(d2_solver *s, int which)
     return n;
 }
 
-int d2_line_length(const d2_solver *s, int which)
+static int search_line_length(const solver *h, int which)
 {
     if (which != 0 && which != 1)
         return -1;
-    return build_out((d2_solver *)s, which);
+    return build_out((deck2_search *)h, which);
 }
 
-int d2_line_move(const d2_solver *s, int which, int index, d2_move *out)
+static int search_line_move(const solver *h, int which, int index, solver_move *out)
 {
-    int n = d2_line_length(s, which);
+    const deck2_search *s = (const deck2_search *)h;
+    int n = search_line_length(h, which);
     if (n < 0 || index < 0 || index >= n)
         return -1;
     *out = s->out[which][index];
     return 0;
 }
 
-int d2_root_bound(const d2_solver *s)
+static int search_root_bound(const solver *h)
 {
+    const deck2_search *s = (const deck2_search *)h;
     return s->fam.bound ? s->fam.bound(s->fam.game, s->root, NULL, s->fam.max_score) : s->fam.max_score;
 }
 
-void d2_free(d2_solver *s)
+static void search_free(solver *h)
 {
-    if (!s)
-        return;
+    deck2_search *s = (deck2_search *)h;
     ctable_free(&s->table);
     mem_free(s->e.mem, SOLVER_MEM_STACK, s->spare, s->e.frame_size * (size_t)s->spare_cap);
     dfs_free(&s->e);
@@ -530,3 +531,8 @@ void d2_free(d2_solver *s)
     free(s->root);
     free(s);
 }
+
+static const solver_family DECK2_FAMILY = {
+    .set_limits = search_set_limits, .run = search_run, .line_length = search_line_length,
+    .line_move = search_line_move, .root_bound = search_root_bound, .free = search_free,
+};

@@ -1,7 +1,8 @@
-/* search.c - the Tomb's search: its staged phases (the first plain search,
- * the randomised restarts, the win phases, the classic phase, the summaries
- * and the walk along them) over the one depth-first search engine (dfs.h),
- * with the exact table (table.c) and keys made from the parent's.
+/* search.c - the Tomb's search (solver_new_tomb, solver.h): its staged
+ * phases (the first plain search, the randomised restarts, the win phases,
+ * the classic phase, the summaries and the walk along them) over the one
+ * depth-first search engine (dfs.h), with the exact table (table.c) and keys
+ * made from the parent's; its side of the verbs of solver.h (handle.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "clock.h"
 #include "mem.h"
 #include "dfs.h"
+#include "handle.h"
 
 /* Positions the first plain search gets before the restarts: fewer where
  * the summaries go by places (tuned on classic 1-3,000: 74 s of search in
@@ -73,7 +75,10 @@ typedef struct {
     uint8_t n, next;
 } frame;
 
-struct solver {
+typedef struct tomb_search tomb_search;
+
+struct tomb_search {
+    solver h;               /* the handle (handle.h): first */
     dfs e;                  /* the plain search: stack, limits, stats, lines */
     tomb_game game;
     tomb_state root;
@@ -87,14 +92,17 @@ struct solver {
     int phase, round_started;     /* see staged_run */
     unsigned full_cells;    /* SOLVER_FULL_CELLS if asked for: see staged_run */
     solver_position pos;    /* the root as given */
-    solver *sub;            /* the classic phase's search (staged_run) */
+    tomb_search *sub;       /* the classic phase's search (staged_run) */
 };
 
+/* The Tomb's side of the verbs (handle.h), at the end. */
+static const solver_family TOMB_FAMILY;
+
 /* A search that charges the account `mem` (NULL: its own). */
-static solver *new_solver(const solver_rules *rules, const solver_position *pos,
-                          unsigned flags, char *err, int errlen, mem_account *mem)
+static tomb_search *new_search(const solver_rules *rules, const solver_position *pos,
+                               unsigned flags, char *err, int errlen, mem_account *mem)
 {
-    solver *s = calloc(1, sizeof *s);
+    tomb_search *s = calloc(1, sizeof *s);
     if (!s) {
         if (err && errlen > 0)
             strncpy(err, "out of memory", (size_t)errlen - 1);
@@ -105,6 +113,8 @@ static solver *new_solver(const solver_rules *rules, const solver_position *pos,
         return NULL;
     }
     dfs_init(&s->e, sizeof(frame), 52, mem ? mem : &s->own_mem);
+    s->h.family = &TOMB_FAMILY;
+    s->h.e = &s->e;
     s->pos = *pos;
     /* full-cells is switched on by staged_run, after the restarts that go without it. */
     s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
@@ -114,22 +124,19 @@ static solver *new_solver(const solver_rules *rules, const solver_position *pos,
     return s;
 }
 
-solver *solver_new(const solver_rules *rules, const solver_position *pos,
-                   unsigned flags, char *err, int errlen)
+solver *solver_new_tomb(const solver_rules *rules, const solver_position *pos,
+                        unsigned flags, char *err, int errlen)
 {
-    return new_solver(rules, pos, flags, err, errlen, NULL);
+    tomb_search *s = new_search(rules, pos, flags, err, errlen, NULL);
+    return s ? &s->h : NULL;
 }
 
-void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
+static void search_set_limits(solver *h, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
 {
+    tomb_search *s = (tomb_search *)h;
     s->max_positions = max_positions;
     s->max_bytes = max_bytes;
     dfs_set_limits(&s->e, max_seconds, max_bytes);
-}
-
-void solver_stop(solver *s)
-{
-    dfs_stop(&s->e);
 }
 
 /* Orders the choice between parking the waste card in a cell and turning
@@ -137,9 +144,9 @@ void solver_stop(solver *s)
  * search parks a card that fits soon (one card away) or one over a card that
  * fits now and is at most four away; a restart parks at random, likelier the
  * sooner the card fits. Only the order changes: both moves stay. */
-static void order_buries(solver *s, const tomb_state *st, frame *f);
+static void order_buries(tomb_search *s, const tomb_state *st, frame *f);
 
-static void order_moves(solver *s, const tomb_state *st, frame *f)
+static void order_moves(tomb_search *s, const tomb_state *st, frame *f)
 {
     if (!(s->game.flags & SOLVER_RESTARTS))
         return;
@@ -173,7 +180,7 @@ static void order_moves(solver *s, const tomb_state *st, frame *f)
  * buries first the card that fits latest (most cards to go home before it);
  * a restart adds a random amount to each card's wait. Only the order
  * changes. The buries and the turn come last among the moves. */
-static void order_buries(solver *s, const tomb_state *st, frame *f)
+static void order_buries(tomb_search *s, const tomb_state *st, frame *f)
 {
     int first = f->n;
     while (first > 0 && (TM_ACTION(f->moves[first - 1]) == TM_BURY || TM_ACTION(f->moves[first - 1]) == SOLVER_TURN))
@@ -196,7 +203,7 @@ static void order_buries(solver *s, const tomb_state *st, frame *f)
  * the flat table, a child's key made from its parent's. */
 static int store_init(void *ctx)
 {
-    solver *s = ctx;
+    tomb_search *s = ctx;
     if (s->table.slots)
         return 0;
     return table_init(&s->table, s->e.mem, s->game.key_words, INITIAL_SLOTS);
@@ -205,16 +212,16 @@ static int store_init(void *ctx)
 static int store_insert(void *ctx, const void *parent, void *f)
 {
     (void)parent;
-    return table_insert(&((solver *)ctx)->table, ((frame *)f)->key);
+    return table_insert(&((tomb_search *)ctx)->table, ((frame *)f)->key);
 }
 
-static int store_needs_growth(const void *ctx) { return table_needs_growth(&((const solver *)ctx)->table); }
-static int store_grow(void *ctx) { return table_grow(&((solver *)ctx)->table); }
-static uint64_t store_count(const void *ctx) { return ((const solver *)ctx)->table.count; }
+static int store_needs_growth(const void *ctx) { return table_needs_growth(&((const tomb_search *)ctx)->table); }
+static int store_grow(void *ctx) { return table_grow(&((tomb_search *)ctx)->table); }
+static uint64_t store_count(const void *ctx) { return ((const tomb_search *)ctx)->table.count; }
 
 static void root_frame(void *ctx, void *frame_p)
 {
-    solver *s = ctx;
+    tomb_search *s = ctx;
     frame *f = frame_p;
     f->state = s->root;
     tomb_key(&s->game, &s->root, f->key);
@@ -226,7 +233,7 @@ static const void *frame_current(const void *f) { return &((const frame *)f)->mo
 
 static void child_frame(void *ctx, const void *parent, const void *m, void *frame_p)
 {
-    solver *s = ctx;
+    tomb_search *s = ctx;
     const frame *p = parent;
     frame *c = frame_p;
     c->state = p->state;
@@ -242,7 +249,7 @@ static int frame_score(const void *ctx, const void *f)
 
 static void expand_frame(void *ctx, void *frame_p)
 {
-    solver *s = ctx;
+    tomb_search *s = ctx;
     frame *f = frame_p;
     f->n = (uint8_t)tomb_moves(&s->game, &f->state, f->moves);
     order_moves(s, &f->state, f);
@@ -261,13 +268,13 @@ static const dfs_ops TOMB_DFS = {
 
 /* The plain search, from where it stopped, until the table holds cap
  * positions (0: no cap; then SOLVER_LIMIT_POSITIONS). */
-static int plain_run(solver *s, uint64_t cap)
+static int plain_run(tomb_search *s, uint64_t cap)
 {
     int status = dfs_run(&s->e, &TOMB_DFS, s, cap);
     return status == DFS_CAPPED ? dfs_finish(&s->e, SOLVER_LIMIT_POSITIONS) : status;
 }
 
-static int use_memo(const solver *s)
+static int use_memo(const tomb_search *s)
 {
     return (s->game.flags & SOLVER_SUMMARIES) && (s->game.flags & SOLVER_SUIT_SYMMETRY)
         && s->game.rules.passes == 1;
@@ -275,7 +282,7 @@ static int use_memo(const solver *s)
 
 /* Walks from the root to a position of score `target`, choosing at each step
  * a move after which the summaries say the target is still reachable. */
-static int walk(solver *s, int target, void **line, uint64_t *line_cap, int *len)
+static int walk(tomb_search *s, int target, void **line, uint64_t *line_cap, int *len)
 {
     tomb_state cur = s->root;
     int n = 0, cap = 0;
@@ -312,7 +319,7 @@ static int walk(solver *s, int target, void **line, uint64_t *line_cap, int *len
 
 /* The summaries from the root; in a win phase (ph not NULL), they only look
  * for a win and return CAPPED_NO_WIN when there is none in its smaller game. */
-static int memo_run(solver *s, double start, double spent, const win_phase *ph)
+static int memo_run(tomb_search *s, double start, double spent, const win_phase *ph)
 {
     memo *m = &s->memo;
     if (!s->memo_ready) {
@@ -367,7 +374,7 @@ static int memo_run(solver *s, double start, double spent, const win_phase *ph)
 /* Starts a new search from the root (a restart, or the full search after
  * them): the positions so far are counted, and the table is emptied, kept if
  * it already has `slots` slots, else made anew. -1 if memory runs out. */
-static int new_round(solver *s, uint64_t slots, uint64_t seed)
+static int new_round(tomb_search *s, uint64_t slots, uint64_t seed)
 {
     s->e.earlier += s->table.count;
     if (s->table.capacity == slots)
@@ -387,7 +394,7 @@ static int new_round(solver *s, uint64_t slots, uint64_t seed)
 /* Runs a win phase (the summaries in a smaller or greedier game): its win,
  * a limit's status, or CAPPED_NO_WIN, and then the phase decides nothing: its
  * summaries (some cut short) are dropped and the next phase comes. */
-static int win_phase_run(solver *s, double start, double spent, const win_phase *ph)
+static int win_phase_run(tomb_search *s, double start, double spent, const win_phase *ph)
 {
     int status = memo_run(s, start, spent, ph);
     if (status != CAPPED_NO_WIN) {
@@ -407,7 +414,7 @@ static int win_phase_run(solver *s, double start, double spent, const win_phase 
  * line: the classic's complete search (by places, under a second) runs
  * first. Its loss decides nothing. Returns SOLVER_WON (with the line), a
  * limit's status (the next run goes on with it), or CAPPED_NO_WIN. */
-static int classic_phase(solver *s, double start, double spent)
+static int classic_phase(tomb_search *s, double start, double spent)
 {
     const solver_rules *r = &s->game.rules;
     if (r->turn != 1 || r->passes != 1 || !r->cell_to_foundation || s->pos.nreserve
@@ -418,7 +425,7 @@ static int classic_phase(solver *s, double start, double spent)
         classic.cell_from_cell = classic.cell_to_reserve = classic.cell_to_waste = classic.sixes_reserve = 0;
         char err[200];
         /* The shortcuts asked for: the game's flags but for the two phases switch. */
-        s->sub = new_solver(&classic, &s->pos, s->game.flags & ~(SOLVER_FULL_CELLS | TOMB_GREEDY), err, (int)sizeof err,
+        s->sub = new_search(&classic, &s->pos, s->game.flags & ~(SOLVER_FULL_CELLS | TOMB_GREEDY), err, (int)sizeof err,
                             s->e.mem);
         if (!s->sub)
             return CAPPED_NO_WIN;   /* a position the classic rules refuse: nothing to learn */
@@ -429,7 +436,7 @@ static int classic_phase(solver *s, double start, double spent)
      * so its limit is what the handle's limit leaves them; its seconds are
      * in the handle's already, so it gets the seconds left on top of its own. */
     solver_stats st;
-    solver_get_stats(s->sub, &st);
+    solver_get_stats(&s->sub->h, &st);
     uint64_t used = s->e.earlier + s->table.count;
     uint64_t positions = 0;
     if (s->max_positions) {
@@ -443,9 +450,9 @@ static int classic_phase(solver *s, double start, double spent)
         if (seconds <= 0)
             return SOLVER_LIMIT_SECONDS;
     }
-    solver_set_limits(s->sub, positions, seconds > 0 ? seconds + st.seconds : 0, s->max_bytes);
-    int status = solver_run(s->sub);
-    solver_get_stats(s->sub, &st);
+    solver_set_limits(&s->sub->h, positions, seconds > 0 ? seconds + st.seconds : 0, s->max_bytes);
+    int status = solver_run(&s->sub->h);
+    solver_get_stats(&s->sub->h, &st);
     s->e.stats.positions = used + st.positions;
     if (status == SOLVER_WON) {
         uint64_t bytes = sizeof(tomb_move) * (uint64_t)(s->sub->e.win_len + 1);
@@ -463,7 +470,7 @@ static int classic_phase(solver *s, double start, double spent)
     if (status != SOLVER_LOST)
         return status;
     s->e.earlier += st.positions;
-    solver_free(s->sub);
+    solver_free(&s->sub->h);
     s->sub = NULL;
     return CAPPED_NO_WIN;
 }
@@ -473,7 +480,7 @@ static int classic_phase(solver *s, double start, double spent)
  * of its own, so one that ends without a limit decides the deal too.
  * Phases 1..restarts, those after plain_restarts with full-cells; -1 once
  * they are done, else the status of the run. */
-static int restarts_run(solver *s, int restarts, int plain_restarts, int by_places)
+static int restarts_run(tomb_search *s, int restarts, int plain_restarts, int by_places)
 {
     while (s->phase <= restarts) {
         s->game.flags = (s->game.flags & ~SOLVER_FULL_CELLS) | (s->phase > plain_restarts ? s->full_cells : 0);
@@ -502,7 +509,7 @@ static int restarts_run(solver *s, int restarts, int plain_restarts, int by_plac
  * (1..restarts), then the summaries (one pass) or the full plain search from
  * the start. Without restarts or summaries, the first search is the full one.
  * A run stopped by a limit goes on in the same phase next time. */
-static int staged_run(solver *s)
+static int staged_run(tomb_search *s)
 {
     int by_places = use_memo(s) && memo_by_places(&s->game);
     int per_card = by_places ? RESTARTS_PER_CARD_BY_PLACES
@@ -578,8 +585,9 @@ static int staged_run(solver *s)
     return dfs_finish(&s->e, status);
 }
 
-int solver_run(solver *s)
+static int search_run(solver *h)
 {
+    tomb_search *s = (tomb_search *)h;
     if (s->e.finished)
         return s->e.status;
     /* The lines read after an earlier run may change: make them anew. */
@@ -593,15 +601,8 @@ int solver_run(solver *s)
     return status;
 }
 
-void solver_get_stats(const solver *s, solver_stats *out)
-{
-    const mem_account *a = s->e.mem;   /* with the summaries' and the classic phase's */
-    *out = s->e.stats;
-    mem_stats(a, s->e.status, out);
-}
-
 /* The line of the search (a bury counts once) and its length. */
-static int search_line(const solver *s, int which, const tomb_move **line)
+static int search_line(const tomb_search *s, int which, const tomb_move **line)
 {
     *line = (which == 0 || s->e.status == SOLVER_WON) ? s->e.win_line : s->e.best_line;
     if (which == 0)
@@ -611,8 +612,9 @@ static int search_line(const solver *s, int which, const tomb_move **line)
 }
 
 /* The length of a line in moves of the rules: a bury is three. */
-int solver_line_length(const solver *s, int which)
+static int search_line_length(const solver *h, int which)
 {
+    const tomb_search *s = (const tomb_search *)h;
     const tomb_move *line;
     int len = search_line(s, which, &line), out = len;
     for (int i = 0; i < len; i++)
@@ -620,13 +622,13 @@ int solver_line_length(const solver *s, int which)
     return out;
 }
 
-static solver_move *make_line(solver *s, int which)
+static solver_move *make_line(tomb_search *s, int which)
 {
     const tomb_move *line;
     int len = search_line(s, which, &line);
     if (len < 0)
         return NULL;
-    solver_move *out = calloc((size_t)solver_line_length(s, which) + 1, sizeof *out);
+    solver_move *out = calloc((size_t)search_line_length(&s->h, which) + 1, sizeof *out);
     if (!out)
         return NULL;
     tomb_state st = s->root;
@@ -642,10 +644,10 @@ static solver_move *make_line(solver *s, int which)
     return out;
 }
 
-int solver_line_move(const solver *s, int which, int index, solver_move *out)
+static int search_line_move(const solver *h, int which, int index, solver_move *out)
 {
-    solver *m = (solver *)s;    /* the line is made once, on first reading */
-    if (which < 0 || which > 1 || index < 0 || index >= solver_line_length(s, which))
+    tomb_search *m = (tomb_search *)h;    /* the line is made once, on first reading */
+    if (which < 0 || which > 1 || index < 0 || index >= search_line_length(h, which))
         return -1;
     if (!m->lines_out[which] && !(m->lines_out[which] = make_line(m, which)))
         return -1;
@@ -653,16 +655,23 @@ int solver_line_move(const solver *s, int which, int index, solver_move *out)
     return 0;
 }
 
-void solver_free(solver *s)
+static void search_free(solver *h)
 {
-    if (!s)
-        return;
+    tomb_search *s = (tomb_search *)h;
     table_free(&s->table);
     dfs_free(&s->e);
     free(s->lines_out[0]);
     free(s->lines_out[1]);
     if (s->memo_ready)
         memo_free(&s->memo);
-    solver_free(s->sub);
+    if (s->sub)
+        search_free(&s->sub->h);
     free(s);
 }
+
+/* The Tomb has no bound on the score short of a win: solver_root_bound
+ * says 52. */
+static const solver_family TOMB_FAMILY = {
+    .set_limits = search_set_limits, .run = search_run, .line_length = search_line_length,
+    .line_move = search_line_move, .root_bound = NULL, .free = search_free,
+};

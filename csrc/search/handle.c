@@ -1,0 +1,46 @@
+/* handle.c - the verbs of solver.h, the same for every family (handle.h). */
+#include "handle.h"
+#include "mem.h"
+
+void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
+{
+    s->family->set_limits(s, max_positions, max_seconds, max_bytes);
+}
+
+int solver_run(solver *s)
+{
+    return s->family->run(s);
+}
+
+void solver_stop(solver *s)
+{
+    dfs_stop(s->e);
+}
+
+void solver_get_stats(const solver *s, solver_stats *out)
+{
+    /* The account is the search's own, with all its phases and restarts. */
+    *out = s->e->stats;
+    mem_stats(s->e->mem, s->e->status, out);
+}
+
+int solver_root_bound(const solver *s)
+{
+    return s->family->root_bound ? s->family->root_bound(s) : s->e->max_score;
+}
+
+int solver_line_length(const solver *s, int which)
+{
+    return s->family->line_length(s, which);
+}
+
+int solver_line_move(const solver *s, int which, int index, solver_move *out)
+{
+    return s->family->line_move(s, which, index, out);
+}
+
+void solver_free(solver *s)
+{
+    if (s)
+        s->family->free(s);
+}
