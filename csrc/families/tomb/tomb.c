@@ -271,8 +271,8 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
     return 0;
 }
 
-/* memo.c reads this from a control state's bits (q_others_forced); this is
- * the reference its debug check (MEMO_CHECK_TOP) compares with. */
+/* bitmoves.h reads this from a control state's bits (q_others_forced); this
+ * is the reference bitmoves_check.c compares it with. */
 int tomb_others_forced(const tomb_game *g, const tomb_state *s)
 {
     const solver_rules *r = &g->rules;
