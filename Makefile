@@ -65,11 +65,18 @@ test-slow: build
 # browser's are left out (Chromium would load the sanitizer too).
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so) $$($${CC:-cc} -print-file-name=libstdc++.so)" ../../$(PY)
+# $(call sanitized_copy,KIND): the package and the tests copied into
+# build/KIND with the core built under that sanitizer (_build.py --KIND).
+define sanitized_copy
+	rm -rf build/$(1) && mkdir -p build/$(1) && cp -r solver tests pyproject.toml build/$(1)/
+	rm -f build/$(1)/solver/_core*.so
+	$(PY) solver/_build.py --$(1) build/$(1)/solver
+endef
+# $(call is_copy,KIND): fails unless the module imported is the copy's.
+is_copy = -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/$(1)/' not in c.__file__ else None"
 test-asan: build
-	rm -rf build/asan && mkdir -p build/asan && cp -r solver tests pyproject.toml build/asan/
-	rm -f build/asan/solver/_core*.so
-	$(PY) solver/_build.py --asan build/asan/solver
-	cd build/asan && $(ASAN_RUN) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/asan/' not in c.__file__ else None" \
+	$(call sanitized_copy,asan)
+	cd build/asan && $(ASAN_RUN) $(call is_copy,asan) \
 		&& $(ASAN_RUN) -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py
 
 # The tests that use threads again, with the C core built under
@@ -84,10 +91,8 @@ TSAN_TESTS = tests/test_core.py tests/test_twodeck_core.py -k "thread or stop or
 TSAN_RUN = TSAN_OPTIONS="halt_on_error=1 die_after_fork=0" \
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libtsan.so)" ../../$(PY)
 test-tsan: build
-	rm -rf build/tsan && mkdir -p build/tsan && cp -r solver tests pyproject.toml build/tsan/
-	rm -f build/tsan/solver/_core*.so
-	$(PY) solver/_build.py --tsan build/tsan/solver
-	cd build/tsan && $(TSAN_RUN) -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/tsan/' not in c.__file__ else None" \
+	$(call sanitized_copy,tsan)
+	cd build/tsan && $(TSAN_RUN) $(call is_copy,tsan) \
 		&& $(TSAN_RUN) -m pytest -p no:cacheprovider $(TSAN_TESTS)
 
 # Lint and type check (configured in pyproject.toml): ruff on the package

@@ -701,21 +701,6 @@ static int take_foundations(jw_state *s, const d2_position *p, int *count)
     return 0;
 }
 
-/* 0 if every card is there twice (count), else -1 with the first that is
- * not, named in err. */
-static int check_twice(const int *count, char *err, int errlen)
-{
-    static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
-    char text[200];
-    for (int c = 0; c < 52; c++)
-        if (count[c] != 2) {
-            snprintf(text, sizeof text, "position: card %c%c is there %d times; two decks hold it twice",
-                     ranks[c % 13], suits[c / 13], count[c]);
-            return family_fail(err, errlen, text);
-        }
-    return 0;
-}
-
 int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
                void *root, char *err, int errlen)
 {
@@ -762,7 +747,7 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
     }
     CHECK(!bad, "position: a card id is not 0..51");
     CHECK(take_foundations(s, p, count) == 0, "position: a foundation holds 0..13 cards");
-    if (check_twice(count, err, errlen) < 0) {
+    if (family_check_twice(count, "", err, errlen) < 0) {
         free(g);
         return -1;
     }
