@@ -165,4 +165,10 @@ int solver_line_length(const solver *s, int which);
 int solver_line_move(const solver *s, int which, int index, solver_move *out);
 void solver_free(solver *s);
 
+/* Debugging, for the tests: while `on`, the summaries by control states
+ * check the moves they read from a control state's bits against the
+ * rules' move generator, at every state they read (slow). Writes the
+ * states checked and those that differed since it was last turned on. */
+void solver_debug_bitmoves(int on, uint64_t *checked, uint64_t *mismatches);
+
 #endif

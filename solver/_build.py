@@ -34,14 +34,24 @@ def _declarations() -> str:
     return "\n".join(lines)
 
 
-#: AddressSanitizer and UndefinedBehaviorSanitizer (``make test-asan``):
+#: The sanitized builds, by the option that asks for them. ``--asan``
+#: (``make test-asan``): AddressSanitizer and UndefinedBehaviorSanitizer,
 #: out-of-bounds reads and writes and undefined behaviour in the C core stop
-#: the process with a report instead of going unnoticed.
-SANITIZE = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"]
+#: the process with a report instead of going unnoticed. ``--tsan`` (``make
+#: test-tsan``): ThreadSanitizer, a data race between the thread a search
+#: runs in and one that stops it is reported.
+SANITIZE = {
+    "--asan": ["-O1", "-g", "-fsanitize=address,undefined", "-fno-omit-frame-pointer"],
+    "--tsan": ["-O1", "-g", "-fsanitize=thread", "-fno-omit-frame-pointer"],
+}
+#: What the C core is compiled with besides the optimisation (``make cwarn``
+#: checks the sources with the same, plus -Wshadow -Werror).
+CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"]
 
 
-def make_builder(absolute: bool = False, sanitize: bool = False) -> FFI:
-    """The FFI builder; setuptools wants paths relative to the project."""
+def make_builder(absolute: bool = False, sanitize: str | None = None) -> FFI:
+    """The FFI builder; setuptools wants paths relative to the project.
+    `sanitize`: a key of SANITIZE, or None for the optimised build."""
     def path(p: Path) -> str:
         return str(p if absolute else p.relative_to(ROOT))
 
@@ -52,9 +62,8 @@ def make_builder(absolute: bool = False, sanitize: bool = False) -> FFI:
         "".join(f'#include "{name}"\n' for name in HEADERS),
         sources=[path(CSRC / f) for f in SOURCES],
         include_dirs=[path(d) for d in INCLUDE_DIRS],
-        extra_compile_args=(SANITIZE if sanitize else ["-O3"])
-        + ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"],
-        extra_link_args=[f for f in SANITIZE if f.startswith("-fsanitize")] if sanitize else [],
+        extra_compile_args=(SANITIZE[sanitize] if sanitize else ["-O3"]) + CFLAGS,
+        extra_link_args=[f for f in SANITIZE[sanitize] if f.startswith("-fsanitize")] if sanitize else [],
     )
     return builder
 
@@ -63,13 +72,13 @@ ffibuilder = make_builder()
 
 if __name__ == "__main__":
     # Build in build/inplace, then rename over solver/: a process that has the
-    # old module loaded keeps its (unchanged) file. `--asan DIR`: the
-    # sanitized module, into the copy of the package in DIR instead.
+    # old module loaded keeps its (unchanged) file. `--asan DIR` or `--tsan
+    # DIR`: the sanitized module, into the copy of the package in DIR instead.
     import os
     import sys
 
-    asan = sys.argv[1:2] == ["--asan"]
-    into = Path(sys.argv[2]) if asan else ROOT / "solver"
-    tmp = ROOT / "build" / ("asan-build" if asan else "inplace")
-    built = make_builder(absolute=True, sanitize=asan).compile(tmpdir=str(tmp), verbose=False)
+    sanitize = sys.argv[1] if sys.argv[1:2] and sys.argv[1] in SANITIZE else None
+    into = Path(sys.argv[2]) if sanitize else ROOT / "solver"
+    tmp = ROOT / "build" / (f"{sanitize[2:]}-build" if sanitize else "inplace")
+    built = make_builder(absolute=True, sanitize=sanitize).compile(tmpdir=str(tmp), verbose=False)
     os.replace(built, into / os.path.basename(built))

@@ -9,6 +9,7 @@
 #define FAMILY_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -78,6 +79,22 @@ static inline int family_fail(char *err, int errlen, const char *text)
         err[errlen - 1] = 0;
     }
     return -1;
+}
+
+/* 0 if every card of count (52, by suit then rank) is there twice, else -1
+ * with the first that is not named in err; `where` (may be "") says where
+ * the cards were counted. */
+static inline int family_check_twice(const int *count, const char *where, char *err, int errlen)
+{
+    static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
+    char text[200];
+    for (int c = 0; c < 52; c++)
+        if (count[c] != 2) {
+            snprintf(text, sizeof text, "position: card %c%c is there %d times%s; two decks hold it twice",
+                     ranks[c % 13], suits[c / 13], count[c], where);
+            return family_fail(err, errlen, text);
+        }
+    return 0;
 }
 
 /* Writes the low `bits` bits (1..64) of value into the zeroed key at bit

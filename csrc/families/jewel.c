@@ -633,11 +633,77 @@ static int jw_describe(const void *game, const void *state, const gmove *m, d2_m
     return n;
 }
 
+/* The root's reserve cards and stock as sids (jw_game.sidcard; g->nsid and
+ * g->nroot set), the reserves into s, the cards counted in count; 1 if a
+ * card id is not 0..51. */
+static int take_sids(jw_game *g, jw_state *s, const d2_position *p, int *count)
+{
+    int sid = 0, bad = 0;
+    for (int k = 0; k < D2_RESERVES; k++)
+        for (int i = 0; i < p->nreserves[k]; i++) {
+            s->res[k][i] = (uint8_t)sid;
+            g->sidcard[sid++] = p->reserves[k][i];
+        }
+    for (int k = 0; k < D2_RESERVES; k++)
+        s->nres[k] = (uint8_t)p->nreserves[k];
+    g->nstock = p->nstock;
+    for (int i = 0; i < p->nstock; i++)
+        g->sidcard[sid++] = p->stock[i];
+    if (p->turned != NO)
+        g->sidcard[g->nsid - 1] = (uint8_t)p->turned;
+    for (int i = 0; i < g->nsid; i++)
+        bad |= g->sidcard[i] >= 52;
+    for (int i = 0; i < g->nsid; i++)
+        if (g->sidcard[i] < 52)
+            count[g->sidcard[i]]++;
+    return bad;
+}
+
+/* The root's piles into s, their cards counted in count; -1 with err if
+ * one is not a run down in alternating colours of at most 13 cards. */
+static int take_piles(jw_state *s, const d2_position *p, int *count, char *err, int errlen)
+{
+    char text[200];
+    for (int q = 0; q < D2_TABLEAU; q++) {
+        snprintf(text, sizeof text, "position: %s pile %d is not a run down in alternating colours of at most 13 cards",
+                 q < 4 ? "side" : "bottom", q < 4 ? q + 1 : q - 3);
+        if (!(p->ntableau[q] >= 0 && p->ntableau[q] <= JW_PMAX))
+            return family_fail(err, errlen, text);
+        for (int i = 0; i < p->ntableau[q]; i++) {
+            int c = p->tableau[q][i];
+            if (c >= 52)
+                return family_fail(err, errlen, "position: a card id is not 0..51");
+            if (!(i == 0 || on_pile(p->tableau[q][i - 1], c)))
+                return family_fail(err, errlen, text);
+            s->pile[q][i] = (uint8_t)c;
+            count[c]++;
+        }
+        s->npile[q] = (uint8_t)p->ntableau[q];
+    }
+    return 0;
+}
+
+/* The root's foundations into s (larger first), their cards counted in
+ * count; -1 if one holds more than 13 cards or fewer than none. */
+static int take_foundations(jw_state *s, const d2_position *p, int *count)
+{
+    for (int su = 0; su < 4; su++) {
+        int a = p->foundations[su][0], b = p->foundations[su][1];
+        if (!(a >= 0 && a <= 13 && b >= 0 && b <= 13))
+            return -1;
+        s->found[su][0] = (uint8_t)(a > b ? a : b);
+        s->found[su][1] = (uint8_t)(a > b ? b : a);
+        for (int i = 0; i < a; i++)
+            count[su * 13 + i]++;
+        for (int i = 0; i < b; i++)
+            count[su * 13 + i]++;
+    }
+    return 0;
+}
+
 int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
                void *root, char *err, int errlen)
 {
-    static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
-    char text[200];
     if (r->reserves < 0 || r->reserves > D2_RESERVES)
         return family_fail(err, errlen, "rules: reserves must be 0..3");
     jw_game *g = calloc(1, sizeof *g);
@@ -658,25 +724,8 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
     /* sids: root reserve cards, the stock, and one for a turned card. */
     g->nsid = nroot + p->nstock + (p->turned != NO ? 1 : 0);
     CHECK(g->nsid <= JW_SIDS, "position: more than 104 cards");
-    int sid = 0;
-    for (int k = 0; k < D2_RESERVES; k++)
-        for (int i = 0; i < p->nreserves[k]; i++) {
-            s->res[k][i] = (uint8_t)sid;
-            g->sidcard[sid++] = p->reserves[k][i];
-        }
-    for (int k = 0; k < D2_RESERVES; k++)
-        s->nres[k] = (uint8_t)p->nreserves[k];
     g->nroot = nroot;
-    g->nstock = p->nstock;
-    for (int i = 0; i < p->nstock; i++)
-        g->sidcard[sid++] = p->stock[i];
-    if (p->turned != NO)
-        g->sidcard[g->nsid - 1] = (uint8_t)p->turned;
-    for (int i = 0; i < g->nsid; i++)
-        bad |= g->sidcard[i] >= 52;
-    for (int i = 0; i < g->nsid; i++)
-        if (g->sidcard[i] < 52)
-            count[g->sidcard[i]]++;
+    bad |= take_sids(g, s, p, count);
     for (int i = 0; i < D2_LID; i++) {
         s->lid[i] = p->lid[i];
         if (p->lid[i] != NO) {
@@ -685,18 +734,9 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
                 count[p->lid[i]]++;
         }
     }
-    for (int q = 0; q < D2_TABLEAU; q++) {
-        snprintf(text, sizeof text, "position: %s pile %d is not a run down in alternating colours of at most 13 cards",
-                 q < 4 ? "side" : "bottom", q < 4 ? q + 1 : q - 3);
-        CHECK(p->ntableau[q] >= 0 && p->ntableau[q] <= JW_PMAX, text);
-        for (int i = 0; i < p->ntableau[q]; i++) {
-            int c = p->tableau[q][i];
-            CHECK(c < 52, "position: a card id is not 0..51");
-            CHECK(i == 0 || on_pile(p->tableau[q][i - 1], c), text);
-            s->pile[q][i] = (uint8_t)c;
-            count[c]++;
-        }
-        s->npile[q] = (uint8_t)p->ntableau[q];
+    if (take_piles(s, p, count, err, errlen) < 0) {
+        free(g);
+        return -1;
     }
     g->njewels = p->njewels;
     for (int i = 0; i < p->njewels; i++) {
@@ -706,23 +746,11 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
             count[p->jewels[i]]++;
     }
     CHECK(!bad, "position: a card id is not 0..51");
-    for (int su = 0; su < 4; su++) {
-        int a = p->foundations[su][0], b = p->foundations[su][1];
-        CHECK(a >= 0 && a <= 13 && b >= 0 && b <= 13, "position: a foundation holds 0..13 cards");
-        s->found[su][0] = (uint8_t)(a > b ? a : b);
-        s->found[su][1] = (uint8_t)(a > b ? b : a);
-        for (int i = 0; i < a; i++)
-            count[su * 13 + i]++;
-        for (int i = 0; i < b; i++)
-            count[su * 13 + i]++;
+    CHECK(take_foundations(s, p, count) == 0, "position: a foundation holds 0..13 cards");
+    if (family_check_twice(count, "", err, errlen) < 0) {
+        free(g);
+        return -1;
     }
-    for (int c = 0; c < 52; c++)
-        if (count[c] != 2) {
-            snprintf(text, sizeof text, "position: card %c%c is there %d times; two decks hold it twice",
-                     ranks[c % 13], suits[c / 13], count[c]);
-            free(g);
-            return family_fail(err, errlen, text);
-        }
     int spaces = 0;
     for (int i = 0; i < D2_LID; i++)
         spaces += s->lid[i] == NO;

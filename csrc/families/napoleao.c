@@ -164,25 +164,12 @@ static int rank_fits(int r, int su, const int *a0, const int *hi, const int *k0,
     return (r > a0[su] && r <= hi[su] + 1) || (r < k0[su] && r >= lo[su] - 1);
 }
 
-static int np_bound(const void *game, const void *state, const gmove *m, int limit)
+enum { NEVER = 99 };
+
+/* The first round (0 = the next deal; -1 = already dealt) in which a copy
+ * of each card still out can be on the piles. */
+static inline void first_rounds(const np_game *g, const np_state *s, int *round_of)
 {
-    (void)limit;
-    const np_game *g = game;
-    const np_state *s = state;
-    /* After a card goes home the bound is left to the next round: a card
-     * home changes the bound by little, and the bound costs more than the
-     * positions it would save there. */
-    if (s->pass != g->last_pass || (m && m->kind == NM_HOME))
-        return 104;
-    int lo[4], hi[4], a0[4], k0[4];      /* Ace bases could reach hi; King bases down to lo */
-    for (int su = 0; su < 4; su++) {
-        a0[su] = hi[su] = s->ab[su];
-        k0[su] = lo[su] = 14 - s->kb[su];
-    }
-    /* The first round (0 = the next deal; -1 = already dealt) in which a
-     * copy of each card still out can be on the piles. */
-    enum { NEVER = 99 };
-    int round_of[52];
     for (int c = 0; c < 52; c++)
         round_of[c] = NEVER;
     for (int p = 0; p < D2_PILES; p++)
@@ -193,10 +180,15 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
         if (r < round_of[c])
             round_of[c] = r;
     }
-    /* For each pile card, the round after which its base can first want it
-     * (the round that brings the last card its base needs before it): fixed
-     * by the bases as they are, so computed once. */
-    int soonest[D2_PILES][NP_MAXP];
+}
+
+/* For each pile card, the round after which its base can first want it
+ * (the round that brings the last card its base needs before it): fixed
+ * by the bases as they are (Ace bases at a0, King bases down to k0), so
+ * computed once per bound. */
+static inline void soonest_rounds(const np_game *g, const np_state *s, const int *a0, const int *k0,
+                                  const int *round_of, int soonest[][NP_MAXP])
+{
     for (int p = 0; p < D2_PILES; p++)
         for (int i = 0; i < s->npile[p]; i++) {
             int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
@@ -218,6 +210,27 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
             }
             soonest[p][i] = best;
         }
+}
+
+static int np_bound(const void *game, const void *state, const gmove *m, int limit)
+{
+    (void)limit;
+    const np_game *g = game;
+    const np_state *s = state;
+    /* After a card goes home the bound is left to the next round: a card
+     * home changes the bound by little, and the bound costs more than the
+     * positions it would save there. */
+    if (s->pass != g->last_pass || (m && m->kind == NM_HOME))
+        return 104;
+    int lo[4], hi[4], a0[4], k0[4];      /* Ace bases could reach hi; King bases down to lo */
+    for (int su = 0; su < 4; su++) {
+        a0[su] = hi[su] = s->ab[su];
+        k0[su] = lo[su] = 14 - s->kb[su];
+    }
+    int round_of[52];
+    first_rounds(g, s, round_of);
+    int soonest[D2_PILES][NP_MAXP];
+    soonest_rounds(g, s, a0, k0, round_of, soonest);
     int depth[D2_PILES];                 /* top cards of each pile that could go home */
     int changed = 1;
     while (changed) {
@@ -321,6 +334,23 @@ static int np_milestone(const gmove *m)
     return m->kind == NM_REDEAL;
 }
 
+/* The bases of the root into s, their cards counted in count; -1 if one
+ * holds more than 13 cards or fewer than none. */
+static int take_bases(np_state *s, const d2_position *p, int *count)
+{
+    for (int su = 0; su < 4; su++) {
+        if (p->kbases[su] < 0 || p->kbases[su] > 13 || p->abases[su] < 0 || p->abases[su] > 13)
+            return -1;
+        for (int i = 0; i < p->kbases[su]; i++)
+            count[su * 13 + 12 - i]++;
+        for (int i = 0; i < p->abases[su]; i++)
+            count[su * 13 + i]++;
+        s->kb[su] = (uint8_t)p->kbases[su];
+        s->ab[su] = (uint8_t)p->abases[su];
+    }
+    return 0;
+}
+
 int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
                   void *root, char *err, int errlen)
 {
@@ -367,26 +397,14 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
         }
         count[g->card[i]]++;
     }
-    for (int su = 0; su < 4; su++) {
-        if (p->kbases[su] < 0 || p->kbases[su] > 13 || p->abases[su] < 0 || p->abases[su] > 13) {
-            free(g);
-            return family_fail(err, errlen, "position: a base must hold 0..13 cards");
-        }
-        for (int i = 0; i < p->kbases[su]; i++)
-            count[su * 13 + 12 - i]++;
-        for (int i = 0; i < p->abases[su]; i++)
-            count[su * 13 + i]++;
-        s->kb[su] = (uint8_t)p->kbases[su];
-        s->ab[su] = (uint8_t)p->abases[su];
+    if (take_bases(s, p, count) < 0) {
+        free(g);
+        return family_fail(err, errlen, "position: a base must hold 0..13 cards");
     }
-    for (int c = 0; c < 52; c++)
-        if (count[c] != 2) {
-            static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
-            free(g);
-            snprintf(text, sizeof text, "position: card %c%c is there %d times (piles, stock and bases); two decks hold it twice",
-                     ranks[c % 13], suits[c / 13], count[c]);
-            return family_fail(err, errlen, text);
-        }
+    if (family_check_twice(count, " (piles, stock and bases)", err, errlen) < 0) {
+        free(g);
+        return -1;
+    }
     s->nstock = (uint8_t)p->nstock;
     s->rounds = (uint8_t)p->rounds;
     g->rules = *r;

@@ -1,4 +1,5 @@
-/* memo.h - proofs by shared sub-games over the waste stack (see memo.c). */
+/* memo.h - proofs by shared sub-games over the waste stack (see memo.c;
+ * summaries.c and places.c hold the two kinds of summaries). */
 #ifndef MEMO_H
 #define MEMO_H
 
@@ -6,6 +7,7 @@
 #include <string.h>
 #include "tomb.h"
 #include "mem.h"
+#include "hashset.h"
 
 /* A summary in the table: the key + 1 (the control state and the rank), and
  * its value: the best score (bits 0-7), then either (bit 8 set) its one exit
@@ -20,10 +22,6 @@ typedef struct { uint64_t key; uint64_t val; } entry;
 /* A summary being computed: its control state, its top rank, and the state
  * of its closure being expanded. */
 typedef struct { uint64_t q, cur; int top; } trail_frame;
-
-/* A set of control states kept from one use to the next (memo.c, "sets
- * kept"): slots of a stamp and the key + 1, and the members in order. */
-typedef struct { uint64_t *slot, *item; uint64_t cap, n, stamp; int shift; } stampset;
 
 typedef struct {
     const tomb_game *game;
@@ -41,16 +39,16 @@ typedef struct {
     trail_frame trail[64], found[64];   /* the summaries being computed; those when a win was seen */
     int trail_n, found_n;
     /* The classic rules (one card, one pass, cells that send only home, no
-     * reserve) with cell-home: summaries over the talon's places (memo.c,
+     * reserve) with cell-home: summaries over the talon's places (places.c,
      * "by places"). talon: the root's waste (bottom to top) then its stock in
      * turning order, as ranks; pre[j][r]: cards of rank r among the first j. */
     int by_places, ntalon, ncells;
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
     int greedy;             /* a win phase where every card that fits goes home at once (by control states, through TOMB_GREEDY) */
     uint8_t talon[52], pre[53][14];
-    entry *recent;          /* by places: the turns met last, by hash (memo.c) */
+    entry *recent;          /* by places: the turns met last, by hash (places.c) */
     uint16_t below[53];     /* the ranks (bit r) among the bottom j cards of the root's stock */
-    /* The moves cache (memo.c): the control states a control state's moves
+    /* The moves cache (movecache.h): the control states a control state's moves
      * lead to (but the top card's), in lines of 8 words by the state's hash,
      * the longer records' states in a ring of words. succ: the records
      * being worked out (a stack: one per summary on the trail). */
@@ -118,13 +116,6 @@ void memo_free(memo *m);
  * SOLVER_* status of the limit that stopped it (summaries finished before a
  * stop are kept: a later call goes on from them). */
 int memo_best(memo *m, const tomb_state *s, int *best);
-
-/* The hash mix of the memo's tables (splitmix64's finaliser). */
-static inline uint64_t memo_mix(uint64_t h)
-{
-    h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ull; h ^= h >> 27; h *= 0x94d049bb133111ebull; h ^= h >> 31;
-    return h;
-}
 
 /* The key of a control state (everything but the waste), and back. */
 uint64_t memo_pack(const tomb_game *g, const tomb_state *s);

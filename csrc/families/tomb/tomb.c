@@ -74,6 +74,26 @@ int tomb_score(const tomb_state *s)
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+/* Each rank: the cards in play (`seen`) and the cards the foundations must
+ * hold make four. */
+static int check_ranks(const tomb_state *s, const int *seen, char *err, int errlen)
+{
+    for (int rank = 1; rank <= 13; rank++) {
+        int have = 0;
+        for (int c = 0; c < 52; c++)
+            have += seen[c] && RANK(c) == rank;
+        int home = 0;
+        if (rank >= 7)
+            for (int i = 0; i < 4; i++)
+                home += s->corners[i] >= rank - 6;
+        else
+            home = s->tomb / 6 + (s->tomb % 6 >= 7 - rank);
+        if (have + home != 4)
+            FAIL("position: %d cards of rank %d in play and %d on the foundations, not 4", have, rank, home);
+    }
+    return 0;
+}
+
 int tomb_init(tomb_game *g, const solver_rules *r, unsigned flags,
               const solver_position *p, tomb_state *s, char *err, int errlen)
 {
@@ -140,21 +160,7 @@ int tomb_init(tomb_game *g, const solver_rules *r, unsigned flags,
     s->redeals = (uint8_t)p->redeals;
     if (n_in_play + on_foundations != 52)
         FAIL("position: %d cards in play and %d on the foundations, not 52", n_in_play, on_foundations);
-    /* Each rank: the cards in play and the cards the foundations must hold make four. */
-    for (int rank = 1; rank <= 13; rank++) {
-        int have = 0;
-        for (int c = 0; c < 52; c++)
-            have += seen[c] && RANK(c) == rank;
-        int home = 0;
-        if (rank >= 7)
-            for (int i = 0; i < 4; i++)
-                home += s->corners[i] >= rank - 6;
-        else
-            home = s->tomb / 6 + (s->tomb % 6 >= 7 - rank);
-        if (have + home != 4)
-            FAIL("position: %d cards of rank %d in play and %d on the foundations, not 4", have, rank, home);
-    }
-    return 0;
+    return check_ranks(s, seen, err, errlen);
 }
 
 /* hand-home's condition for a card of this rank that fits `home`: every
@@ -265,8 +271,8 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
     return 0;
 }
 
-/* memo.c reads this from a control state's bits (q_others_forced); this is
- * the reference its debug check (MEMO_CHECK_TOP) compares with. */
+/* bitmoves.h reads this from a control state's bits (q_others_forced); this
+ * is the reference bitmoves_check.c compares it with. */
 int tomb_others_forced(const tomb_game *g, const tomb_state *s)
 {
     const solver_rules *r = &g->rules;

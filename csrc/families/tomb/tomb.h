@@ -90,7 +90,7 @@ enum { LV_GREEDY = 1, LV_SEVEN = 2, LV_SIXES = 3, LV_RESERVE = 4, LV_HAND = 5 };
 
 /* Where full-cells applies: the level of the first forced rule that moves a
  * card other than the top one (0: none), which does not read the top card.
- * The reference for memo.c's debug check (MEMO_CHECK_TOP). */
+ * The reference for the summaries' bit-level check (bitmoves_check.c). */
 int tomb_others_forced(const tomb_game *g, const tomb_state *s);
 /* Plays a move generated for s. Fills *turned with the cards a turn turned
  * (if turned is not NULL) and returns the card moved, or -1 for turn/redeal. */
