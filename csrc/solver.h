@@ -34,7 +34,7 @@ typedef struct {
     int cell_to_reserve;      /* a cell 6 may go to the sixes reserve */
     int cell_to_waste;        /* a cell card may go back onto the waste */
     int sixes_reserve;        /* there is a reserve for waiting 6s */
-} solver_rules;
+} tomb_rules;
 
 /* A position: every card of the deck is in exactly one place. */
 typedef struct {
@@ -48,7 +48,7 @@ typedef struct {
     int corners[4];           /* cards on each corner, 0..7 (a corner of n shows rank 6+n) */
     int tomb;                 /* cards in the tomb, 0..24 */
     int redeals;              /* redeals already made */
-} solver_position;
+} tomb_position;
 
 /* Shortcuts; each can be switched off (docs/search.md argues each one). */
 #define SOLVER_FORCE_CELL_HOME    1u  /* a cell card that fits a foundation goes there at once */
@@ -145,7 +145,7 @@ typedef struct solver solver;
 /* Each family's constructor (solver_new_tomb below, solver_new_deck2 in
  * deck2.h) returns NULL and writes a message into err (size errlen) if the
  * rules or the position are impossible. */
-solver *solver_new_tomb(const solver_rules *rules, const solver_position *pos,
+solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos,
                         unsigned flags, char *err, int errlen);
 /* The verbs, the same for every family's search. */
 /* 0 means no limit. Limits count over all runs of the handle. */

@@ -10,8 +10,8 @@ from .api import DEFAULT_VARIANT, Limit, LimitError, Result, ResultError, Stats,
 from .cards import Card, CardError
 from .deals import Deal, DealError
 from .errors import SolverError
-from .game import IllegalMoveError, Move, MoveError, Position
-from .variants import Variant, VariantError
+from .game import IllegalMoveError, Move, MoveError, Position, TombPosition
+from .variants import TombVariant, Variant, VariantError
 from .hints import DEFAULT_HINT_LIMIT, Hint, hint, hint_after
 from .blind import STRATEGIES, Strategy, View, play
 from .session import Game, GameError
@@ -19,7 +19,8 @@ from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
 __all__ = [
     "Card", "CardError", "DEFAULT_VARIANT", "Deal", "DealError", "IllegalMoveError", "Limit", "LimitError",
-    "Move", "MoveError", "Position", "Result", "ResultError", "Stats", "Variant", "VariantError",
+    "Move", "MoveError", "Position", "Result", "ResultError", "Stats", "TombPosition", "TombVariant", "Variant",
+    "VariantError",
     "position_after", "solve", "start_position",
     "DEFAULT_HINT_LIMIT", "Hint", "hint", "hint_after", "STRATEGIES", "Strategy", "View", "play",
     "Game", "GameError", "REASONS", "Reason", "VERDICTS", "Verdict",

@@ -19,10 +19,11 @@ from . import core, families
 from .cards import Card, CardError
 from .deals import Deal, DealError, number_from_text
 from .errors import SolverError
-from .game import Move, MoveError, Position
+from .game import Move, MoveError, TombPosition
 from .rules.jewel import JewelPosition
 from .rules.napoleao import NapoleaoPosition
-from .variants import FINGERPRINT_BYTES, BaseVariant, JewelVariant, NapoleaoVariant, Variant, VariantError, load, names
+from .variants import (FINGERPRINT_BYTES, BaseVariant, JewelVariant, NapoleaoVariant, TombVariant, VariantError, load,
+                       names)
 from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
 if TYPE_CHECKING:
@@ -307,8 +308,8 @@ def start_position(deal: DealLike, variant: str | BaseVariant = DEFAULT_VARIANT)
     the layout their rules deal)."""
     v = load(variant)
     cards = to_deal(deal, v.decks)
-    if isinstance(v, Variant):
-        return Position.start(cards, v)
+    if isinstance(v, TombVariant):
+        return TombPosition.start(cards, v)
     if isinstance(v, NapoleaoVariant):
         return NapoleaoPosition.start(cards, v)
     if isinstance(v, JewelVariant):
@@ -342,7 +343,7 @@ def solve(
     *,
     shortcuts: bool | Iterable[str] = True,
 ) -> Result:
-    """Solve a deal (a number, a :class:`Deal`, a card text) or a :class:`Position`.
+    """Solve a deal (a number, a :class:`Deal`, a card text) or a :class:`TombPosition`.
 
     Returns a :class:`Result`: ``won`` with a win line, ``lost`` (every reachable
     position explored) with a line to the best score, or ``unknown`` with the
@@ -366,7 +367,7 @@ def solve(
     the_deal = pos.deal
     if the_deal is not None:
         number, cards = the_deal.number, tuple(the_deal.cards)
-    elif isinstance(pos, Position):
+    elif isinstance(pos, TombPosition):
         number, cards = None, tuple(pos.stock) + tuple(pos.waste)
     else:
         number, cards = None, ()

@@ -51,10 +51,10 @@ from typing import Protocol, runtime_checkable
 from .api import DEFAULT_VARIANT, Result, Stats, to_deal
 from .cards import Card
 from .deals import Deal
-from .game import FOUNDATIONS, Move, Position
+from .game import FOUNDATIONS, Move, TombPosition
 from .rules import tomb as rules
 from .errors import SolverError
-from .variants import BaseVariant, Variant, VariantError, load
+from .variants import BaseVariant, TombVariant, VariantError, load
 
 __all__ = [
     "STRATEGIES",
@@ -104,7 +104,7 @@ class View:
       position of this game.
     """
 
-    variant: Variant
+    variant: TombVariant
     waste_top: Card | None
     waste_under: Card | None
     waste_size: int
@@ -292,7 +292,7 @@ def get_strategy(which: str | Strategy | Chooser) -> Strategy | Chooser:
     raise StrategyError(f"a strategy is a name or an object with choose(view, moves), not {which!r}")
 
 
-def _key(pos: Position) -> Hashable:
+def _key(pos: TombPosition) -> Hashable:
     """The exact position (cells and corners as multisets): for repetitions."""
     return (
         pos.stock,
@@ -312,7 +312,7 @@ def _may_repeat(move: Move) -> bool:
     return move.action == "move" and move.dst not in FOUNDATIONS
 
 
-def _offered(pos: Position, seen: set[Hashable] | None) -> list[tuple[Move, Move]]:
+def _offered(pos: TombPosition, seen: set[Hashable] | None) -> list[tuple[Move, Move]]:
     """(move as the strategy sees it, real move) for every legal move of ``pos``
     that does not repeat a position in ``seen``."""
     out = []
@@ -326,7 +326,7 @@ def _offered(pos: Position, seen: set[Hashable] | None) -> list[tuple[Move, Move
     return out
 
 
-def _view(pos: Position, moves: tuple[Move, ...]) -> View:
+def _view(pos: TombPosition, moves: tuple[Move, ...]) -> View:
     v = pos.variant
     return View(
         variant=v,
@@ -344,7 +344,7 @@ def _view(pos: Position, moves: tuple[Move, ...]) -> View:
     )
 
 
-def view_of(pos: Position) -> View:
+def view_of(pos: TombPosition) -> View:
     """The :class:`View` of a position (all legal moves offered; no game history)."""
     return _view(pos, tuple(shown for shown, _ in _offered(pos, None)))
 
@@ -378,11 +378,11 @@ def play(
     chooser = get_strategy(strategy)
     started = time.perf_counter()
     rules_of = load(variant)
-    if not isinstance(rules_of, Variant):
+    if not isinstance(rules_of, TombVariant):
         raise VariantError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
                          f" {rules_of.name} is not one")
     the_deal = to_deal(deal)
-    pos = Position.start(the_deal, rules_of)
+    pos = TombPosition.start(the_deal, rules_of)
     seen = {_key(pos)}
     while not pos.won and pos.moves_played < max_moves:
         offered = _offered(pos, seen)

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import SolverError
 from .cards import Card
-from .game import Move, Position
-from .variants import BaseVariant, JewelVariant, NapoleaoVariant, Variant
+from .game import Move, TombPosition
+from .variants import BaseVariant, JewelVariant, NapoleaoVariant, TombVariant
 from .vocabulary import Reason, Verdict
 
 if TYPE_CHECKING:
@@ -153,8 +153,8 @@ def flags_for(shortcuts: bool | Iterable[str] | None, family: str = "tomb") -> i
     return flags
 
 
-def _rules(variant: Variant) -> CData:
-    r = ffi.new("solver_rules *")
+def _rules(variant: TombVariant) -> CData:
+    r = ffi.new("tomb_rules *")
     r.turn = variant.turn
     r.passes = variant.passes
     r.cells = variant.cells
@@ -203,7 +203,7 @@ def _count(value: object, what: str, top: int) -> int:
     return value
 
 
-def _check_tomb_foundations(pos: Position) -> None:
+def _check_tomb_foundations(pos: TombPosition) -> None:
     """The core is given only how many cards each foundation holds; the
     engines read their top cards. So a foundation must hold the ranks its
     count says, and no card may lie there and elsewhere too."""
@@ -228,8 +228,8 @@ def _check_tomb_foundations(pos: Position) -> None:
             seen[card] = where
 
 
-def _position(pos: Position) -> CData:
-    p = ffi.new("solver_position *")
+def _position(pos: TombPosition) -> CData:
+    p = ffi.new("tomb_position *")
     stock, waste = _pile(pos.stock, "the stock", 52), _pile(pos.waste, "the waste", 52)
     p.nstock, p.nwaste = len(stock), len(waste)
     p.stock[0 : len(stock)] = stock
@@ -355,7 +355,7 @@ def _position_d2(pos: NapoleaoPosition | JewelPosition) -> CData:
 def _new_handle(pos: AnyPosition, flags: int, err: CData, errlen: int) -> CData:
     """A handle from the constructor of the position's family, given the
     family's rules and position structs (NULL if the core refuses them)."""
-    if isinstance(pos, Position):
+    if isinstance(pos, TombPosition):
         return lib.solver_new_tomb(_rules(pos.variant), _position(pos), flags, err, errlen)
     return lib.solver_new_deck2(_rules_d2(pos.variant), _position_d2(pos), flags, err, errlen)
 

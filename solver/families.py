@@ -9,17 +9,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol, TypeAlias
 
-from .game import Move, Position
+from .game import Move, TombPosition
 from .rules import jewel, napoleao, tomb
 from .rules.jewel import JewelPosition
 from .rules.napoleao import NapoleaoPosition
 from .vocabulary import Verdict
 
 #: A position of any family.
-AnyPosition: TypeAlias = Position | NapoleaoPosition | JewelPosition
+AnyPosition: TypeAlias = TombPosition | NapoleaoPosition | JewelPosition
 
 #: The position classes of the families (for ``isinstance``).
-POSITION_CLASSES = (Position, NapoleaoPosition, JewelPosition)
+POSITION_CLASSES = (TombPosition, NapoleaoPosition, JewelPosition)
 
 
 class Engine(Protocol):
@@ -45,7 +45,7 @@ class Engine(Protocol):
 
 
 _ENGINES: dict[str, Engine] = {"tomb": tomb, "napoleao": napoleao, "jewel": jewel}
-_CLASSES: dict[str, type[AnyPosition]] = {"tomb": Position, "napoleao": NapoleaoPosition, "jewel": JewelPosition}
+_CLASSES: dict[str, type[AnyPosition]] = {"tomb": TombPosition, "napoleao": NapoleaoPosition, "jewel": JewelPosition}
 
 
 def engine(family: str) -> Engine:

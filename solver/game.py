@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 from .errors import SolverError
 from .cards import Card, CardError
 from .deals import Deal
-from .variants import Variant
+from .variants import TombVariant
 
 #: Places a card can be moved from or to (the solution format's names).
 PLACES = ("stock", "waste", "cell", "reserve", "corner", "tomb")
@@ -236,11 +236,11 @@ class Move:
 
 
 @dataclass(frozen=True)
-class Position:
+class TombPosition:
     """Everything on the table. Piles list cards bottom first; ``stock`` lists the
     next card to turn first. ``redeals`` counts the redeals already made."""
 
-    variant: Variant
+    variant: TombVariant
     stock: tuple[Card, ...]
     waste: tuple[Card, ...] = ()
     cells: tuple[Card | None, ...] = ()
@@ -255,7 +255,7 @@ class Position:
     history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def start(cls, cards: Iterable[Card], variant: Variant) -> Position:
+    def start(cls, cards: Iterable[Card], variant: TombVariant) -> TombPosition:
         """The start of a deal: every card in the stock, ``cards`` in turning order
         (a :class:`~solver.deals.Deal` is kept as the position's deal)."""
         return cls(variant=variant, stock=tuple(cards), cells=(None,) * variant.cells,
@@ -296,3 +296,8 @@ class Position:
         lines.append(stock)
         lines.append(f"score: {self.score}/52")
         return "\n".join(lines)
+
+
+# The name the Tomb's position had when it was the only family's: kept for
+# the code that imports it.
+Position = TombPosition

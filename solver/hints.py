@@ -38,7 +38,7 @@ from typing import Any
 from . import families
 from .api import DEFAULT_VARIANT, DealLike, Limit, Result, Stats, position_after, solve, start_position
 from .families import AnyPosition
-from .game import Move, Position
+from .game import Move, TombPosition
 from .blind import careful, view_of
 from .variants import BaseVariant
 from .vocabulary import VERDICTS, Reason, Verdict
@@ -144,7 +144,7 @@ def _fallback(pos: AnyPosition) -> Move | None:
     if not legal:
         return None
     candidates = []
-    if isinstance(pos, Position):
+    if isinstance(pos, TombPosition):
         view = view_of(pos)
         choice = careful.choose(view, view.moves)
         if choice is not None:

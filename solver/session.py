@@ -50,7 +50,7 @@ from . import families
 from .api import DEFAULT_VARIANT, DealLike, Limit, start_position
 from .cards import SUITS, Card, CardError
 from .families import AnyPosition
-from .game import IllegalMoveError, Move, MoveError, Position
+from .game import IllegalMoveError, Move, MoveError, TombPosition
 from .api import Stats
 from .hints import Hint, hint as _hint
 from .rules import jewel, napoleao, tomb
@@ -178,7 +178,7 @@ class _Refused(Exception):
 
 
 #: The positions of one family.
-P = TypeVar("P", Position, NapoleaoPosition, JewelPosition)
+P = TypeVar("P", TombPosition, NapoleaoPosition, JewelPosition)
 
 #: A function fixing the position after an engine's move: the place the
 #: player chose among interchangeable ones.
@@ -244,14 +244,14 @@ def _top(cards: tuple[Card, ...]) -> dict[str, Any]:
     return {"top": _card(cards[-1]) if cards else None, "count": len(cards)}
 
 
-class _Tomb(_Family[Position]):
+class _Tomb(_Family[TombPosition]):
     family = "tomb"
 
     @staticmethod
-    def cell_of(pos: Position, card: Card) -> str:
+    def cell_of(pos: TombPosition, card: Card) -> str:
         return f"cell:{pos.cells.index(card) + 1}"
 
-    def legal(self, pos: Position) -> list[Move]:
+    def legal(self, pos: TombPosition) -> list[Move]:
         out = []
         for m in self.engine.legal_moves(pos):
             if m.action != "move":
@@ -268,7 +268,7 @@ class _Tomb(_Family[Position]):
             out += [Move.move(card, src, d) for d in dsts]
         return out
 
-    def to_engine(self, pos: Position, move: Move) -> tuple[Move, Fix[Position] | None]:
+    def to_engine(self, pos: TombPosition, move: Move) -> tuple[Move, Fix[TombPosition] | None]:
         v = pos.variant
         if move.action == "turn":
             return Move.turn(pos.stock[: v.turn]), None
@@ -282,7 +282,7 @@ class _Tomb(_Family[Position]):
         return engine_move, self._placer(pos, card, dst)
 
     @staticmethod
-    def _source_card(pos: Position, src: str, card: Card | None) -> Card:
+    def _source_card(pos: TombPosition, src: str, card: Card | None) -> Card:
         """The card leaving ``src`` (``card``, when the player named it, is
         checked by the engine)."""
         v = pos.variant
@@ -318,7 +318,7 @@ class _Tomb(_Family[Position]):
         raise _Refused(f"unknown place {src!r}; places are waste, cell:N, reserve, corner:N, tomb")
 
     @staticmethod
-    def _placer(pos: Position, card: Card, dst: str) -> Fix[Position] | None:
+    def _placer(pos: TombPosition, card: Card, dst: str) -> Fix[TombPosition] | None:
         """For a numbered cell or corner: a function that puts ``card`` there
         in the position after the engine's move (the engine puts it in the
         first that takes it; cells, and corners of the same rank, are alike)."""
@@ -332,7 +332,7 @@ class _Tomb(_Family[Position]):
             if held is not None:
                 raise _Refused(f"cell {i + 1} holds {held.pretty()}")
 
-            def put_in_cell(after: Position) -> Position:
+            def put_in_cell(after: TombPosition) -> TombPosition:
                 cells = [None if x == card else x for x in after.cells]
                 cells[i] = card
                 return replace(after, cells=tuple(cells))
@@ -347,14 +347,14 @@ class _Tomb(_Family[Position]):
             wants = tomb._rank_name(corner[-1].rank + 1)
             raise _Refused(f"corner {i + 1} shows {corner[-1].pretty()} and wants {wants}")
 
-        def put_on_corner(after: Position) -> Position:
+        def put_on_corner(after: TombPosition) -> TombPosition:
             corners = list(pos.corners)
             corners[i] += (card,)
             return replace(after, corners=tuple(corners))
 
         return put_on_corner
 
-    def to_player(self, pos: Position, move: Move) -> Move:
+    def to_player(self, pos: TombPosition, move: Move) -> Move:
         if move.action != "move":
             return self.blind(move)
         card, src, dst = _card_move(move)
@@ -365,7 +365,7 @@ class _Tomb(_Family[Position]):
             dst = next(f"corner:{i}" for i, c in enumerate(pos.corners, 1) if tomb.corner_accepts(c, card))
         return Move.move(card, src, dst)
 
-    def auto(self, pos: Position, enabled: bool) -> Move | None:
+    def auto(self, pos: TombPosition, enabled: bool) -> Move | None:
         if not enabled or tuple(pos.variant.cell_targets) != ("foundation",):
             return None
         for m in self.engine.legal_moves(pos):
@@ -373,7 +373,7 @@ class _Tomb(_Family[Position]):
                 return self.to_player(pos, m)
         return None
 
-    def view(self, pos: Position) -> dict[str, Any]:
+    def view(self, pos: TombPosition) -> dict[str, Any]:
         v = pos.variant
         wants = tomb.tomb_wants(pos)
         out = {

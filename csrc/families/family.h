@@ -21,25 +21,6 @@
 #define G_MAX_MOVES 1024
 #define G_KEY_WORDS_MAX 8
 
-/* The moves of a line are solver.h's record; napoleao.c and jewel.c write
- * them under the names they had when the two-deck games had a record of
- * their own (the same fields; the actions and places are solver.h's). */
-typedef solver_move d2_move;
-#define D2_DEAL SOLVER_DEAL
-#define D2_REDEAL SOLVER_REDEAL
-#define D2_MOVE SOLVER_MOVE
-#define D2_TURN SOLVER_TURN
-#define D2_JEWEL_FILL SOLVER_JEWEL_FILL
-#define D2_PLACE_STOCK SOLVER_PLACE_STOCK
-#define D2_PLACE_PILE SOLVER_PLACE_PILE
-#define D2_PLACE_KBASE SOLVER_PLACE_KBASE
-#define D2_PLACE_ABASE SOLVER_PLACE_ABASE
-#define D2_PLACE_LID SOLVER_PLACE_LID
-#define D2_PLACE_SIDE SOLVER_PLACE_SIDE
-#define D2_PLACE_BOTTOM SOLVER_PLACE_BOTTOM
-#define D2_PLACE_RESERVE SOLVER_PLACE_RESERVE_PILE
-#define D2_PLACE_FOUNDATION SOLVER_PLACE_FOUNDATION
-
 typedef struct {
     uint8_t kind, card, src, dst, count;
     uint8_t prio;   /* move-order group for the randomised restarts: lower first */

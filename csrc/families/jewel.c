@@ -589,35 +589,35 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
 
 static void place_of(int place, int *kind, int *index)
 {
-    if (place < P_PILE) { *kind = D2_PLACE_LID; *index = place - P_LID + 1; }
-    else if (place < P_PILE + 4) { *kind = D2_PLACE_SIDE; *index = place - P_PILE + 1; }
-    else if (place < P_RES) { *kind = D2_PLACE_BOTTOM; *index = place - P_PILE - 3; }
-    else if (place < P_FOUND) { *kind = D2_PLACE_RESERVE; *index = place - P_RES + 1; }
-    else if (place < P_STOCK) { *kind = D2_PLACE_FOUNDATION; *index = place - P_FOUND; }
-    else { *kind = D2_PLACE_STOCK; *index = 0; }
+    if (place < P_PILE) { *kind = SOLVER_PLACE_LID; *index = place - P_LID + 1; }
+    else if (place < P_PILE + 4) { *kind = SOLVER_PLACE_SIDE; *index = place - P_PILE + 1; }
+    else if (place < P_RES) { *kind = SOLVER_PLACE_BOTTOM; *index = place - P_PILE - 3; }
+    else if (place < P_FOUND) { *kind = SOLVER_PLACE_RESERVE_PILE; *index = place - P_RES + 1; }
+    else if (place < P_STOCK) { *kind = SOLVER_PLACE_FOUNDATION; *index = place - P_FOUND; }
+    else { *kind = SOLVER_PLACE_STOCK; *index = 0; }
 }
 
-static int jw_describe(const void *game, const void *state, const gmove *m, d2_move *out)
+static int jw_describe(const void *game, const void *state, const gmove *m, solver_move *out)
 {
     const jw_game *g = game;
     const jw_state *s = state;
     int n = 0;
     if (m->kind == JM_FILL) {
         memset(&out[0], 0, sizeof out[0]);
-        out[0].action = D2_JEWEL_FILL;
+        out[0].action = SOLVER_JEWEL_FILL;
         out[0].card = g->jewel[s->jused];
         place_of(m->dst, &out[0].dst, &out[0].dst_index);
         return 1;
     }
     if (m->src == P_STOCK) {
         memset(&out[n], 0, sizeof out[n]);
-        out[n].action = D2_TURN;
+        out[n].action = SOLVER_TURN;
         out[n].ncards = 1;
         out[n].cards[0] = m->card;
         n++;
     }
     memset(&out[n], 0, sizeof out[n]);
-    out[n].action = D2_MOVE;
+    out[n].action = SOLVER_MOVE;
     out[n].card = m->card;
     place_of(m->src, &out[n].src, &out[n].src_index);
     place_of(m->dst, &out[n].dst, &out[n].dst_index);
@@ -625,7 +625,7 @@ static int jw_describe(const void *game, const void *state, const gmove *m, d2_m
     int emptied = (m->src < P_PILE) || (m->src < P_RES && s->npile[m->src - P_PILE] == (m->count ? m->count : 1));
     if (emptied && jewels_left(g, s)) {
         memset(&out[n], 0, sizeof out[n]);
-        out[n].action = D2_JEWEL_FILL;
+        out[n].action = SOLVER_JEWEL_FILL;
         out[n].card = g->jewel[s->jused];
         place_of(m->src, &out[n].dst, &out[n].dst_index);
         n++;

@@ -303,28 +303,28 @@ static void np_key(const void *game, const void *state, uint64_t *key)
     family_put_bits(key, &at, 1, 1);   /* never an all-zero key */
 }
 
-static int np_describe(const void *game, const void *state, const gmove *m, d2_move *out)
+static int np_describe(const void *game, const void *state, const gmove *m, solver_move *out)
 {
     const np_game *g = game;
     const np_state *s = state;
     memset(out, 0, sizeof *out);
     if (m->kind == NM_HOME) {
-        out->action = D2_MOVE;
+        out->action = SOLVER_MOVE;
         out->card = m->card;
-        out->src = D2_PLACE_PILE;
+        out->src = SOLVER_PLACE_PILE;
         out->src_index = m->src + 1;
-        out->dst = m->dst < 4 ? D2_PLACE_KBASE : D2_PLACE_ABASE;
+        out->dst = m->dst < 4 ? SOLVER_PLACE_KBASE : SOLVER_PLACE_ABASE;
         out->dst_index = m->dst & 3;
     } else if (m->kind == NM_DEAL) {
         int k = s->nstock - s->next;
         if (k > D2_PILES)
             k = D2_PILES;
-        out->action = D2_DEAL;
+        out->action = SOLVER_DEAL;
         out->ncards = k;
         for (int i = 0; i < k; i++)
             out->cards[i] = g->card[s->stock[s->next + i]];
     } else {
-        out->action = D2_REDEAL;
+        out->action = SOLVER_REDEAL;
     }
     return 1;
 }

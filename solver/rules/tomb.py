@@ -2,12 +2,12 @@
 
 This module is the independent checker of every line the C core returns: it
 shares no code or tables with the C side, and it is written to be read, not to
-be fast. Every rule comes from the :class:`~solver.variants.Variant`'s
+be fast. Every rule comes from the :class:`~solver.variants.TombVariant`'s
 parameters (``turn``, ``passes``, ``cells``, ``cell_sources``,
 ``cell_targets``, ``sixes_reserve``); no variant is named in the code. The rules
 themselves are written out in ``docs/rules/napoleons-tomb.md``.
 
-The table, as :class:`~solver.game.Position` holds it:
+The table, as :class:`~solver.game.TombPosition` holds it:
 
 - four **corners** build up 7, 8, ..., K (an empty corner takes any 7);
 - the **tomb** builds down 6, 5, 4, 3, 2, A four times over (24 cards): with
@@ -25,7 +25,7 @@ the cell holding the card, or any corner that accepts it.
 >>> from solver.variants import load
 >>> c = Card.parse
 >>> first = [c(t) for t in "7S 8H 9C".split()]
->>> pos = Position.start(first + [x for x in DECK if x not in first], load("napoleons-tomb"))
+>>> pos = TombPosition.start(first + [x for x in DECK if x not in first], load("napoleons-tomb"))
 >>> pos = play(pos, Move.turn([c("7S")]))
 >>> legal_moves(pos)[:2]
 [Move.move(7S, 'waste', 'corner'), Move.move(7S, 'waste', 'cell')]
@@ -45,7 +45,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import Card
-from ..game import FOUNDATIONS, PLACES, Move, Position
+from ..game import FOUNDATIONS, PLACES, Move, TombPosition
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
@@ -84,11 +84,11 @@ def _rank_name(rank: int) -> str:
     return ("an " if rank in (1, 8) else "a ") + text
 
 
-def tomb_wants(pos: Position) -> int | None:
+def tomb_wants(pos: TombPosition) -> int | None:
     """The rank the tomb takes next, or ``None`` when it is full.
 
     >>> from solver.variants import load
-    >>> tomb_wants(Position.start([], load("napoleons-tomb")))
+    >>> tomb_wants(TombPosition.start([], load("napoleons-tomb")))
     6
     """
     n = len(pos.tomb)
@@ -110,7 +110,7 @@ def corner_accepts(corner: tuple[Card, ...], card: Card) -> bool:
     return top < KING and card.rank == top + 1
 
 
-def _corner_index(pos: Position, card: Card) -> int | None:
+def _corner_index(pos: TombPosition, card: Card) -> int | None:
     """The first corner that accepts ``card`` (any would do: corners are interchangeable)."""
     for i, corner in enumerate(pos.corners):
         if corner_accepts(corner, card):
@@ -118,16 +118,16 @@ def _corner_index(pos: Position, card: Card) -> int | None:
     return None
 
 
-def _has_empty_cell(pos: Position) -> bool:
+def _has_empty_cell(pos: TombPosition) -> bool:
     return any(c is None for c in pos.cells)
 
 
-def is_won(pos: Position) -> bool:
+def is_won(pos: TombPosition) -> bool:
     """All 52 cards are on the foundations."""
     return score(pos) == DECK_SIZE
 
 
-def score(pos: Position) -> int:
+def score(pos: TombPosition) -> int:
     """Cards on the foundations (the four corners and the tomb)."""
     return len(pos.tomb) + sum(len(c) for c in pos.corners)
 
@@ -139,7 +139,7 @@ def score(pos: Position) -> int:
 _DEST_ORDER = ("corner", "tomb", "reserve", "cell", "waste")
 
 
-def _destinations(pos: Position, card: Card, src: str) -> list[str]:
+def _destinations(pos: TombPosition, card: Card, src: str) -> list[str]:
     """Every place (among ``_DEST_ORDER``) where ``card``, at the top of ``src``,
     may legally go now. Written apart from :func:`play`'s checks on purpose: the
     tests check that the two agree."""
@@ -173,7 +173,7 @@ def _destinations(pos: Position, card: Card, src: str) -> list[str]:
     return out
 
 
-def legal_moves(pos: Position) -> list[Move]:
+def legal_moves(pos: TombPosition) -> list[Move]:
     """Every legal move in ``pos``: one per distinct (card, from, to), then the
     turn (or the redeal).
 
@@ -184,7 +184,7 @@ def legal_moves(pos: Position) -> list[Move]:
 
     >>> from solver.cards import Card, DECK
     >>> from solver.variants import load
-    >>> legal_moves(Position.start(DECK, load("napoleons-tomb-3")))
+    >>> legal_moves(TombPosition.start(DECK, load("napoleons-tomb-3")))
     [Move.turn(AC 2C 3C)]
     """
     v = pos.variant
@@ -222,7 +222,7 @@ def _cards_text(cards: Iterable[Card | None]) -> str:
     return " ".join(c.pretty() if c is not None else "--" for c in cards)
 
 
-def _turn(pos: Position, move: Move) -> Position:
+def _turn(pos: TombPosition, move: Move) -> TombPosition:
     v = pos.variant
     if not pos.stock:
         if pos.waste and pos.redeals < v.passes - 1:
@@ -236,7 +236,7 @@ def _turn(pos: Position, move: Move) -> Position:
     return replace(pos, stock=pos.stock[len(expected) :], waste=pos.waste + expected)
 
 
-def _redeal(pos: Position) -> Position:
+def _redeal(pos: TombPosition) -> TombPosition:
     v = pos.variant
     if v.passes == 1:
         raise _Reject(f"{v.name} goes through the stock once: there is no redeal")
@@ -250,7 +250,7 @@ def _redeal(pos: Position) -> Position:
     return replace(pos, stock=pos.waste, waste=(), redeals=pos.redeals + 1)
 
 
-def _check_route(pos: Position, card: Card, src: str, dst: str) -> None:
+def _check_route(pos: TombPosition, card: Card, src: str, dst: str) -> None:
     """Whether the rules let a card go from ``src`` to ``dst`` at all (ignoring
     what the places hold now)."""
     v = pos.variant
@@ -291,7 +291,7 @@ def _check_route(pos: Position, card: Card, src: str, dst: str) -> None:
     raise _Reject(f"unknown source place {src!r}")
 
 
-def _take(pos: Position, card: Card, src: str) -> Position:
+def _take(pos: TombPosition, card: Card, src: str) -> TombPosition:
     """``pos`` with ``card`` lifted from the top of ``src`` (checked to be there)."""
     if src == "waste":
         if not pos.waste:
@@ -313,7 +313,7 @@ def _take(pos: Position, card: Card, src: str) -> Position:
     raise _Reject(f"unknown source place {src!r}")  # pragma: no cover (routed earlier)
 
 
-def _put(pos: Position, card: Card, dst: str) -> Position:
+def _put(pos: TombPosition, card: Card, dst: str) -> TombPosition:
     """``pos`` with ``card`` laid on ``dst``, if ``dst`` takes it now."""
     if dst == "corner":
         if card.rank < CORNER_BASE:
@@ -354,7 +354,7 @@ def _known_place(place: str | None, what: str) -> str:
     return place
 
 
-def _move_card(pos: Position, move: Move) -> Position:
+def _move_card(pos: TombPosition, move: Move) -> TombPosition:
     v = pos.variant
     card = move.card
     if not isinstance(card, Card):
@@ -381,7 +381,7 @@ def _move_card(pos: Position, move: Move) -> Position:
     return _put(_take(pos, card, src), card, dst)
 
 
-def play(pos: Position, move: Move) -> Position:
+def play(pos: TombPosition, move: Move) -> TombPosition:
     """The position after ``move`` (a new object; ``pos`` is unchanged).
 
     Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
@@ -393,7 +393,7 @@ def play(pos: Position, move: Move) -> Position:
 
     >>> from solver.cards import Card, DECK
     >>> from solver.variants import load
-    >>> pos = Position.start(DECK, load("napoleons-tomb"))
+    >>> pos = TombPosition.start(DECK, load("napoleons-tomb"))
     >>> play(pos, Move.turn([Card.parse("9C")]))
     Traceback (most recent call last):
     ...
@@ -417,7 +417,7 @@ def play(pos: Position, move: Move) -> Position:
     return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
-def replay(start: Position, moves: Iterable[Move | dict[str, Any]]) -> Position:
+def replay(start: TombPosition, moves: Iterable[Move | dict[str, Any]]) -> TombPosition:
     """Play a whole line from ``start`` and return the final position.
 
     Moves may be :class:`~solver.game.Move` objects or solution-format JSON
@@ -426,7 +426,7 @@ def replay(start: Position, moves: Iterable[Move | dict[str, Any]]) -> Position:
 
     >>> from solver.cards import Card, DECK
     >>> from solver.variants import load
-    >>> pos = Position.start(DECK, load("napoleons-tomb"))
+    >>> pos = TombPosition.start(DECK, load("napoleons-tomb"))
     >>> replay(pos, [{"action": "turn", "cards": ["AC"]}, Move.redeal()])
     Traceback (most recent call last):
     ...
@@ -439,7 +439,7 @@ def replay(start: Position, moves: Iterable[Move | dict[str, Any]]) -> Position:
 # A plain exhaustive search.
 
 
-def position_key(pos: Position) -> Hashable:
+def position_key(pos: TombPosition) -> Hashable:
     """A canonical key for ``pos``: suits never matter, nor the order of the
     cells or of the corners.
 
@@ -449,7 +449,7 @@ def position_key(pos: Position) -> Hashable:
 
     >>> from solver.cards import DECK
     >>> from solver.variants import load
-    >>> position_key(Position.start(DECK[:3], load("napoleons-tomb")))
+    >>> position_key(TombPosition.start(DECK[:3], load("napoleons-tomb")))
     ((1, 2, 3), (), (), (0, 0, 0, 0), 0, 0, 0)
     """
     return (
@@ -468,7 +468,7 @@ def _cell_to_cell(move: Move) -> bool:
     return move.action == "move" and move.src == "cell" and move.dst == "cell"
 
 
-def search(pos: Position, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
+def search(pos: TombPosition, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
     """Exhaustive depth-first search from ``pos``.
 
     Returns ``("won", 52, line)`` on a win; ``("lost", best, line)`` when every
@@ -481,7 +481,7 @@ def search(pos: Position, max_positions: int = 200_000) -> tuple[Verdict, int, l
     >>> from solver.cards import Card
     >>> from solver.variants import load
     >>> deck = [Card.parse(t) for t in "7C 8C 9C TC JC QC KC".split()]
-    >>> verdict, best, line = search(Position.start(deck, load("napoleons-tomb")))
+    >>> verdict, best, line = search(TombPosition.start(deck, load("napoleons-tomb")))
     >>> verdict, best, len(line)
     ('lost', 7, 14)
     """

@@ -99,7 +99,7 @@ class BaseVariant:
 
 
 @dataclass(frozen=True)
-class Variant(BaseVariant):
+class TombVariant(BaseVariant):
     """Every rule parameter of one Napoleon's Tomb variant (family ``tomb``)."""
 
     turn: int
@@ -108,6 +108,11 @@ class Variant(BaseVariant):
     cell_sources: tuple[str, ...]
     cell_targets: tuple[str, ...]
     sixes_reserve: bool
+
+
+# The name the Tomb's variant had when it was the only family's: kept for
+# the code that imports it.
+Variant = TombVariant
 
 
 @dataclass(frozen=True)
@@ -255,7 +260,7 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
         raise VariantError(f"{where}: field 'cells.send_to' names 'reserve' but 'reserve.sixes' is false")
     if values["cells.count"] and "waste" not in values["cells.accept_from"]:
         raise VariantError(f"{where}: field 'cells.accept_from' must include 'waste' when there are cells")
-    return Variant(
+    return TombVariant(
         **common,
         turn=values["stock.turn"],
         passes=values["stock.passes"],

@@ -39,7 +39,7 @@ static inline unsigned q_hand(uint64_t q)
 static inline int q_others_forced(const memo *m, uint64_t q)
 {
     const tomb_game *g = m->game;
-    const solver_rules *r = &g->rules;
+    const tomb_rules *r = &g->rules;
     unsigned fits = q_fits(q), hand = q_hand(q);
     if ((g->flags & TOMB_GREEDY) && r->cell_to_foundation && (hand & fits))
         return LV_GREEDY;
@@ -76,7 +76,7 @@ static inline int q_top_forced(const memo *m, uint64_t q, int top, int home)
 static inline int q_top_exits(const memo *m, uint64_t q, int top, int others_forced, uint64_t *exits,
                               int *others_played)
 {
-    const solver_rules *r = &m->game->rules;
+    const tomb_rules *r = &m->game->rules;
     int home = (q_fits(q) >> top) & 1, level = q_top_forced(m, q, top, home);
     *others_played = 0;
     if (level && (!others_forced || level <= others_forced)) {
@@ -158,7 +158,7 @@ static inline int q_add_move(q_move *out, int n, uint64_t q, int rank)
  * and buried. The cells are full: a free cell would take the top card, only. */
 static inline int q_free_others(const memo *m, uint64_t q, q_move *out)
 {
-    const solver_rules *r = &m->game->rules;
+    const tomb_rules *r = &m->game->rules;
     unsigned fits = q_fits(q), cells[4];
     for (int i = 0; i < 4; i++) cells[i] = q_cell(q, i);
     int n = 0;

@@ -34,7 +34,7 @@
 
 int memo_by_places(const tomb_game *g)
 {
-    const solver_rules *r = &g->rules;
+    const tomb_rules *r = &g->rules;
     return (g->flags & SOLVER_BY_PLACES) && (g->flags & SOLVER_FORCE_CELL_HOME)
         && r->turn == 1 && r->passes == 1 && !r->sixes_reserve && !r->cell_to_reserve
         && !r->cell_to_waste && r->cell_to_foundation;

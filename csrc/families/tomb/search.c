@@ -91,7 +91,7 @@ struct tomb_search {
     uint64_t seed;          /* non-zero: a restart, which draws its choices at random */
     int phase, round_started;     /* see staged_run */
     unsigned full_cells;    /* SOLVER_FULL_CELLS if asked for: see staged_run */
-    solver_position pos;    /* the root as given */
+    tomb_position pos;    /* the root as given */
     tomb_search *sub;       /* the classic phase's search (staged_run) */
 };
 
@@ -99,7 +99,7 @@ struct tomb_search {
 static const solver_family TOMB_FAMILY;
 
 /* A search that charges the account `mem` (NULL: its own). */
-static tomb_search *new_search(const solver_rules *rules, const solver_position *pos,
+static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos,
                                unsigned flags, char *err, int errlen, mem_account *mem)
 {
     tomb_search *s = calloc(1, sizeof *s);
@@ -124,7 +124,7 @@ static tomb_search *new_search(const solver_rules *rules, const solver_position 
     return s;
 }
 
-solver *solver_new_tomb(const solver_rules *rules, const solver_position *pos,
+solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos,
                         unsigned flags, char *err, int errlen)
 {
     tomb_search *s = new_search(rules, pos, flags, err, errlen, NULL);
@@ -416,12 +416,12 @@ static int win_phase_run(tomb_search *s, double start, double spent, const win_p
  * limit's status (the next run goes on with it), or CAPPED_NO_WIN. */
 static int classic_phase(tomb_search *s, double start, double spent)
 {
-    const solver_rules *r = &s->game.rules;
+    const tomb_rules *r = &s->game.rules;
     if (r->turn != 1 || r->passes != 1 || !r->cell_to_foundation || s->pos.nreserve
         || !(r->cell_to_waste || r->sixes_reserve || r->cell_to_reserve))
         return CAPPED_NO_WIN;
     if (!s->sub) {
-        solver_rules classic = *r;
+        tomb_rules classic = *r;
         classic.cell_from_cell = classic.cell_to_reserve = classic.cell_to_waste = classic.sixes_reserve = 0;
         char err[200];
         /* The shortcuts asked for: the game's flags but for the two phases switch. */

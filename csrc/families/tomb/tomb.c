@@ -1,4 +1,4 @@
-/* tomb.c - rules of the Napoleon's Tomb family, parameterised by solver_rules.
+/* tomb.c - rules of the Napoleon's Tomb family, parameterised by tomb_rules.
  *
  * No variant is named here: the variant files say how many cards turn, how
  * many passes there are, what the cells accept and where their cards go, and
@@ -94,8 +94,8 @@ static int check_ranks(const tomb_state *s, const int *seen, char *err, int errl
     return 0;
 }
 
-int tomb_init(tomb_game *g, const solver_rules *r, unsigned flags,
-              const solver_position *p, tomb_state *s, char *err, int errlen)
+int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags,
+              const tomb_position *p, tomb_state *s, char *err, int errlen)
 {
     if (r->turn < 1 || r->turn > 52) FAIL("rules: turn %d is not 1..52", r->turn);
     if (r->passes < 1 || r->passes > 7) FAIL("rules: passes %d is not 1..7", r->passes);
@@ -186,7 +186,7 @@ static int hand_home_safe(const tomb_game *g, const tomb_state *s, int rank, int
  * there: writes that move and returns 1, or 0 if none does. */
 static int card_home(const tomb_game *g, const tomb_state *s, tomb_move *moves, int safe)
 {
-    const solver_rules *r = &g->rules;
+    const tomb_rules *r = &g->rules;
     for (int i = -1; i < (r->cell_to_foundation ? r->cells : 0); i++) {
         int card = i < 0 ? (s->nwaste ? s->waste[s->nwaste - 1] : SOLVER_NO_CARD) : s->cells[i];
         if (card == SOLVER_NO_CARD)
@@ -203,7 +203,7 @@ static int card_home(const tomb_game *g, const tomb_state *s, tomb_move *moves, 
 /* The shortcuts: a move to play at once, or 0 moves if none applies. */
 static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves)
 {
-    const solver_rules *r = &g->rules;
+    const tomb_rules *r = &g->rules;
     /* Not a shortcut: a phase that looks for a win only (search.c). */
     if ((g->flags & TOMB_GREEDY) && card_home(g, s, moves, 0))
         return 1;
@@ -275,7 +275,7 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
  * is the reference bitmoves_check.c compares it with. */
 int tomb_others_forced(const tomb_game *g, const tomb_state *s)
 {
-    const solver_rules *r = &g->rules;
+    const tomb_rules *r = &g->rules;
     if ((g->flags & TOMB_GREEDY) && r->cell_to_foundation)
         for (int i = 0; i < r->cells; i++)
             if (s->cells[i] != SOLVER_NO_CARD && home_for(s, RANK(s->cells[i])))
@@ -300,7 +300,7 @@ int tomb_others_forced(const tomb_game *g, const tomb_state *s)
 
 int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves)
 {
-    const solver_rules *r = &g->rules;
+    const tomb_rules *r = &g->rules;
     int n = forced_move(g, s, moves);
     if (n)
         return n;
@@ -518,7 +518,7 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
  * other ones. */
 int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m)
 {
-    const solver_rules *r = &g->rules;
+    const tomb_rules *r = &g->rules;
     if (s->nstock || !r->cell_to_foundation || r->cell_to_waste || r->cell_to_reserve || r->sixes_reserve)
         return 0;
     for (int i = 0; i < r->cells; i++)

@@ -41,7 +41,7 @@ typedef uint16_t tomb_move;
 #define TM_IDX(m) (((m) >> 8) & 15)
 
 typedef struct {
-    solver_rules rules;
+    tomb_rules rules;
     unsigned flags;
     int key_words;          /* 4 with the suit symmetry, 6 without */
     /* The lowest place in the root's stock (stock[0] is turned last) that
@@ -79,8 +79,8 @@ static inline int tomb_full_cells(const tomb_game *g)
 }
 
 /* Checks the rules and position; writes a message and returns -1 if impossible. */
-int tomb_init(tomb_game *g, const solver_rules *rules, unsigned flags,
-              const solver_position *pos, tomb_state *out, char *err, int errlen);
+int tomb_init(tomb_game *g, const tomb_rules *rules, unsigned flags,
+              const tomb_position *pos, tomb_state *out, char *err, int errlen);
 /* Fills moves (at most MAX_MOVES), best first; returns how many. */
 int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves);
 /* The levels of tomb_moves' forced rules, in the order they are tried (the
