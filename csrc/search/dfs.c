@@ -60,6 +60,23 @@ int dfs_copy_line(dfs *e, const dfs_ops *ops, void **line, uint64_t *cap)
     return e->depth;
 }
 
+void dfs_rewind(dfs *e, uint64_t stored)
+{
+    e->earlier += stored;
+    e->depth = 0;
+    e->started = 0;
+}
+
+void dfs_reset(dfs *e)
+{
+    dfs_rewind(e, 0);
+    e->earlier = 0;
+    e->finished = 0;
+    e->status = -1;
+    memset(&e->stats, 0, sizeof e->stats);
+    e->win_len = e->best_len = 0;
+}
+
 void dfs_free(dfs *e)
 {
     mem_free(e->mem, SOLVER_MEM_STACK, e->stack, e->frame_size * (size_t)e->stack_cap);

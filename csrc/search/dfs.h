@@ -100,6 +100,13 @@ int dfs_grow_stack(dfs *e, const dfs_ops *ops);
 /* The moves from the root through the move each frame is trying (the line
  * to the child of the top frame) into *line; its length, or -1. */
 int dfs_copy_line(dfs *e, const dfs_ops *ops, void **line, uint64_t *cap);
+/* A new run from the root over the same store, which the driver empties:
+ * the positions it held (stored) count in `earlier`; the stats, the lines
+ * and the memory of the stack and lines are kept (a restart). */
+void dfs_rewind(dfs *e, uint64_t stored);
+/* As dfs_rewind, and the stats, lines and status as dfs_init leaves them:
+ * a search of its own again, in the memory of the last. */
+void dfs_reset(dfs *e);
 /* Frees the stack and the lines. */
 void dfs_free(dfs *e);
 

@@ -1,8 +1,8 @@
 /* search.c - the two-deck games' search (solver_new_deck2, deck2.h): rounds
- * of the full search and of restarts (each a search of its own, forked), the
- * prefix restarts along the best line, over the one depth-first search
- * engine (dfs.h) with the tree-shaped exact table (ctable.c); its side of
- * the verbs of solver.h (handle.h).
+ * of the full search and of restarts (each in a second search, reset for
+ * each: dfs_reset), the prefix restarts along the best line, over the one
+ * depth-first search engine (dfs.h) with the tree-shaped exact table
+ * (ctable.c); its side of the verbs of solver.h (handle.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +19,8 @@
  * full search and of restarts. Round r lets the full search store up to
  * FIRST_BUDGET << r positions, then runs restarts for as many positions as
  * the full search has stored in all (FIRST_SHARE times as many until the
- * first FIRST_RESTARTS restarts are done). A restart is a search with a fresh table of its
- * own: from the root in a random move order (within the family's priority
+ * first FIRST_RESTARTS restarts are done). A restart is a search with a
+ * fresh table of its own: from the root in a random move order (within the family's priority
  * groups), RESTART_BUDGET positions; or, after the first FIRST_RESTARTS
  * restarts, every other one from a position on the best line found so far,
  * some moves before one of its milestones or its end, in the family's
@@ -51,8 +51,7 @@ struct deck2_search {
     family fam;
     void *root;
     ctable table;
-    unsigned char *spare;       /* the stack of the last restart, for the next (frames of the same size) */
-    int spare_cap;
+    deck2_search *sub;          /* the search the restarts run in, once made */
     uint64_t max_bytes;
     mem_account own_mem;        /* the account of this search and its restarts */
     solver_move *out[2];        /* the lines as solution-format moves, made on demand */
@@ -101,6 +100,7 @@ static void *frame_state(const void *f)
 
 /* The two-deck games' side of the verbs (handle.h), at the end. */
 static const solver_family DECK2_FAMILY;
+static void search_free(solver *h);
 
 /* What every search sets up once its family is known: the handle, the
  * frame size, the flags and the stage; -1 if memory runs out. */
@@ -150,11 +150,14 @@ solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned
     return &s->h;
 }
 
-/* A fresh search over the same game and root, for a restart: its own table,
- * stack and lines; the family's game stays the parent's (it is not freed
- * with the restart), and the parent's stop flag stops it. */
-static deck2_search *fork_search(deck2_search *parent)
+/* The search the restarts run in, made at the first: the same game (not
+ * freed with it), its own table, stack and lines, and the parent's stop
+ * flag stops it. Each restart resets it (dfs_reset), so its stack and lines
+ * are made once; its table is freed at the end of each restart. */
+static deck2_search *restart_search(deck2_search *parent)
 {
+    if (parent->sub)
+        return parent->sub;
     deck2_search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
@@ -166,16 +169,8 @@ static deck2_search *fork_search(deck2_search *parent)
         free(s);
         return NULL;
     }
-    memcpy(s->root, parent->root, s->fam.state_size);
-    s->e.stats.best_score = s->fam.score(s->fam.game, s->root);
     s->e.stopp = &parent->e.stop;
-    /* The last restart's stack, still charged: restarts one after the
-     * other would otherwise make and free the same block each time. */
-    s->e.stack = parent->spare;
-    s->e.stack_cap = parent->spare_cap;
-    parent->spare = NULL;
-    parent->spare_cap = 0;
-    return s;
+    return parent->sub = s;
 }
 
 static void search_set_limits(solver *h, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
@@ -312,18 +307,13 @@ static int join_lines(mem_account *mem, void **out, uint64_t *cap, const gmove *
 }
 
 
-/* Frees a restart, keeping its stack for the next one. */
-static void end_restart(deck2_search *s, deck2_search *r)
+/* The end of a restart: its table freed, as the search it leaves makes its own. */
+static void end_restart(deck2_search *r)
 {
-    mem_free(s->e.mem, SOLVER_MEM_STACK, s->spare, s->e.frame_size * (size_t)s->spare_cap);
-    s->spare = r->e.stack;
-    s->spare_cap = r->e.stack_cap;
-    r->e.stack = NULL;
-    r->e.stack_cap = 0;
-    solver_free(&r->h);
+    ctable_free(&r->table);
 }
 
-/* One restart: a fresh search of its own from the position after the first
+/* One restart: a search of its own from the position after the first
  * `depth` moves of the best line (0: the root), in a random order (seed) or
  * the family's (seed 0), within `budget` positions and what is left of the
  * limits. Returns its status; a better line or a win becomes this search's
@@ -332,9 +322,11 @@ static void end_restart(deck2_search *s, deck2_search *r)
  * later position proves only that its position is lost: PHASE_DONE. */
 static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
 {
-    deck2_search *r = fork_search(s);
+    deck2_search *r = restart_search(s);
     if (!r)
         return SOLVER_LIMIT_MEMORY;
+    dfs_reset(&r->e);
+    memcpy(r->root, s->root, s->fam.state_size);
     for (int i = 0; i < depth; i++)
         s->fam.apply(s->fam.game, r->root, &((const gmove *)s->e.best_line)[i]);
     r->e.stats.best_score = s->fam.score(s->fam.game, r->root);
@@ -360,7 +352,7 @@ static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
     s->round_left = s->round_left > r->e.stats.positions ? s->round_left - r->e.stats.positions : 0;
     if (r->e.stats.best_score > s->e.stats.best_score && r->e.best_len > 0) {
         if (join_lines(s->e.mem, &s->e.best_line, &s->e.best_cap, s->e.best_line, depth, r->e.best_line, r->e.best_len) < 0) {
-            end_restart(s, r);
+            end_restart(r);
             return SOLVER_LIMIT_MEMORY;
         }
         s->e.best_len = depth + r->e.best_len;
@@ -372,7 +364,7 @@ static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
         if (s->e.win_len < 0)
             st = SOLVER_LIMIT_MEMORY;
     }
-    end_restart(s, r);
+    end_restart(r);
     if (st == SOLVER_LOST && depth > 0)
         return PHASE_DONE;
     return st;
@@ -522,7 +514,8 @@ static void search_free(solver *h)
 {
     deck2_search *s = (deck2_search *)h;
     ctable_free(&s->table);
-    mem_free(s->e.mem, SOLVER_MEM_STACK, s->spare, s->e.frame_size * (size_t)s->spare_cap);
+    if (s->sub)
+        search_free(&s->sub->h);
     dfs_free(&s->e);
     free(s->out[0]);
     free(s->out[1]);

@@ -376,7 +376,7 @@ static int memo_run(tomb_search *s, double start, double spent, const win_phase 
  * it already has `slots` slots, else made anew. -1 if memory runs out. */
 static int new_round(tomb_search *s, uint64_t slots, uint64_t seed)
 {
-    s->e.earlier += s->table.count;
+    dfs_rewind(&s->e, s->table.count);
     if (s->table.capacity == slots)
         table_clear(&s->table);
     else {
@@ -384,8 +384,6 @@ static int new_round(tomb_search *s, uint64_t slots, uint64_t seed)
         if (table_init(&s->table, s->e.mem, s->game.key_words, slots) < 0)
             return -1;
     }
-    s->e.depth = 0;
-    s->e.started = 0;
     s->seed = seed;
     s->round_started = 1;
     return 0;
