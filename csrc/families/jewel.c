@@ -216,62 +216,65 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
     return to_lid(g, s, out, n, c, src);
 }
 
-static int jw_moves(const void *game, const void *state, gmove *out)
+/* The steps of jw_moves and jw_bound: inlined always, so that each is laid
+ * out as the one function it was (cut into plain static inline steps, gcc
+ * -O3 laid them out otherwise, and porta-joias took 4-6% more time). */
+#define STEP static inline __attribute__((always_inline))
+
+/* A space waiting for a jewel (only at a root given so): the fill, the one
+ * move; 0 if there is none. */
+STEP int jewel_fill(const jw_game *g, const jw_state *s, gmove *out)
 {
-    const jw_game *g = game;
-    const jw_state *s = state;
-    int n = 0;
-    /* A space waiting for a jewel (only at a root given so). */
-    if (jewels_left(g, s)) {
-        for (int i = 0; i < D2_LID; i++)
-            if (s->lid[i] == NO) {
-                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_LID + i), 0, 0 };
-                return 1;
-            }
-        for (int p = 0; p < D2_TABLEAU; p++)
-            if (!s->npile[p]) {
-                out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_PILE + p), 0, 0 };
-                return 1;
-            }
-    }
-    if (s->turned != NO) {
-        int c = s->turned;
-        if (fits_found(s, c) && safe_home(g, s, c, 0)) {
-            out[0] = (gmove){ JM_MOVE, (uint8_t)c, P_TURNED, (uint8_t)(P_FOUND + c / 13), 1, 0 };
+    if (!jewels_left(g, s))
+        return 0;
+    for (int i = 0; i < D2_LID; i++)
+        if (s->lid[i] == NO) {
+            out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_LID + i), 0, 0 };
             return 1;
         }
-        return stock_moves(g, s, out, 0, c, P_TURNED);
-    }
-    /* Home. */
-    for (int i = 0; i < D2_LID; i++) {
-        int c = s->lid[i];
-        if (c != NO && fits_found(s, c)) {
-            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_LID + i), (uint8_t)(P_FOUND + c / 13), 1, 0 };
-            if (safe_home(g, s, c, 1)) { out[0] = m; return 1; }
-            out[n++] = m;
+    for (int p = 0; p < D2_TABLEAU; p++)
+        if (!s->npile[p]) {
+            out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_PILE + p), 0, 0 };
+            return 1;
         }
+    return 0;
+}
+
+/* Card c home from src if it fits: appended (n + 1), or -1 if it is safe
+ * to play (safe_home), and then out[0] is the only move. */
+STEP int home_move(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src, int frees)
+{
+    if (!fits_found(s, c))
+        return n;
+    gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + c / 13), 1, 0 };
+    if (safe_home(g, s, c, frees)) {
+        out[0] = m;
+        return -1;
     }
-    for (int p = 0; p < D2_TABLEAU; p++) {
-        if (!s->npile[p])
-            continue;
-        int c = s->pile[p][s->npile[p] - 1];
-        if (fits_found(s, c)) {
-            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_PILE + p), (uint8_t)(P_FOUND + c / 13), 1, 0 };
-            if (safe_home(g, s, c, s->npile[p] == 1)) { out[0] = m; return 1; }
-            out[n++] = m;
-        }
-    }
-    for (int k = 0; k < g->rules.reserves; k++) {
-        if (!s->nres[k])
-            continue;
-        int c = g->sidcard[s->res[k][s->nres[k] - 1]];
-        if (fits_found(s, c)) {
-            gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)(P_RES + k), (uint8_t)(P_FOUND + c / 13), 1, 0 };
-            if (safe_home(g, s, c, 0)) { out[0] = m; return 1; }
-            out[n++] = m;
-        }
-    }
-    /* Pile to pile (runs too, if they move), reserve to pile, into empty places. */
+    out[n] = m;
+    return n + 1;
+}
+
+/* The cards of the lid, the piles and the reserves that fit home: their
+ * moves, or -1 as home_move. */
+STEP int home_moves(const jw_game *g, const jw_state *s, gmove *out)
+{
+    int n = 0;
+    for (int i = 0; i < D2_LID; i++)
+        if (s->lid[i] != NO && (n = home_move(g, s, out, n, s->lid[i], P_LID + i, 1)) < 0)
+            return -1;
+    for (int p = 0; p < D2_TABLEAU; p++)
+        if (s->npile[p] && (n = home_move(g, s, out, n, s->pile[p][s->npile[p] - 1], P_PILE + p, s->npile[p] == 1)) < 0)
+            return -1;
+    for (int k = 0; k < g->rules.reserves; k++)
+        if (s->nres[k] && (n = home_move(g, s, out, n, g->sidcard[s->res[k][s->nres[k] - 1]], P_RES + k, 0)) < 0)
+            return -1;
+    return n;
+}
+
+/* Pile to pile (runs too, if they move), reserve to pile, into empty places. */
+STEP int tableau_moves(const jw_game *g, const jw_state *s, gmove *out, int n)
+{
     for (int p = 0; p < D2_TABLEAU; p++) {
         int h = s->npile[p];
         if (!h)
@@ -291,13 +294,15 @@ static int jw_moves(const void *game, const void *state, gmove *out)
         n = to_piles(g, s, out, n, c, P_RES + k, 1, -1);
         n = to_lid(g, s, out, n, c, P_RES + k);
     }
-    /* Turn the next card and place it. */
-    if (s->next < g->nstock)
-        n = stock_moves(g, s, out, n, g->sidcard[g->nroot + s->next], P_STOCK);
-    /* Groups for the randomised restarts: home; then pile moves and cards
-     * onto piles; then cards into spaces and onto the first reserve of
-     * reserve_rank's order (a reserve takes any card, and buries what it
-     * holds); last, onto the other reserves. */
+    return n;
+}
+
+/* Groups for the randomised restarts: home; then pile moves and cards onto
+ * piles; then cards into spaces and onto the first reserve of reserve_rank's
+ * order (a reserve takes any card, and buries what it holds); last, onto the
+ * other reserves. */
+STEP void set_groups(const jw_state *s, gmove *out, int n)
+{
     int first_res = 1;
     for (int i = 0; i < n; i++) {
         int d = out[i].dst, res = d >= P_RES && d < P_FOUND;
@@ -306,6 +311,30 @@ static int jw_moves(const void *game, const void *state, gmove *out)
             out[i].prio = 3;
         first_res &= !res;
     }
+}
+
+static int jw_moves(const void *game, const void *state, gmove *out)
+{
+    const jw_game *g = game;
+    const jw_state *s = state;
+    if (jewel_fill(g, s, out))
+        return 1;
+    if (s->turned != NO) {
+        int c = s->turned;
+        if (fits_found(s, c) && safe_home(g, s, c, 0)) {
+            out[0] = (gmove){ JM_MOVE, (uint8_t)c, P_TURNED, (uint8_t)(P_FOUND + c / 13), 1, 0 };
+            return 1;
+        }
+        return stock_moves(g, s, out, 0, c, P_TURNED);
+    }
+    int n = home_moves(g, s, out);
+    if (n < 0)
+        return 1;
+    n = tableau_moves(g, s, out, n);
+    /* Turn the next card and place it. */
+    if (s->next < g->nstock)
+        n = stock_moves(g, s, out, n, g->sidcard[g->nroot + s->next], P_STOCK);
+    set_groups(s, out, n);
     return n;
 }
 
@@ -468,6 +497,132 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
  * line, what each move needs was done earlier, so it was grown first. */
 enum { L_LID, L_PILE, L_RES, L_JEWEL, L_STOCK };
 
+/* jw_bound's cards: where each lies, the card above it (-1: none), and
+ * what some line could do with it (acc: free to move, home, leave its
+ * place, lie on a pile), grown by the passes. */
+typedef struct {
+    int n, nb, bottom[D2_TABLEAU];   /* cards; the pile bottoms' indexes */
+    uint8_t card[JW_SIDS], loc[JW_SIDS], jidx[JW_SIDS];
+    int16_t above[JW_SIDS];
+    struct { uint8_t acc[JW_SIDS], home[JW_SIDS], leave[JW_SIDS], onpile[JW_SIDS]; } can;
+} bound_cards;
+
+/* One card, at index b->n. */
+STEP void bound_add(bound_cards *b, int card, int loc, int above, int acc)
+{
+    b->card[b->n] = (uint8_t)card;
+    b->loc[b->n] = (uint8_t)loc;
+    b->above[b->n] = (int16_t)above;
+    b->can.acc[b->n] = (uint8_t)acc;
+    b->n++;
+}
+
+/* Every card not home, each pile and reserve from the bottom up: what is
+ * free now is what nothing lies on. */
+STEP void bound_gather(const jw_game *g, const jw_state *s, bound_cards *b)
+{
+    memset(&b->can, 0, sizeof b->can);
+    b->n = b->nb = 0;
+    for (int i = 0; i < D2_LID; i++)
+        if (s->lid[i] != NO)
+            bound_add(b, s->lid[i], L_LID, -1, 1);
+    for (int p = 0; p < D2_TABLEAU; p++) {
+        if (s->npile[p])
+            b->bottom[b->nb++] = b->n;
+        for (int i = 0; i < s->npile[p]; i++) {
+            int top = i + 1 == s->npile[p];
+            b->can.onpile[b->n] = (uint8_t)top;
+            bound_add(b, s->pile[p][i], L_PILE, top ? -1 : b->n + 1, top);
+        }
+    }
+    for (int k = 0; k < g->rules.reserves; k++)
+        for (int i = 0; i < s->nres[k]; i++) {
+            int top = i + 1 == s->nres[k];
+            bound_add(b, g->sidcard[s->res[k][i]], L_RES, top ? -1 : b->n + 1, top);
+        }
+    for (int j = s->jused; j < g->njewels; j++) {
+        b->jidx[b->n] = (uint8_t)(j - s->jused);
+        bound_add(b, g->jewel[j], L_JEWEL, -1, 0);
+    }
+    for (int i = s->next; i < g->nstock; i++)
+        bound_add(b, g->sidcard[g->nroot + i], L_STOCK, -1, 1);
+    if (s->turned != NO)
+        bound_add(b, s->turned, L_STOCK, -1, 1);
+}
+
+/* The rank each foundation could reach (hi), and which cards could lie on
+ * a pile (pile_kind, by card). */
+STEP void bound_reach(const jw_state *s, const bound_cards *b, int hi[4][2], uint8_t pile_kind[52])
+{
+    uint8_t free_kind[52] = { 0 };
+    memset(pile_kind, 0, 52);
+    for (int i = 0; i < b->n; i++) {
+        free_kind[b->card[i]] |= b->can.acc[i];
+        pile_kind[b->card[i]] |= b->can.onpile[i];
+    }
+    for (int su = 0; su < 4; su++)
+        for (int f = 0; f < 2; f++) {
+            int l = s->found[su][f];
+            while (l < 13 && free_kind[su * 13 + l])
+                l++;
+            hi[su][f] = l;
+        }
+}
+
+/* Places open now or that could open: lid cards and jewels that could
+ * leave, piles whose bottom could. */
+STEP int bound_opens(const bound_cards *b, int empty_now)
+{
+    int opens = empty_now;
+    for (int i = 0; i < b->n; i++)
+        if ((b->loc[i] == L_LID || b->loc[i] == L_JEWEL) && b->can.leave[i])
+            opens++;
+    for (int k = 0; k < b->nb; k++)
+        opens += b->can.acc[b->bottom[k]] && b->can.leave[b->bottom[k]];
+    return opens;
+}
+
+/* One pass from the top of each pile and reserve down: a card is free when
+ * every card above it could leave, which the card above, seen just before,
+ * shows. Whether anything grew; -1 once score + *homes passes limit. */
+STEP int bound_pass(const jw_game *g, const jw_state *s, bound_cards *b, int opens, int space,
+                    int score, int limit, int *homes)
+{
+    int hi[4][2], changed = 0;
+    uint8_t pile_kind[52];
+    bound_reach(s, b, hi, pile_kind);
+    uint8_t *acc = b->can.acc, *home = b->can.home, *leave = b->can.leave, *onpile = b->can.onpile;
+    for (int i = b->n - 1; i >= 0; i--) {
+        int a = b->above[i];
+        if (!acc[i] && ((b->loc[i] == L_JEWEL && b->jidx[i] < opens) || (a >= 0 && acc[a] && leave[a]))) {
+            acc[i] = changed = 1;
+            onpile[i] |= b->loc[i] == L_PILE;
+        }
+        if (!acc[i])
+            continue;
+        int c = b->card[i], su = c / 13, r = rank_of(c);
+        if (!home[i] && ((r > s->found[su][0] && hi[su][0] >= r - 1) || (r > s->found[su][1] && hi[su][1] >= r - 1))) {
+            home[i] = changed = 1;
+            if (score + ++*homes > limit)
+                return -1;
+        }
+        if (b->loc[i] == L_LID) {
+            if (!leave[i] && home[i])
+                leave[i] = changed = 1;
+            continue;
+        }
+        int o = su < 2 ? 26 : 0;    /* the other colour's two suits */
+        int builds = r < 13 && (pile_kind[o + r] || pile_kind[o + 13 + r]);
+        int sp = space && (g->rules.empty_lid == D2_EMPTY_ANY || empty_pile_takes(g, c));
+        int on = builds || sp || b->loc[i] == L_JEWEL || b->loc[i] == L_PILE;
+        if (!onpile[i] && on)
+            onpile[i] = changed = 1;
+        if (!leave[i] && (home[i] || builds || sp))
+            leave[i] = changed = 1;
+    }
+    return changed;
+}
+
 static int jw_bound(const void *game, const void *state, const gmove *m, int limit)
 {
     const jw_game *g = game;
@@ -479,43 +634,9 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
      * than the positions it would save there. */
     if (m && m->src != P_STOCK && m->src != P_TURNED)
         return 104;
-    uint8_t card[JW_SIDS], loc[JW_SIDS], jidx[JW_SIDS];
-    int16_t above[JW_SIDS];
-    uint8_t acc[JW_SIDS] = { 0 }, home[JW_SIDS] = { 0 }, leave[JW_SIDS] = { 0 }, onpile[JW_SIDS] = { 0 };
-    int bottom[D2_TABLEAU], nb = 0;
-    int n = 0;
-    for (int i = 0; i < D2_LID; i++)
-        if (s->lid[i] != NO) {
-            card[n] = s->lid[i]; loc[n] = L_LID; above[n] = -1; acc[n] = 1; n++;
-        }
-    for (int p = 0; p < D2_TABLEAU; p++) {
-        if (s->npile[p])
-            bottom[nb++] = n;
-        for (int i = 0; i < s->npile[p]; i++) {
-            card[n] = s->pile[p][i]; loc[n] = L_PILE;
-            above[n] = (int16_t)(i + 1 < s->npile[p] ? n + 1 : -1);
-            acc[n] = above[n] < 0;
-            onpile[n] = acc[n];
-            n++;
-        }
-    }
-    for (int k = 0; k < g->rules.reserves; k++)
-        for (int i = 0; i < s->nres[k]; i++) {
-            card[n] = g->sidcard[s->res[k][i]]; loc[n] = L_RES;
-            above[n] = (int16_t)(i + 1 < s->nres[k] ? n + 1 : -1);
-            acc[n] = above[n] < 0;
-            n++;
-        }
+    bound_cards b;
+    bound_gather(g, s, &b);
     int jewels = g->njewels - s->jused;
-    for (int j = s->jused; j < g->njewels; j++) {
-        card[n] = g->jewel[j]; loc[n] = L_JEWEL; above[n] = -1; jidx[n] = (uint8_t)(j - s->jused); n++;
-    }
-    for (int i = s->next; i < g->nstock; i++) {
-        card[n] = g->sidcard[g->nroot + i]; loc[n] = L_STOCK; above[n] = -1; acc[n] = 1; n++;
-    }
-    if (s->turned != NO) {
-        card[n] = s->turned; loc[n] = L_STOCK; above[n] = -1; acc[n] = 1; n++;
-    }
     int empty_now = 0;              /* places empty now (a jewel fills the first next) */
     for (int p = 0; p < D2_TABLEAU; p++)
         empty_now += !s->npile[p];
@@ -526,63 +647,15 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
         changed = 0;
         if (score + homes > limit)
             return score + homes;       /* above the limit: no need to know by how much */
-        /* The ranks each foundation could reach. */
-        uint8_t free_kind[52] = { 0 }, pile_kind[52] = { 0 };
-        for (int i = 0; i < n; i++) {
-            free_kind[card[i]] |= acc[i];
-            pile_kind[card[i]] |= onpile[i];
-        }
-        int hi[4][2];
-        for (int su = 0; su < 4; su++)
-            for (int f = 0; f < 2; f++) {
-                int l = s->found[su][f];
-                while (l < 13 && free_kind[su * 13 + l])
-                    l++;
-                hi[su][f] = l;
-            }
-        /* Places open now or that could open: lid cards and jewels that
-         * could leave, piles whose bottom could. */
-        int opens = empty_now;
-        for (int i = 0; i < n; i++)
-            if ((loc[i] == L_LID || loc[i] == L_JEWEL) && leave[i])
-                opens++;
-        for (int b = 0; b < nb; b++)
-            opens += acc[bottom[b]] && leave[bottom[b]];
+        int opens = bound_opens(&b, empty_now);
         if (!space && opens > jewels)
             space = changed = 1;
         if (!space && g->rules.empty_lid == D2_EMPTY_ANY && (jewels == 0 || opens >= jewels))
             space = changed = 1;       /* a lid place could take a card: counted as a space */
-        /* From the top of each pile and reserve down: a card is free when
-         * every card above it could leave, which the card above, seen just
-         * before, shows. */
-        for (int i = n - 1; i >= 0; i--) {
-            if (!acc[i] && ((loc[i] == L_JEWEL && jidx[i] < opens)
-                            || (above[i] >= 0 && acc[above[i]] && leave[above[i]]))) {
-                acc[i] = changed = 1;
-                onpile[i] |= loc[i] == L_PILE;
-            }
-            if (!acc[i])
-                continue;
-            int c = card[i], su = c / 13, r = rank_of(c);
-            if (!home[i] && ((r > s->found[su][0] && hi[su][0] >= r - 1) || (r > s->found[su][1] && hi[su][1] >= r - 1))) {
-                home[i] = changed = 1;
-                if (score + ++homes > limit)
-                    return score + homes;
-            }
-            if (loc[i] == L_LID) {
-                if (!leave[i] && home[i])
-                    leave[i] = changed = 1;
-                continue;
-            }
-            int o = su < 2 ? 26 : 0;    /* the other colour's two suits */
-            int builds = r < 13 && (pile_kind[o + r] || pile_kind[o + 13 + r]);
-            int sp = space && (g->rules.empty_lid == D2_EMPTY_ANY || empty_pile_takes(g, c));
-            int on = builds || sp || loc[i] == L_JEWEL || loc[i] == L_PILE;
-            if (!onpile[i] && on)
-                onpile[i] = changed = 1;
-            if (!leave[i] && (home[i] || builds || sp))
-                leave[i] = changed = 1;
-        }
+        int grew = bound_pass(g, s, &b, opens, space, score, limit, &homes);
+        if (grew < 0)
+            return score + homes;
+        changed |= grew;
     }
     return score + homes < 104 ? score + homes : 104;
 }
