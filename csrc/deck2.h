@@ -80,5 +80,8 @@ typedef struct {
  * the position are impossible. */
 solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned flags,
                          char *err, int errlen);
+/* A new root for a search of solver_new_deck2, as solver_reset_tomb
+ * (solver.h); the two-deck games' searches keep none of their memory. */
+int solver_reset_deck2(solver *s, const d2_position *pos, char *err, int errlen);
 
 #endif

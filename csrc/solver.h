@@ -147,6 +147,14 @@ typedef struct solver solver;
  * rules or the position are impossible. */
 solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos,
                         unsigned flags, char *err, int errlen);
+/* Each family's reset (solver_reset_tomb below, solver_reset_deck2 in
+ * deck2.h) gives a search of its family a new root, with the same rules
+ * and shortcuts: the search starts again as the constructor would make it,
+ * its limits kept, in the memory of the last (its first table, which it
+ * empties of what it stored): a batch solves deal after deal on one handle.
+ * Returns 0, or -1 with a message in err if the position is impossible or
+ * the search is not of the family; the search is then as it was. */
+int solver_reset_tomb(solver *s, const tomb_position *pos, char *err, int errlen);
 /* The verbs, the same for every family's search. */
 /* 0 means no limit. Limits count over all runs of the handle. */
 void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds,
@@ -163,6 +171,16 @@ int solver_root_bound(const solver *s);
 /* which = 0: the win line (after SOLVER_WON); which = 1: a line reaching the best score. */
 int solver_line_length(const solver *s, int which);
 int solver_line_move(const solver *s, int which, int index, solver_move *out);
+/* The whole line in one call, packed: for each move its action, card, src,
+ * src_index, dst, dst_index and ncards, one byte each, then its ncards
+ * cards. Writes it into out if it fits in size bytes; returns its size in
+ * bytes (0: no line), or -1 if the line cannot be made (out of memory). */
+int solver_line_pack(const solver *s, int which, uint8_t *out, int size);
+/* The whole line as the solution format's JSON text: its moves' objects,
+ * joined by ", ", without the brackets (docs/rules/solution-format.md).
+ * Writes it, with a NUL after it, into out if that fits in size bytes;
+ * returns its length (0: no line), or -1 if the line cannot be made. */
+int solver_line_text(const solver *s, int which, char *out, int size);
 void solver_free(solver *s);
 
 /* Debugging, for the tests: while `on`, the summaries by control states

@@ -1,4 +1,6 @@
 /* handle.c - the verbs of solver.h, the same for every family (handle.h). */
+#include <string.h>
+
 #include "handle.h"
 #include "mem.h"
 
@@ -37,6 +39,24 @@ int solver_line_length(const solver *s, int which)
 int solver_line_move(const solver *s, int which, int index, solver_move *out)
 {
     return s->family->line_move(s, which, index, out);
+}
+
+int solver_line_pack(const solver *s, int which, uint8_t *out, int size)
+{
+    int n = s->family->line_length(s, which), bytes = 0;
+    for (int i = 0; i < n; i++) {
+        solver_move m;
+        if (s->family->line_move(s, which, i, &m) < 0)
+            return -1;
+        const int fields[7] = {m.action, m.card, m.src, m.src_index, m.dst, m.dst_index, m.ncards};
+        if (bytes + 7 + m.ncards <= size) {
+            for (int k = 0; k < 7; k++)
+                out[bytes + k] = (uint8_t)fields[k];
+            memcpy(out + bytes + 7, m.cards, (size_t)m.ncards);
+        }
+        bytes += 7 + m.ncards;
+    }
+    return bytes;
 }
 
 void solver_free(solver *s)

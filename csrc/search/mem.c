@@ -31,6 +31,13 @@ void mem_stats(const mem_account *a, int status, solver_stats *out)
     out->table_bytes = out->part_bytes[SOLVER_MEM_TABLE] + out->part_bytes[SOLVER_MEM_SUMMARIES];
 }
 
+void mem_restart(mem_account *a)
+{
+    a->peak = a->held;
+    a->refused = a->refused_held = 0;
+    memset(a->refused_part, 0, sizeof a->refused_part);
+}
+
 int mem_charge(mem_account *a, int part, uint64_t bytes)
 {
     if (!mem_fits(a, bytes)) {

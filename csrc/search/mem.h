@@ -42,6 +42,10 @@ typedef struct {
  * growth was refused (a restart's blocks are freed once it stops). */
 void mem_stats(const mem_account *a, int status, solver_stats *out);
 
+/* The account of a search that starts again holding what it holds: the
+ * peak is what it holds now, and no growth was refused. */
+void mem_restart(mem_account *a);
+
 #define MEM_MAP_MIN (8u << 20)
 
 /* Whether `more` bytes fit under the limit. */

@@ -20,34 +20,66 @@ static uint64_t hash_key(const uint64_t *key, int words)
     return h;
 }
 
+/* Slots noted (filled) per slot of the table: clearing more of them one by
+ * one would cost more than clearing the whole table at once. */
+#define FILLED_SHARE 16
+
+static uint64_t slot_bytes(const table *t)
+{
+    return t->capacity * (uint64_t)t->words * sizeof(uint64_t);
+}
+
 int table_init(table *t, mem_account *mem, int words, uint64_t capacity)
 {
     t->mem = mem;
     t->words = words;
     t->capacity = capacity;
     t->count = 0;
-    t->slots = mem_alloc(mem, SOLVER_MEM_TABLE, capacity * (uint64_t)words * sizeof(uint64_t));
-    if (!t->slots)
-        t->capacity = 0;
-    return t->slots ? 0 : -1;
+    t->filled_cap = capacity <= UINT32_MAX ? capacity / FILLED_SHARE : 0;
+    t->slots = mem_alloc(mem, SOLVER_MEM_TABLE, slot_bytes(t));
+    t->filled = t->slots && t->filled_cap
+        ? mem_resize(mem, SOLVER_MEM_TABLE, NULL, 0, t->filled_cap * sizeof(uint32_t)) : NULL;
+    if (t->slots && (t->filled || !t->filled_cap))
+        return 0;
+    table_free(t);
+    return -1;
 }
 
 void table_free(table *t)
 {
-    mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, table_bytes(t));
+    mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, slot_bytes(t));
+    mem_free(t->mem, SOLVER_MEM_TABLE, t->filled, t->filled_cap * sizeof(uint32_t));
     t->slots = NULL;
-    t->capacity = t->count = 0;
+    t->filled = NULL;
+    t->capacity = t->count = t->filled_cap = 0;
 }
 
 void table_clear(table *t)
 {
-    memset(t->slots, 0, table_bytes(t));
+    if (t->count <= t->filled_cap) {
+        for (uint64_t i = 0; i < t->count; i++)
+            memset(t->slots + (uint64_t)t->filled[i] * t->words, 0, sizeof(uint64_t) * (size_t)t->words);
+    } else {
+        memset(t->slots, 0, slot_bytes(t));
+    }
     t->count = 0;
+}
+
+int table_reset(table *t, uint64_t capacity)
+{
+    if (t->slots && t->capacity == capacity) {
+        table_clear(t);
+        return 0;
+    }
+    mem_account *mem = t->mem;
+    int words = t->words;
+    table_free(t);
+    return table_init(t, mem, words, capacity);
 }
 
 uint64_t table_bytes(const table *t)
 {
-    return t->capacity * (uint64_t)t->words * sizeof(uint64_t);
+    return slot_bytes(t) + t->filled_cap * sizeof(uint32_t);
 }
 
 int table_needs_growth(const table *t)
@@ -82,9 +114,13 @@ int table_grow(table *t)
         if (!is_empty(k, t->words))
             place(slots, cap - 1, k, t->words);
     }
-    mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, table_bytes(t));
+    mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, slot_bytes(t));
     t->slots = slots;
     t->capacity = cap;
+    /* The keys moved: a clear is the whole table's from now on. */
+    mem_free(t->mem, SOLVER_MEM_TABLE, t->filled, t->filled_cap * sizeof(uint32_t));
+    t->filled = NULL;
+    t->filled_cap = 0;
     return 0;
 }
 
@@ -97,6 +133,8 @@ int table_insert(table *t, const uint64_t *key)
         uint64_t *slot = t->slots + i * w;
         if (is_empty(slot, w)) {
             memcpy(slot, key, sizeof(uint64_t) * (size_t)w);
+            if (t->count < t->filled_cap)
+                t->filled[t->count] = (uint32_t)i;
             t->count++;
             return 1;
         }

@@ -7,6 +7,11 @@
  * empty slot (tomb_key never makes one). The table doubles when it is three
  * quarters full; bytes per stored position are 8 * words / load, i.e. 43 to
  * 85 bytes with the 4-word key (docs/search.md).
+ *
+ * While it holds few keys (a sixteenth of its slots), the table notes the
+ * slots it fills, so that emptying it clears those alone: a handle that
+ * solves deal after deal (solver_reset_*) then pays for an easy deal's
+ * table what the deal stored, not the 2 MiB of its first size.
  */
 #ifndef TABLE_H
 #define TABLE_H
@@ -21,6 +26,8 @@ typedef struct {
     uint64_t capacity;  /* slots, a power of two */
     uint64_t count;     /* keys stored */
     int words;
+    uint32_t *filled;   /* the slots filled, in order, while count <= filled_cap */
+    uint64_t filled_cap;
     mem_account *mem;   /* the search's account (part SOLVER_MEM_TABLE) */
 } table;
 
@@ -29,6 +36,9 @@ int table_init(table *t, mem_account *mem, int words, uint64_t capacity);
 void table_free(table *t);
 /* Empties the table, keeping its slots. */
 void table_clear(table *t);
+/* Empties the table and gives it `capacity` slots: cleared if it has them,
+ * else made anew by table_init (-1 as table_init). */
+int table_reset(table *t, uint64_t capacity);
 uint64_t table_bytes(const table *t);
 int table_needs_growth(const table *t);
 /* Doubles the table (the old and the new slots are held at once while it

@@ -48,6 +48,7 @@ typedef struct deck2_search deck2_search;
 struct deck2_search {
     solver h;                   /* the handle (handle.h): first */
     dfs e;                      /* the search: stack, limits, stats, lines */
+    d2_rules rules;             /* as given: a reset makes its new search with them */
     family fam;
     void *root;
     ctable table;
@@ -101,6 +102,7 @@ static void *frame_state(const void *f)
 /* The two-deck games' side of the verbs (handle.h), at the end. */
 static const solver_family DECK2_FAMILY;
 static void search_free(solver *h);
+static void search_set_limits(solver *h, uint64_t max_positions, double max_seconds, uint64_t max_bytes);
 
 /* What every search sets up once its family is known: the handle, the
  * frame size, the flags and the stage; -1 if memory runs out. */
@@ -117,7 +119,8 @@ static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
     return 0;
 }
 
-solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
+static deck2_search *new_search(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err,
+                                int errlen)
 {
     deck2_search *s = calloc(1, sizeof *s);
     if (!s) {
@@ -126,6 +129,7 @@ solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned
     }
     size_t size = rules->family == D2_JEWEL ? jewel_state_size() : napoleao_state_size();
     s->root = calloc(1, size);
+    s->rules = *rules;
     int rc = -1;
     if (!s->root)
         family_fail(err, errlen, "out of memory");
@@ -147,7 +151,38 @@ solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned
         return NULL;
     }
     s->e.stats.best_score = s->fam.score(s->fam.game, s->root);
-    return &s->h;
+    return s;
+}
+
+solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
+{
+    deck2_search *s = new_search(rules, pos, flags, err, errlen);
+    return s ? &s->h : NULL;
+}
+
+static void free_parts(deck2_search *s);
+
+/* The two-deck games' searches are long, and their tables their own: a
+ * reset makes a new search (it has run nothing, so only its handle, engine
+ * and account point into it) and moves it into the handle. */
+int solver_reset_deck2(solver *h, const d2_position *pos, char *err, int errlen)
+{
+    if (!h || h->family != &DECK2_FAMILY)
+        return family_fail(err, errlen, "solver_reset_deck2: not a search of the two-deck games'");
+    deck2_search *s = (deck2_search *)h;
+    deck2_search *n = new_search(&s->rules, pos, s->flags, err, errlen);
+    if (!n)
+        return -1;
+    uint64_t max_positions = s->e.max_positions, max_bytes = s->max_bytes;
+    double max_seconds = s->e.max_seconds;
+    free_parts(s);
+    *s = *n;
+    free(n);
+    s->h.e = &s->e;
+    s->e.stopp = &s->e.stop;
+    s->e.mem = &s->own_mem;
+    search_set_limits(&s->h, max_positions, max_seconds, max_bytes);
+    return 0;
 }
 
 /* The search the restarts run in, made at the first: the same game (not
@@ -510,9 +545,9 @@ static int search_root_bound(const solver *h)
     return s->fam.bound ? s->fam.bound(s->fam.game, s->root, NULL, s->fam.max_score) : s->fam.max_score;
 }
 
-static void search_free(solver *h)
+/* What a search holds but its struct. */
+static void free_parts(deck2_search *s)
 {
-    deck2_search *s = (deck2_search *)h;
     ctable_free(&s->table);
     if (s->sub)
         search_free(&s->sub->h);
@@ -522,7 +557,12 @@ static void search_free(solver *h)
     if (s->fam.free_game)
         s->fam.free_game(s->fam.game);
     free(s->root);
-    free(s);
+}
+
+static void search_free(solver *h)
+{
+    free_parts((deck2_search *)h);
+    free(h);
 }
 
 static const solver_family DECK2_FAMILY = {

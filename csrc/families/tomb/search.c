@@ -90,6 +90,7 @@ struct tomb_search {
     int memo_ready;
     uint64_t seed;          /* non-zero: a restart, which draws its choices at random */
     int phase, round_started;     /* see staged_run */
+    unsigned flags;         /* the shortcuts asked for (game.flags changes with the phases) */
     unsigned full_cells;    /* SOLVER_FULL_CELLS if asked for: see staged_run */
     tomb_position pos;    /* the root as given */
     tomb_search *sub;       /* the classic phase's search (staged_run) */
@@ -97,6 +98,21 @@ struct tomb_search {
 
 /* The Tomb's side of the verbs (handle.h), at the end. */
 static const solver_family TOMB_FAMILY;
+
+/* The search of the root `root` of `game` from its start: everything but
+ * the handle, the engine's limits and memory, and the table. */
+static void start_from(tomb_search *s, const tomb_game *game, const tomb_state *root, const tomb_position *pos)
+{
+    s->game = *game;
+    s->root = *root;
+    s->pos = *pos;
+    /* full-cells is switched on by staged_run, after the restarts that go without it. */
+    s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
+    s->game.flags &= ~SOLVER_FULL_CELLS;
+    s->e.stats.best_score = tomb_score(&s->root);
+    s->seed = 0;
+    s->phase = s->round_started = 0;
+}
 
 /* A search that charges the account `mem` (NULL: its own). */
 static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos,
@@ -108,19 +124,19 @@ static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos
             strncpy(err, "out of memory", (size_t)errlen - 1);
         return NULL;
     }
-    if (tomb_init(&s->game, rules, flags, pos, &s->root, err, errlen) < 0) {
+    tomb_game game;
+    tomb_state root;
+    if (tomb_init(&game, rules, flags, pos, &root, err, errlen) < 0) {
         free(s);
         return NULL;
     }
     dfs_init(&s->e, sizeof(frame), 52, mem ? mem : &s->own_mem);
     s->h.family = &TOMB_FAMILY;
     s->h.e = &s->e;
-    s->pos = *pos;
-    /* full-cells is switched on by staged_run, after the restarts that go without it. */
-    s->full_cells = tomb_full_cells(&s->game) ? SOLVER_FULL_CELLS : 0;
-    s->game.flags &= ~SOLVER_FULL_CELLS;
+    s->flags = flags;
     s->table.mem = s->e.mem;   /* made by the first run, under its limits */
-    s->e.stats.best_score = tomb_score(&s->root);
+    s->table.words = game.key_words;
+    start_from(s, &game, &root, pos);
     return s;
 }
 
@@ -129,6 +145,34 @@ solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos,
 {
     tomb_search *s = new_search(rules, pos, flags, err, errlen, NULL);
     return s ? &s->h : NULL;
+}
+
+static void free_parts(tomb_search *s);
+static void search_free(solver *h);
+
+int solver_reset_tomb(solver *h, const tomb_position *pos, char *err, int errlen)
+{
+    if (!h || h->family != &TOMB_FAMILY) {
+        if (err && errlen > 0)
+            strncpy(err, "solver_reset_tomb: not a search of the Tomb's", (size_t)errlen - 1);
+        return -1;
+    }
+    tomb_search *s = (tomb_search *)h;
+    tomb_game game;
+    tomb_state root;
+    if (tomb_init(&game, &s->game.rules, s->flags, pos, &root, err, errlen) < 0)
+        return -1;
+    /* Everything the last search made goes but its table of the first
+     * size (emptied of what it stored, by table_reset at the first run). */
+    if (s->table.capacity != INITIAL_SLOTS)
+        table_free(&s->table);
+    free_parts(s);
+    double max_seconds = s->e.max_seconds;
+    dfs_init(&s->e, sizeof(frame), 52, &s->own_mem);
+    s->e.max_seconds = max_seconds;
+    mem_restart(&s->own_mem);
+    start_from(s, &game, &root, pos);
+    return 0;
 }
 
 static void search_set_limits(solver *h, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
@@ -204,9 +248,9 @@ static void order_buries(tomb_search *s, const tomb_state *st, frame *f)
 static int store_init(void *ctx)
 {
     tomb_search *s = ctx;
-    if (s->table.slots)
+    if (s->table.slots && s->table.count == 0)
         return 0;
-    return table_init(&s->table, s->e.mem, s->game.key_words, INITIAL_SLOTS);
+    return table_reset(&s->table, INITIAL_SLOTS);
 }
 
 static int store_insert(void *ctx, const void *parent, void *f)
@@ -377,13 +421,8 @@ static int memo_run(tomb_search *s, double start, double spent, const win_phase 
 static int new_round(tomb_search *s, uint64_t slots, uint64_t seed)
 {
     dfs_rewind(&s->e, s->table.count);
-    if (s->table.capacity == slots)
-        table_clear(&s->table);
-    else {
-        table_free(&s->table);
-        if (table_init(&s->table, s->e.mem, s->game.key_words, slots) < 0)
-            return -1;
-    }
+    if (table_reset(&s->table, slots) < 0)
+        return -1;
     s->seed = seed;
     s->round_started = 1;
     return 0;
@@ -653,17 +692,27 @@ static int search_line_move(const solver *h, int which, int index, solver_move *
     return 0;
 }
 
+/* What a search holds but its handle and table. */
+static void free_parts(tomb_search *s)
+{
+    dfs_free(&s->e);
+    for (int i = 0; i < 2; i++) {
+        free(s->lines_out[i]);
+        s->lines_out[i] = NULL;
+    }
+    if (s->memo_ready)
+        memo_free(&s->memo);
+    s->memo_ready = 0;
+    if (s->sub)
+        search_free(&s->sub->h);
+    s->sub = NULL;
+}
+
 static void search_free(solver *h)
 {
     tomb_search *s = (tomb_search *)h;
     table_free(&s->table);
-    dfs_free(&s->e);
-    free(s->lines_out[0]);
-    free(s->lines_out[1]);
-    if (s->memo_ready)
-        memo_free(&s->memo);
-    if (s->sub)
-        search_free(&s->sub->h);
+    free_parts(s);
     free(s);
 }
 

@@ -1,0 +1,141 @@
+/* linetext.c - a line's moves as the solution format's JSON text
+ * (docs/rules/solution-format.md), written by the core: a batch stores one
+ * line a deal, and this is where its time would otherwise go. The names
+ * are those of solver/core.py (_PLACES) and solver/cards.py; the tests
+ * check that this text and solver.game.Move.text agree, move by move. */
+#include <stdio.h>
+#include <string.h>
+
+#include "handle.h"
+
+static const char *const PLACE_NAMES[] = {
+    [SOLVER_PLACE_STOCK] = "stock", [SOLVER_PLACE_WASTE] = "waste", [SOLVER_PLACE_CELL] = "cell",
+    [SOLVER_PLACE_RESERVE] = "reserve", [SOLVER_PLACE_CORNER] = "corner", [SOLVER_PLACE_TOMB] = "tomb",
+    [SOLVER_PLACE_PILE] = "pile", [SOLVER_PLACE_KBASE] = "kbase", [SOLVER_PLACE_ABASE] = "abase",
+    [SOLVER_PLACE_LID] = "lid", [SOLVER_PLACE_SIDE] = "side", [SOLVER_PLACE_BOTTOM] = "bottom",
+    [SOLVER_PLACE_RESERVE_PILE] = "reserve", [SOLVER_PLACE_FOUNDATION] = "foundation",
+};
+#define N_PLACES ((int)(sizeof PLACE_NAMES / sizeof PLACE_NAMES[0]))
+
+/* A text being written into buf; len counts past its end too, so that the
+ * caller learns the size it needs. */
+typedef struct {
+    char *buf;
+    int len, size;
+} text;
+
+static void put(text *t, const char *s, int n)
+{
+    if (t->len + n < t->size)
+        memcpy(t->buf + t->len, s, (size_t)n);
+    t->len += n;
+}
+
+#define PUT(t, literal) put((t), (literal), (int)sizeof(literal) - 1)
+
+static void put_str(text *t, const char *s)
+{
+    put(t, s, (int)strlen(s));
+}
+
+/* A card as a JSON string: rank then suit (cards.py); -1 if it is no card. */
+static int put_card(text *t, int card)
+{
+    if (card < 0 || card >= 52)
+        return -1;
+    char c[4] = {'"', "A23456789TJQK"[card % 13], "CSHD"[card / 13], '"'};
+    put(t, c, 4);
+    return 0;
+}
+
+/* A place as a JSON string: its name alone, with its number (pile:3), or
+ * with its suit (kbase:H); -1 if it is no place. */
+static int put_place(text *t, int kind, int index)
+{
+    if (kind < 0 || kind >= N_PLACES || !PLACE_NAMES[kind])
+        return -1;
+    PUT(t, "\"");
+    put_str(t, PLACE_NAMES[kind]);
+    switch (kind) {
+    case SOLVER_PLACE_KBASE: case SOLVER_PLACE_ABASE: case SOLVER_PLACE_FOUNDATION: {
+        char suit[2] = {':', "CSHD"[index & 3]};
+        put(t, suit, 2);
+        break;
+    }
+    case SOLVER_PLACE_PILE: case SOLVER_PLACE_LID: case SOLVER_PLACE_SIDE:
+    case SOLVER_PLACE_BOTTOM: case SOLVER_PLACE_RESERVE_PILE: {
+        char num[16];
+        int n = snprintf(num, sizeof num, ":%d", index);
+        put(t, num, n);
+        break;
+    }
+    default:
+        break;
+    }
+    PUT(t, "\"");
+    return 0;
+}
+
+/* One move's object; -1 if it is no move of the format. */
+static int put_move(text *t, const solver_move *m)
+{
+    switch (m->action) {
+    case SOLVER_TURN: case SOLVER_DEAL:
+        if (m->action == SOLVER_TURN)
+            PUT(t, "{\"action\": \"turn\", \"cards\": [");
+        else
+            PUT(t, "{\"action\": \"deal\", \"cards\": [");
+        for (int i = 0; i < m->ncards && i < 52; i++) {
+            if (i)
+                PUT(t, ", ");
+            if (put_card(t, m->cards[i]) < 0)
+                return -1;
+        }
+        PUT(t, "]}");
+        return 0;
+    case SOLVER_REDEAL:
+        PUT(t, "{\"action\": \"redeal\"}");
+        return 0;
+    case SOLVER_JEWEL_FILL:
+        PUT(t, "{\"action\": \"jewel\", \"card\": ");
+        if (put_card(t, m->card) < 0)
+            return -1;
+        PUT(t, ", \"to\": ");
+        if (put_place(t, m->dst, m->dst_index) < 0)
+            return -1;
+        PUT(t, "}");
+        return 0;
+    case SOLVER_MOVE:
+        PUT(t, "{\"action\": \"move\", \"card\": ");
+        if (put_card(t, m->card) < 0)
+            return -1;
+        PUT(t, ", \"from\": ");
+        if (put_place(t, m->src, m->src_index) < 0)
+            return -1;
+        PUT(t, ", \"to\": ");
+        if (put_place(t, m->dst, m->dst_index) < 0)
+            return -1;
+        PUT(t, "}");
+        return 0;
+    default:
+        return -1;
+    }
+}
+
+int solver_line_text(const solver *s, int which, char *out, int size)
+{
+    text t = {out, 0, size};
+    int n = s->family->line_length(s, which);
+    for (int i = 0; i < n; i++) {
+        solver_move m;
+        if (s->family->line_move(s, which, i, &m) < 0)
+            return -1;
+        if (i)
+            PUT(&t, ", ");
+        if (put_move(&t, &m) < 0)
+            return -1;
+    }
+    if (t.len < size)
+        out[t.len] = 0;
+    return t.len;
+}
