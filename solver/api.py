@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import core, families
-from .cards import Card, CardError
+from .cards import DECK, Card, CardError
 from .deals import Deal, DealError, number_from_text
 from .errors import SolverError
 from .game import Move, MoveError, TombPosition
@@ -125,6 +125,12 @@ class Stats:
         return text
 
 
+#: json.dumps(..., ensure_ascii=False), its encoder made once; and each
+#: card's JSON string (Result.text_with).
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+_CARD_TEXTS = tuple(f'"{c}"' for c in DECK)
+
+
 @dataclass(frozen=True)
 class Result:
     """What a search found. ``moves`` play from the start of the deal (a search
@@ -151,8 +157,8 @@ class Result:
     def won(self) -> bool:
         return self.verdict == "won"
 
-    def to_json(self) -> dict[str, Any]:
-        """The object of ``docs/rules/solution-format.md``."""
+    def _head(self) -> dict[str, Any]:
+        """The fields of :meth:`to_json` before the moves."""
         return {
             "variant": self.variant,
             "fingerprint": self.fingerprint,
@@ -161,12 +167,29 @@ class Result:
             "verdict": self.verdict,
             "reason": self.reason,
             "score": self.score,
-            "moves": [m.to_json() for m in self.moves],
-            "stats": self.stats.to_json(),
         }
 
+    def to_json(self) -> dict[str, Any]:
+        """The object of ``docs/rules/solution-format.md``."""
+        return {**self._head(), "moves": [m.to_json() for m in self.moves], "stats": self.stats.to_json()}
+
     def dumps(self, **kwargs: Any) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False, **kwargs)
+        """The JSON text of :meth:`to_json` (``kwargs``: those of json.dumps).
+        Without kwargs, each move's text is made once (:meth:`Move.text`): a
+        batch writes one result a deal."""
+        if kwargs:
+            return json.dumps(self.to_json(), ensure_ascii=False, **kwargs)
+        return self.text_with(", ".join(m.text() for m in self.moves))
+
+    def text_with(self, moves: str) -> str:
+        """:meth:`dumps` with ``moves`` for the moves' texts (joined by ", "):
+        for a batch, whose core writes them (Search.line_text) without
+        making the moves."""
+        v = _ENCODE
+        cards = ", ".join([_CARD_TEXTS[c.index] for c in self.cards])
+        return (f'{{"variant": {v(self.variant)}, "fingerprint": {v(self.fingerprint)}, "deal": {v(self.deal)}, '
+                f'"cards": [{cards}], "verdict": {v(self.verdict)}, "reason": {v(self.reason)}, '
+                f'"score": {v(self.score)}, "moves": [{moves}], "stats": {v(self.stats.to_json())}}}')
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> Result:
@@ -363,7 +386,11 @@ def solve(
     limit = limit or Limit()
     search = core.Search(pos, core.flags_for(shortcuts, pos.variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
-    out = search.outcome(search.run())
+    return result_of(pos, search.outcome(search.run()))
+
+
+def result_of(pos: AnyPosition, out: core.CoreOutcome) -> Result:
+    """The Result of a search of ``pos`` that ended with ``out``."""
     the_deal = pos.deal
     if the_deal is not None:
         number, cards = the_deal.number, tuple(the_deal.cards)

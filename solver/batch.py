@@ -52,19 +52,16 @@ from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from types import FrameType
-from typing import TYPE_CHECKING, Any, Never, Protocol, TextIO, TypeVar
+from typing import Any, Never, Protocol, TextIO, TypeVar
 
 from tqdm import tqdm
 
 from .errors import SolverError
-from .api import Limit, solve
+from . import core
+from .api import Limit, Result, result_of, start_position
 from .blind import wilson
 from .deals import MIN_NUMBER, DealError, number_from_text
 from .variants import BaseVariant, load, names
-
-if TYPE_CHECKING:
-    from .core import Search
-    from .families import AnyPosition
 
 N = TypeVar("N", int, float)
 
@@ -333,7 +330,8 @@ def to_solve(conn: sqlite3.Connection, variant: str, ranges: Ranges, retry_unkno
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _stopping = False       # set by Ctrl-C or SIGTERM in a worker: hand back what is done, start nothing new
-_current: Search | None = None         # the search handle of the deal being solved
+_current: core.Search | None = None         # the search handle of the deal being solved
+_watching = False       # a thread stops the search on a stop signal (_watch_signals)
 
 
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
@@ -348,20 +346,27 @@ def _on_sigint(signum: int, frame: FrameType | None) -> None:
         search.stop()
 
 
-def _track_searches() -> None:
-    """Make each :class:`solver.core.Search` of this worker process known to the
-    SIGINT handler, so that Ctrl-C stops the deal being solved."""
-    from . import core
+def _watch_signals() -> None:
+    """Stop the deal being solved as soon as a stop signal comes. A worker
+    runs its searches in its main thread (Search.run_here), where Python's
+    handlers wait until the C call returns; the wakeup fd is written at once,
+    and a thread reading it stops the search."""
+    global _watching
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
 
-    class TrackedSearch(core.Search):
-        def __init__(self, pos: AnyPosition, flags: int) -> None:
-            global _current
-            super().__init__(pos, flags)
-            _current = self
-            if _stopping:
-                self.stop()
+    def watch() -> None:
+        global _stopping
+        while True:
+            if any(sig in _STOP_SIGNALS for sig in os.read(read, 64)):
+                _stopping = True
+                search = _current
+                if search is not None:
+                    search.stop()
 
-    core.Search = TrackedSearch  # type: ignore[misc]  # each search of a worker, known to its SIGINT handler
+    threading.Thread(target=watch, daemon=True, name="solver-signals").start()
+    _watching = True
 
 
 def _watch_parent(parent: int) -> None:
@@ -373,7 +378,6 @@ def _watch_parent(parent: int) -> None:
 
 
 def _init_worker(parent: int) -> None:
-    _track_searches()
     # SIGTERM as Ctrl-C: `timeout`, systemd and `kill -- -PGID` signal the whole
     # process group, and the batch stops cleanly then too. The batch ends its
     # workers with SIGKILL (_terminate).
@@ -382,8 +386,46 @@ def _init_worker(parent: int) -> None:
     # The batch starts its workers with SIGINT and SIGTERM blocked (see _submit),
     # so that a signal during start-up waits for this handler instead of a
     # traceback or a death.
+    _watch_signals()
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+#: The searches of this thread, by variant and shortcuts: one handle solves
+#: deal after deal (Search.reset), in the memory of the last.
+_searches = threading.local()
+#: A handle that holds more than this after its deal is dropped, so that an
+#: idle worker does not keep a hard deal's tables.
+_KEEP_BYTES = 64 * 2**20
+
+
+def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[Result, str]:
+    """Solve deal ``number`` as :func:`solver.solve` would, on this thread's
+    handle for the variant: the Result, without its moves, and its JSON text
+    (Result.dumps) with them."""
+    global _current
+    pos = start_position(number, variant)
+    kept: dict[tuple[str, str | None], core.Search] = _searches.__dict__.setdefault("kept", {})
+    key = (variant.name, variant.fingerprint)
+    search = kept.pop(key, None)
+    if search is None:
+        search = core.Search(pos, core.flags_for(True, variant.family))
+    else:
+        search.reset(pos)
+    search.set_limits(limit.positions, limit.seconds, limit.memory)
+    _current = search
+    try:
+        if _stopping:
+            search.stop()
+        in_main = threading.current_thread() is threading.main_thread()
+        status = search.run_here() if _watching or not in_main else search.run()
+    finally:
+        _current = None
+    out = search.outcome(status, text=True)
+    if out.held_bytes <= _KEEP_BYTES:
+        kept[key] = search
+    result = result_of(pos, out)
+    return result, result.text_with(out.text)
 
 
 def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
@@ -392,26 +434,23 @@ def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
     (handing back the deals done) on Ctrl-C; an interrupted search is not a row.
     ``pack="parquet"``: the rows as a Parquet file's bytes instead
     (:func:`solver.parquet.pack_rows`), encoded where they were solved."""
-    global _current
     start = time.perf_counter()
+    v = load(variant)
     limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
     rows: list[Row] = []
     for n in deals:
         if _stopping:
             break
-        try:
-            r = solve(n, variant, limit)
-        finally:
-            _current = None
+        r, text = _solve_deal(v, n, limit)
         if r.reason == "interrupted":
             break
         st = r.stats
         rows.append((r.variant, n, r.verdict, r.reason, r.score, st.positions, st.seconds,
-                     st.table_bytes, r.dumps(), limits, datetime.now(UTC).isoformat()))
+                     st.table_bytes, text, limits, datetime.now(UTC).isoformat()))
     if pack == "parquet":
         from .parquet import pack_rows
 
-        return pack_rows(rows, load(variant).fingerprint), time.perf_counter() - start
+        return pack_rows(rows, v.fingerprint), time.perf_counter() - start
     return rows, time.perf_counter() - start
 
 

@@ -8,7 +8,7 @@ Card('TH')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import SolverError
 
@@ -35,16 +35,15 @@ class Card:
 
     rank: int
     suit: str
+    #: The card's number, 0..51 (read for every card of every position given to the core).
+    index: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13:
             raise CardError(f"rank {self.rank!r} is not 1..13")
         if self.suit not in SUITS:
             raise CardError(f"suit {self.suit!r} is not one of C, D, H, S")
-
-    @property
-    def index(self) -> int:
-        return SUITS.index(self.suit) * 13 + self.rank - 1
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
 
     @classmethod
     def from_index(cls, index: int) -> Card:

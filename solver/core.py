@@ -127,6 +127,8 @@ class CoreOutcome:
     held_bytes: int = 0
     held: tuple[tuple[str, int], ...] = ()
     refused_bytes: int = 0
+    #: The line's text (Search.outcome(text=True)), its moves left unmade.
+    text: str = ""
 
 
 def shortcuts_of(family: str = "tomb") -> dict[str, int]:
@@ -166,15 +168,19 @@ def _rules(variant: TombVariant) -> CData:
     return r
 
 
+_CARD_TYPE = frozenset((Card,))
+
+
 def _pile(pile: object, what: str, size: int = 104) -> list[int]:
     """The card indexes of a pile (a tuple of cards), or a CoreError naming
     the place: the struct takes only card indexes, so anything else there
     would fail in cffi, and a pile the struct cannot hold would overflow it."""
     if not isinstance(pile, (tuple, list)):
         raise CoreError(f"position: {what} is {pile!r}, not a tuple of cards")
-    for card in pile:
-        if not isinstance(card, Card):
-            raise CoreError(f"position: {what} holds {card!r}, which is not a Card")
+    if not _CARD_TYPE.issuperset(map(type, pile)):
+        for card in pile:
+            if not isinstance(card, Card):
+                raise CoreError(f"position: {what} holds {card!r}, which is not a Card")
     if len(pile) > size:
         raise CoreError(f"position: {what} holds {len(pile)} cards; at most {size}")
     return [c.index for c in pile]
@@ -203,10 +209,13 @@ def _count(value: object, what: str, top: int) -> int:
     return value
 
 
-def _check_tomb_foundations(pos: TombPosition) -> None:
+def _check_tomb_foundations(pos: TombPosition, indexes: list[int]) -> None:
     """The core is given only how many cards each foundation holds; the
     engines read their top cards. So a foundation must hold the ranks its
-    count says, and no card may lie there and elsewhere too."""
+    count says, and no card may lie there and elsewhere too (``indexes``:
+    every card's, of every place)."""
+    if not pos.tomb and not any(pos.corners) and len(set(indexes)) == len(indexes):
+        return
     for i, corner in enumerate(pos.corners, 1):
         if [c.rank for c in corner] != list(range(7, 7 + len(corner))):
             shown = " ".join(str(c) for c in corner)
@@ -245,19 +254,21 @@ def _position(pos: TombPosition) -> CData:
         raise CoreError(f"{len(reserve)} cards in the sixes reserve; there are four 6s")
     p.nreserve = len(reserve)
     p.reserve[0 : len(reserve)] = reserve
-    corners = _places(pos.corners, 4, "the corners")
-    for i, pile in enumerate(corners):
-        p.corners[i] = len(_pile(pile, f"corner {i + 1}"))
-    p.tomb = len(_pile(pos.tomb, "the tomb"))
-    _check_tomb_foundations(pos)
+    corners = [_pile(pile, f"corner {i}") for i, pile in enumerate(_places(pos.corners, 4, "the corners"), 1)]
+    p.corners[0:4] = [len(c) for c in corners]
+    tomb = _pile(pos.tomb, "the tomb")
+    p.tomb = len(tomb)
+    _check_tomb_foundations(pos, stock + waste + [c for c in slots if c != lib.SOLVER_NO_CARD] + reserve + tomb
+                            + [c for corner in corners for c in corner])
     p.redeals = _count(pos.redeals, "the redeals made", pos.variant.passes - 1)
     return p
 
 
-#: The moves made so far, by their fields: a line repeats few distinct moves
-#: (a card between two places), and a Move is immutable, so one object
-#: serves every line (about 0.1 ms less a line of the classic).
-_MOVES: dict[tuple[int, ...] | tuple[int, bytes], Move] = {}
+#: The moves of the lines read so far, by their packed records
+#: (solver_line_pack): a line repeats few distinct moves (a card between two
+#: places), and a Move is immutable, so one object serves every line.
+_MOVES: dict[bytes, Move] = {}
+_CARDS = tuple(Card.from_index(i) for i in range(52))
 
 
 def _place(kind: int, index: int) -> str:
@@ -268,26 +279,38 @@ def _place(kind: int, index: int) -> str:
     return f"{name}:{index}" if kind in _NUMBERED_PLACES else name
 
 
-def _move(m: CData) -> Move:
-    """The Move of a ``solver_move``, of any family."""
-    action: int = m.action
-    dealt = action in (lib.SOLVER_TURN, lib.SOLVER_DEAL)
-    cards = bytes(m.cards[0 : m.ncards]) if dealt else b""
-    key = (action, cards) if dealt else (action, m.card, m.src, m.src_index, m.dst, m.dst_index)
-    move = _MOVES.get(key)
-    if move is None:
-        if action == lib.SOLVER_TURN:
-            move = Move.turn(Card.from_index(c) for c in cards)
-        elif action == lib.SOLVER_DEAL:
-            move = Move.deal(Card.from_index(c) for c in cards)
-        elif action == lib.SOLVER_REDEAL:
-            move = Move.redeal()
-        elif action == lib.SOLVER_JEWEL_FILL:
-            move = Move.jewel(Card.from_index(m.card), _place(m.dst, m.dst_index))
-        else:
-            move = Move.move(Card.from_index(m.card), _place(m.src, m.src_index), _place(m.dst, m.dst_index))
-        _MOVES[key] = move
-    return move
+def _record_move(record: bytes) -> Move:
+    """The Move of a packed record: action, card, src, src_index, dst,
+    dst_index, ncards, then the cards."""
+    action, card, src, src_index, dst, dst_index = record[:6]
+    if action == lib.SOLVER_TURN or action == lib.SOLVER_DEAL:
+        return Move("turn" if action == lib.SOLVER_TURN else "deal", cards=tuple(_CARDS[c] for c in record[7:]))
+    if action == lib.SOLVER_REDEAL:
+        return Move.redeal()
+    if action == lib.SOLVER_JEWEL_FILL:
+        return Move.jewel(Card.from_index(card), _place(dst, dst_index))
+    return Move.move(Card.from_index(card), _place(src, src_index), _place(dst, dst_index))
+
+
+def unpack_line(packed: bytes) -> tuple[Move, ...]:
+    """The moves of a line packed by solver_line_pack. Those of one card or
+    none are made once (few, and met again in every line); turns and deals
+    of several cards, which few lines share, each time."""
+    moves = []
+    known = _MOVES.get
+    i, end = 0, len(packed)
+    while i < end:
+        n = packed[i + 6]
+        j = i + 7 + n
+        record = packed[i:j]
+        move = known(record)
+        if move is None:
+            move = _record_move(record)
+            if n <= 1:
+                _MOVES[record] = move
+        moves.append(move)
+        i = j
+    return tuple(moves)
 
 
 def _rules_d2(variant: BaseVariant) -> CData:
@@ -352,12 +375,12 @@ def _position_d2(pos: NapoleaoPosition | JewelPosition) -> CData:
     return p
 
 
-def _new_handle(pos: AnyPosition, flags: int, err: CData, errlen: int) -> CData:
-    """A handle from the constructor of the position's family, given the
-    family's rules and position structs (NULL if the core refuses them)."""
+def _structs(pos: AnyPosition) -> tuple[Callable[..., Any], CData, Callable[..., Any]]:
+    """The constructor of the position's family, its rules and position
+    structs, and its reset."""
     if isinstance(pos, TombPosition):
-        return lib.solver_new_tomb(_rules(pos.variant), _position(pos), flags, err, errlen)
-    return lib.solver_new_deck2(_rules_d2(pos.variant), _position_d2(pos), flags, err, errlen)
+        return functools.partial(lib.solver_new_tomb, _rules(pos.variant)), _position(pos), lib.solver_reset_tomb
+    return functools.partial(lib.solver_new_deck2, _rules_d2(pos.variant)), _position_d2(pos), lib.solver_reset_deck2
 
 
 # The threads searches run in. A thread is kept for the next search once its
@@ -405,14 +428,28 @@ def _run_in_thread(work: Callable[[], object], done: threading.Event) -> None:
 
 
 class Search:
-    """One search handle: create, set limits, run (resumable), read the line."""
+    """One search handle: create, set limits, run (resumable), read the line;
+    :meth:`reset` gives it the next deal of a batch in the memory of the last."""
 
     def __init__(self, pos: AnyPosition, flags: int) -> None:
         err = ffi.new("char[]", 256)
-        handle = _new_handle(pos, flags, err, 256)
+        new, position, self._reset = _structs(pos)
+        handle = new(position, flags, err, 256)
         if handle == ffi.NULL:
             raise CoreError(ffi.string(err).decode())
         self._handle = ffi.gc(handle, lib.solver_free)
+        self.max_score = pos.variant.cards
+        self._family = type(pos)
+
+    def reset(self, pos: AnyPosition) -> None:
+        """The search of ``pos`` from its start, as a new Search of the same
+        rules and shortcuts would be (the limits are kept)."""
+        if type(pos) is not self._family:
+            raise CoreError(f"a search of a {self._family.__name__} cannot take a {type(pos).__name__}")
+        err = ffi.new("char[]", 256)
+        position = _position(pos) if isinstance(pos, TombPosition) else _position_d2(pos)
+        if self._reset(self._handle, position, err, 256) < 0:
+            raise CoreError(ffi.string(err).decode())
         self.max_score = pos.variant.cards
 
     def set_limits(self, positions: int | None, seconds: float | None, memory: int | None) -> None:
@@ -434,28 +471,57 @@ class Search:
                 self.stop()
         return box[0] if box else lib.SOLVER_ERROR
 
+    def run_here(self) -> int:
+        """Runs the search in the calling thread, which a signal does not
+        interrupt: for a caller that stops it otherwise (:meth:`stop` from
+        another thread), such as a batch's worker."""
+        return int(lib.solver_run(self._handle))
+
     def stop(self) -> None:
         """Asks a running search to stop soon (safe from any thread or signal handler)."""
         lib.solver_stop(self._handle)
 
-    def outcome(self, status: int) -> CoreOutcome:
+    def packed_line(self, which: int) -> bytes:
+        """Line 0 (the win) or 1 (to the best score) as solver_line_pack
+        packs it, in one call to the core."""
+        size = 8192
+        while True:
+            out = ffi.new("uint8_t[]", size)
+            n = lib.solver_line_pack(self._handle, which, out, size)
+            if n < 0:
+                raise MemoryError("the C core could not rebuild the line")
+            if n <= size:
+                return bytes(ffi.buffer(out, n))
+            size = n
+
+    def line_text(self, which: int) -> str:
+        """Line 0 or 1 as the JSON texts of its moves (:meth:`Move.text`),
+        joined by ", ", written by the core: what a batch stores."""
+        size = 16384
+        while True:
+            out = ffi.new("char[]", size)
+            n = lib.solver_line_text(self._handle, which, out, size)
+            if n < 0:
+                raise MemoryError("the C core could not write the line")
+            if n < size:
+                return str(ffi.buffer(out, n)[:].decode("ascii"))
+            size = n + 1
+
+    def outcome(self, status: int, text: bool = False) -> CoreOutcome:
+        """What the run that ended with ``status`` found; ``text``: its line
+        as :meth:`line_text` writes it, in ``text``, instead of its moves."""
         if status not in STATUS:
             raise CoreError(f"the search core failed (status {status}): an internal error, please report it")
         verdict, reason = STATUS[status]
         stats = ffi.new("solver_stats *")
         lib.solver_get_stats(self._handle, stats)
         which = 0 if verdict == "won" else 1
-        out = ffi.new("solver_move *")
-        moves = []
-        for i in range(max(0, lib.solver_line_length(self._handle, which))):
-            if lib.solver_line_move(self._handle, which, i, out) < 0:
-                raise MemoryError("the C core could not rebuild the line")
-            moves.append(_move(out))
         return CoreOutcome(
             verdict=verdict,
             reason=reason,
             score=self.max_score if verdict == "won" else stats.best_score,
-            moves=tuple(moves),
+            moves=() if text else unpack_line(self.packed_line(which)),
+            text=self.line_text(which) if text else "",
             positions=stats.positions,
             seconds=stats.seconds,
             table_bytes=stats.table_bytes,

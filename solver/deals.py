@@ -262,8 +262,14 @@ class Deal:
         solver.deals.DealError: deal number 0 is out of range: deal numbers are 1 .. 100000000000000000000 (10**20)
         """
         _check_number(number)
-        shuffled = _shuffled(number, decks)
-        return cls(tuple(reversed(shuffled)), number, decks)
+        if decks not in (1, 2):
+            raise DealError(f"a deal has 1 or 2 decks, not {decks!r}")
+        # A shuffle of fresh decks holds each card `decks` times: nothing to check.
+        deal = object.__new__(cls)
+        object.__setattr__(deal, "cards", tuple(reversed(_shuffled(number, decks))))
+        object.__setattr__(deal, "number", number)
+        object.__setattr__(deal, "decks", decks)
+        return deal
 
     @classmethod
     def parse(cls, text: str, decks: int = 1) -> Deal:

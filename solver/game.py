@@ -13,6 +13,7 @@ Move.turn(9C)
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from collections.abc import Iterable
 from typing import Any, TypeGuard
@@ -92,6 +93,9 @@ class Move:
     card: Card | None = None
     src: str | None = None
     dst: str | None = None
+    #: The JSON text of to_json, once made (:meth:`text`): a line's moves
+    #: are few distinct objects (solver.core keeps one a move).
+    _text: str | None = field(default=None, init=False, compare=False, repr=False)
 
     @classmethod
     def turn(cls, cards: Iterable[Card]) -> Move:
@@ -121,6 +125,19 @@ class Move:
         if self.action == "jewel":
             return {"action": "jewel", "card": str(self.card), "to": self.dst}
         return {"action": "move", "card": str(self.card), "from": self.src, "to": self.dst}
+
+    def text(self) -> str:
+        """The JSON text of :meth:`to_json`."""
+        text = self._text
+        if text is None:
+            if self.action in ("turn", "deal"):
+                # Card names are letters and digits: JSON strings as they are.
+                cards = ", ".join(f'"{c}"' for c in self.cards)
+                text = f'{{"action": "{self.action}", "cards": [{cards}]}}'
+            else:
+                text = json.dumps(self.to_json(), ensure_ascii=False)
+            object.__setattr__(self, "_text", text)
+        return text
 
     @classmethod
     def from_json(cls, data: Any) -> Move:

@@ -1,0 +1,187 @@
+"""Tests of the batch path: one handle solving deal after deal
+(solver_reset_tomb, solver_reset_deck2, Search.reset), the lines the core
+packs and writes as text (solver_line_pack, solver_line_text), and the JSON
+text of results (Result.dumps, Result.text_with, Move.text).
+
+What is checked, and against what: a handle reset to a deal finds what a new
+handle finds (verdict, score, line, positions, bytes), whatever it solved
+before, on every variant; the texts the core writes are those the Python
+moves and results write of themselves (json.dumps of their to_json); and a
+batch's rows hold what solve() answers.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver import core
+from solver.api import Limit, Result, solve, start_position
+from solver.batch import _solve_chunk
+from solver.cards import Card
+from solver.core import CoreError, Search, flags_for
+from solver.game import Move
+from solver.variants import load, names
+
+TOMB = ("napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta")
+#: Enough for the Tomb's deals below to be decided, and for the two-deck
+#: games' to stop (unknown) with a line of their best score.
+LIMITS = {"napoleons-tomb": 3_000_000, "napoleons-tomb-3": 3_000_000, "napoleonin-hauta": 3_000_000}
+TWO_DECK_POSITIONS = 30_000
+
+
+def _limit(variant: str) -> int:
+    return LIMITS.get(variant, TWO_DECK_POSITIONS)
+
+
+def _found(search: Search) -> tuple[object, ...]:
+    """What a run of the search finds, with its account of memory."""
+    out = search.outcome(search.run())
+    return (out.verdict, out.reason, out.score, out.moves, out.positions, out.table_bytes, out.peak_bytes,
+            out.held_bytes, out.held)
+
+
+def _new(variant: str, deal: int) -> Search:
+    pos = start_position(deal, variant)
+    search = Search(pos, flags_for(True, pos.variant.family))
+    search.set_limits(_limit(variant), None, None)
+    return search
+
+
+@pytest.mark.parametrize("variant", names())
+def test_a_reset_search_finds_what_a_new_one_finds(variant):
+    # Deals in an order where a small search follows a large one and the
+    # other way round; the first deal's handle solves them all.
+    deals = (3, 1, 8, 2, 5, 13, 4) if variant in TOMB else (2, 1, 3)
+    kept = _new(variant, deals[0])
+    kept_found = [_found(kept)]
+    for deal in deals[1:]:
+        kept.reset(start_position(deal, variant))
+        kept_found.append(_found(kept))
+    assert kept_found == [_found(_new(variant, d)) for d in deals]
+
+
+def test_a_reset_clears_a_table_that_grew_and_a_stopped_search():
+    # Without shortcuts, the search of deal 1 of the classic is one plain
+    # search: stopped after 100,000 positions, its table has grown past its
+    # first size (49,152 keys). Reset to deal 3 and to deal 1 again, the
+    # handle finds what new ones find.
+    v = "napoleons-tomb"
+
+    def new(deal: int) -> Search:
+        search = Search(start_position(deal, v), 0)
+        search.set_limits(100_000, None, None)
+        return search
+
+    kept = new(1)
+    grown = kept.outcome(kept.run())
+    assert grown.reason == "positions" and grown.table_bytes > 2 * 2**20
+    for deal in (3, 1):
+        kept.reset(start_position(deal, v))
+        assert _found(kept) == _found(new(deal))
+
+
+def test_a_reset_keeps_the_limits():
+    v = "napoleons-tomb"
+    kept = _new(v, 1)
+    kept.set_limits(1_000, None, None)
+    kept.reset(start_position(6, v))
+    out = kept.outcome(kept.run())
+    assert out.reason == "positions" and out.positions == 1_000
+
+
+def test_a_reset_forgets_a_stop_asked_of_the_last_search():
+    v = "napoleons-tomb"
+    kept = _new(v, 1)
+    kept.run()
+    kept.stop()
+    kept.reset(start_position(3, v))
+    assert kept.outcome(kept.run()).verdict == "won"
+
+
+def test_a_reset_refuses_an_impossible_position_and_keeps_the_search():
+    v = load("napoleons-tomb")
+    kept = _new(v.name, 1)
+    bad = start_position(1, v)
+    twice = bad.stock[:51] + (bad.stock[0],)
+    with pytest.raises(CoreError, match="twice"):
+        kept.reset(type(bad)(variant=v, stock=twice, cells=bad.cells))
+    kept.reset(start_position(3, v))
+    assert _found(kept) == _found(_new(v.name, 3))
+
+
+def test_a_reset_refuses_a_position_of_another_family():
+    kept = _new("napoleons-tomb", 1)
+    with pytest.raises(CoreError, match="cannot take"):
+        kept.reset(start_position(1, "paciencia-napoleao"))
+    # And the C core refuses a handle of another family too.
+    err = core.ffi.new("char[]", 256)
+    other = _new("paciencia-napoleao", 1)
+    assert core.lib.solver_reset_tomb(other._handle, core._position(start_position(1, "napoleons-tomb")),
+                                      err, 256) == -1
+    assert b"not a search of the Tomb" in core.ffi.string(err)
+
+
+def _lines(variant: str):
+    """The lines of a few deals: a win's and a best score's."""
+    for deal in (1, 2, 3):
+        search = _new(variant, deal)
+        out = search.outcome(search.run())
+        yield search, (0 if out.verdict == "won" else 1), out.moves
+
+
+@pytest.mark.parametrize("variant", names())
+def test_the_cores_line_text_is_the_moves_text(variant):
+    for search, which, moves in _lines(variant):
+        assert moves
+        assert search.line_text(which) == ", ".join(json.dumps(m.to_json(), ensure_ascii=False) for m in moves)
+        assert core.unpack_line(search.packed_line(which)) == moves
+
+
+def test_no_line_has_no_text():
+    search = _new("napoleons-tomb", 1)
+    assert search.outcome(search.run()).verdict == "lost"
+    assert search.line_text(0) == "" and search.packed_line(0) == b""
+
+
+C = Card.parse
+MOVES = [Move.turn([C("5C"), C("QD"), C("TH")]), Move.turn([C("AS")]), Move.redeal(),
+         Move.deal([C("KH"), C("2S")]), Move.jewel(C("JD"), "lid:3"), Move.move(C("6H"), "waste", "reserve"),
+         Move.move(C("7C"), "cell", "corner"), Move.move(C("9S"), "pile:12", "kbase:S"),
+         Move.move(C("3D"), "reserve:2", "foundation:D"), Move.move(C("TC"), "side:4", "bottom:1")]
+
+
+@pytest.mark.parametrize("move", MOVES, ids=str)
+def test_a_moves_text_is_its_json(move):
+    assert move.text() == json.dumps(move.to_json(), ensure_ascii=False)
+    assert move.text() == move.text()           # made once, the same
+    assert Move.from_json(json.loads(move.text())) == move
+
+
+def test_a_results_text_is_the_json_of_its_object():
+    won = solve(3, "napoleons-tomb")
+    lost = solve(1, "napoleons-tomb")
+    unknown = solve(1, "paciencia-napoleao", Limit(positions=5_000))
+    later = solve(won.position(10))             # from a position: deal None, moves played first
+    odd = Result(variant='a "quoted" variant ♥', deal=None, cards=(), verdict="unknown", reason="seconds",
+                 score=0, moves=(), fingerprint=None)
+    for result in (won, lost, unknown, later, odd):
+        assert result.dumps() == json.dumps(result.to_json(), ensure_ascii=False)
+        assert Result.loads(result.dumps()) == result
+
+
+@pytest.mark.parametrize("variant", names())
+def test_a_batchs_rows_hold_what_solve_answers(variant):
+    limit = Limit(positions=_limit(variant))
+    rows, _ = _solve_chunk(variant, [1, 2, 3, 4], limit)
+    assert [row[1] for row in rows] == [1, 2, 3, 4]
+    for row in rows:
+        result = solve(row[1], variant, limit)
+        stored = json.loads(row[8])
+        answered = result.to_json()
+        assert stored["stats"].pop("seconds") >= 0
+        answered["stats"].pop("seconds")
+        assert stored == answered
+        assert row[2:6] == (result.verdict, result.reason, result.score, result.stats.positions)
+        assert row[7] == result.stats.table_bytes
