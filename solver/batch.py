@@ -32,6 +32,7 @@ hardest deals.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import multiprocessing
@@ -387,6 +388,9 @@ def _init_worker(parent: int) -> None:
     # so that a signal during start-up waits for this handler instead of a
     # traceback or a death.
     _watch_signals()
+    # What the imports made lives as long as the worker: out of the
+    # collector's way (a deal's objects are few, and freed at once).
+    gc.freeze()
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
