@@ -545,11 +545,56 @@ int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m)
  * heights the waste is the same: with the suit symmetry and one pass (the
  * key holds the waste alone, then the other fields) only the ranks above
  * that height and the last fields are written anew. Otherwise tomb_key. */
+/* The talon's ranks in a key of the suit symmetry (nibbles 0..51: words 0
+ * to 2 and the low 16 bits of word 3) with the one at index i taken out:
+ * those above it move down one nibble. */
+static inline void talon_remove(uint64_t *key, int i)
+{
+    const uint64_t w[4] = {key[0], key[1], key[2], key[3] & 0xffff};
+    const int bit = 4 * i;
+    for (int k = 0; k < 4; k++) {
+        uint64_t down = (w[k] >> 4) | (k < 3 ? w[k + 1] << 60 : 0);
+        uint64_t low = bit >= 64 * (k + 1) ? ~0ull : bit <= 64 * k ? 0 : (1ull << (bit - 64 * k)) - 1;
+        key[k] = (w[k] & low) | (down & ~low);
+    }
+}
+
+/* With several passes the talon (the waste bottom to top, then the stock in
+ * turning order) is the same sequence after a turn (cards go from the
+ * stock's top onto the waste in turning order), after a redeal (the waste
+ * turned over into an empty stock, order kept) and after a move that leaves
+ * it alone; a waste card played takes one rank out of it. The key's talon
+ * is then made from the parent's; any other change (a card put on the
+ * waste, a bury) returns 0, and the key is made whole. */
+static int talon_after(const tomb_state *from, const uint64_t *from_key, const tomb_state *s, uint64_t *key)
+{
+    int same = s->nstock == from->nstock && s->nwaste == from->nwaste;
+    int played = s->nstock == from->nstock && s->nwaste == from->nwaste - 1;
+    int turned = s->nwaste > from->nwaste && from->nstock > 0
+        && s->nstock == from->nstock - (s->nwaste - from->nwaste)
+        && s->waste[from->nwaste] == from->stock[from->nstock - 1];
+    int redealt = from->nstock == 0 && s->nwaste == 0 && s->nstock == from->nwaste;
+    if (!(same || played || turned || redealt))
+        return 0;
+    memcpy(key, from_key, 4 * sizeof(uint64_t));
+    if (played)
+        talon_remove(key, from->nwaste - 1);
+    return 1;
+}
+
 void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key,
                     const tomb_state *s, uint64_t *key)
 {
-    if (g->key_words != 4 || g->rules.passes != 1) {
+    if (g->key_words != 4) {
         tomb_key(g, s, key);
+        return;
+    }
+    if (g->rules.passes != 1) {
+        if (!talon_after(from, from_key, s, key)) {
+            tomb_key(g, s, key);
+            return;
+        }
+        key[3] = (key[3] & 0xffff) | sym_tail(g, s);
         return;
     }
     memcpy(key, from_key, 4 * sizeof(uint64_t));
