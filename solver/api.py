@@ -384,9 +384,11 @@ def solve(
     else:
         pos = start_position(deal, DEFAULT_VARIANT if variant is None else variant)
     limit = limit or Limit()
-    search = core.Search(pos, core.flags_for(shortcuts, pos.variant.family))
+    search = core.search_for(pos, core.flags_for(shortcuts, pos.variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
-    return result_of(pos, search.outcome(search.run()))
+    out = search.outcome(search.run())
+    core.keep(search, out)
+    return result_of(pos, out)
 
 
 def result_of(pos: AnyPosition, out: core.CoreOutcome) -> Result:

@@ -395,27 +395,13 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-#: The searches of this thread, by variant and shortcuts: one handle solves
-#: deal after deal (Search.reset), in the memory of the last.
-_searches = threading.local()
-#: A handle that holds more than this after its deal is dropped, so that an
-#: idle worker does not keep a hard deal's tables.
-_KEEP_BYTES = 64 * 2**20
-
-
 def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[Result, str]:
-    """Solve deal ``number`` as :func:`solver.solve` would, on this thread's
-    handle for the variant: the Result, without its moves, and its JSON text
-    (Result.dumps) with them."""
+    """Solve deal ``number`` as :func:`solver.solve` would, on the search this
+    thread keeps for the variant (core.search_for): the Result, without its
+    moves, and its JSON text (Result.dumps) with them."""
     global _current
     pos = start_position(number, variant)
-    kept: dict[tuple[str, str | None], core.Search] = _searches.__dict__.setdefault("kept", {})
-    key = (variant.name, variant.fingerprint)
-    search = kept.pop(key, None)
-    if search is None:
-        search = core.Search(pos, core.flags_for(True, variant.family))
-    else:
-        search.reset(pos)
+    search = core.search_for(pos, core.flags_for(True, variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
     _current = search
     try:
@@ -426,8 +412,7 @@ def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[Result
     finally:
         _current = None
     out = search.outcome(status, text=True)
-    if out.held_bytes <= _KEEP_BYTES:
-        kept[key] = search
+    core.keep(search, out)
     result = result_of(pos, out)
     return result, result.text_with(out.text)
 

@@ -185,3 +185,40 @@ def test_a_batchs_rows_hold_what_solve_answers(variant):
         assert stored == answered
         assert row[2:6] == (result.verdict, result.reason, result.score, result.stats.positions)
         assert row[7] == result.stats.table_bytes
+
+
+def test_solve_keeps_a_search_a_thread_and_not_a_large_one(monkeypatch):
+    import threading
+
+    v = "napoleons-tomb-3"
+    first = solve(7, v)
+    kept = core._kept.searches
+    key = next(k for k in kept if k[1] == v)
+    search = kept[key]
+    assert solve(7, v) == first and kept[key] is search     # reset, and kept again
+    seen: list[object] = []
+    other = threading.Thread(target=lambda: seen.append(core.search_for(start_position(7, v), search.kept_as[3])))
+    other.start()
+    other.join()
+    assert seen[0] is not search                             # another thread makes its own
+    monkeypatch.setattr(core, "KEEP_BYTES", 0)
+    assert solve(7, v) == first
+    assert key not in kept
+
+
+@pytest.mark.parametrize("memory", [256 * 2**10, 2 * 2**20, 3 * 2**20])
+def test_a_reset_search_is_under_its_memory_limit_as_a_new_one(memory):
+    # The kept table (2 MiB for the 3-card deal) counts again only under the
+    # new search's limit: a limit it does not fit stops the search as it
+    # stops a new one.
+    v = "napoleons-tomb-3"
+    kept = _new(v, 1)
+    kept.run()
+    for deal in (16, 1):
+        kept.reset(start_position(deal, v))
+        kept.set_limits(None, None, memory)
+        fresh = _new(v, deal)
+        fresh.set_limits(None, None, memory)
+        a, b = kept.outcome(kept.run()), fresh.outcome(fresh.run())
+        assert (a.verdict, a.reason, a.positions, a.held, a.peak_bytes, a.refused_bytes) == \
+            (b.verdict, b.reason, b.positions, b.held, b.peak_bytes, b.refused_bytes)

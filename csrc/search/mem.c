@@ -144,6 +144,11 @@ void mem_free(mem_account *a, int part, void *p, size_t bytes)
     mem_release(a, part, bytes);
 }
 
+void mem_free_uncharged(void *p, size_t bytes)
+{
+    block_free(p, bytes, 0);
+}
+
 void mem_free_huge(mem_account *a, int part, void *p, size_t bytes)
 {
     if (!p)

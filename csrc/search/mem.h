@@ -72,6 +72,8 @@ void mem_free_huge(mem_account *a, int part, void *p, size_t bytes);
 void *mem_resize(mem_account *a, int part, void *p, size_t old, size_t bytes);
 /* Frees block p of `bytes` bytes (NULL: nothing). */
 void mem_free(mem_account *a, int part, void *p, size_t bytes);
+/* Frees a block made by mem_alloc that no account holds any more. */
+void mem_free_uncharged(void *p, size_t bytes);
 
 /* Grows a buffer *p, charged *cap bytes, to hold at least `bytes` (by half
  * as much again); 0, or -1 (unchanged). */

@@ -47,11 +47,25 @@ int table_init(table *t, mem_account *mem, int words, uint64_t capacity)
 
 void table_free(table *t)
 {
-    mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, slot_bytes(t));
-    mem_free(t->mem, SOLVER_MEM_TABLE, t->filled, t->filled_cap * sizeof(uint32_t));
+    if (t->kept) {
+        mem_free_uncharged(t->slots, slot_bytes(t));
+        mem_free_uncharged(t->filled, t->filled_cap * sizeof(uint32_t));
+    } else {
+        mem_free(t->mem, SOLVER_MEM_TABLE, t->slots, slot_bytes(t));
+        mem_free(t->mem, SOLVER_MEM_TABLE, t->filled, t->filled_cap * sizeof(uint32_t));
+    }
     t->slots = NULL;
     t->filled = NULL;
     t->capacity = t->count = t->filled_cap = 0;
+    t->kept = 0;
+}
+
+void table_keep(table *t)
+{
+    if (t->slots && !t->kept) {
+        mem_release(t->mem, SOLVER_MEM_TABLE, table_bytes(t));
+        t->kept = 1;
+    }
 }
 
 void table_clear(table *t)
@@ -67,7 +81,9 @@ void table_clear(table *t)
 
 int table_reset(table *t, uint64_t capacity)
 {
-    if (t->slots && t->capacity == capacity) {
+    if (t->kept && t->capacity == capacity && mem_charge(t->mem, SOLVER_MEM_TABLE, table_bytes(t)) == 0)
+        t->kept = 0;
+    if (t->slots && !t->kept && t->capacity == capacity) {
         table_clear(t);
         return 0;
     }

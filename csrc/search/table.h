@@ -28,6 +28,7 @@ typedef struct {
     int words;
     uint32_t *filled;   /* the slots filled, in order, while count <= filled_cap */
     uint64_t filled_cap;
+    int kept;           /* kept for a new search (table_keep): held, not charged */
     mem_account *mem;   /* the search's account (part SOLVER_MEM_TABLE) */
 } table;
 
@@ -36,9 +37,14 @@ int table_init(table *t, mem_account *mem, int words, uint64_t capacity);
 void table_free(table *t);
 /* Empties the table, keeping its slots. */
 void table_clear(table *t);
-/* Empties the table and gives it `capacity` slots: cleared if it has them,
- * else made anew by table_init (-1 as table_init). */
+/* Empties the table and gives it `capacity` slots: cleared if it has them
+ * (a kept table only if the account takes it again under its limit), else
+ * made anew by table_init (-1 as table_init). */
 int table_reset(table *t, uint64_t capacity);
+/* Keeps the table's memory for a new search, no longer charged: the new
+ * search's first table_reset charges it, under that search's limit, as if
+ * it made it then. */
+void table_keep(table *t);
 uint64_t table_bytes(const table *t);
 int table_needs_growth(const table *t);
 /* Doubles the table (the old and the new slots are held at once while it

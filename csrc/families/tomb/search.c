@@ -163,9 +163,11 @@ int solver_reset_tomb(solver *h, const tomb_position *pos, char *err, int errlen
     if (tomb_init(&game, &s->game.rules, s->flags, pos, &root, err, errlen) < 0)
         return -1;
     /* Everything the last search made goes but its table of the first
-     * size (emptied of what it stored, by table_reset at the first run). */
+     * size, kept uncharged: the first run takes it again under its limits
+     * and empties it of what it stored (table_reset). */
     if (s->table.capacity != INITIAL_SLOTS)
         table_free(&s->table);
+    table_keep(&s->table);
     free_parts(s);
     double max_seconds = s->e.max_seconds;
     dfs_init(&s->e, sizeof(frame), 52, &s->own_mem);
@@ -248,7 +250,7 @@ static void order_buries(tomb_search *s, const tomb_state *st, frame *f)
 static int store_init(void *ctx)
 {
     tomb_search *s = ctx;
-    if (s->table.slots && s->table.count == 0)
+    if (s->table.slots && !s->table.kept && s->table.count == 0)
         return 0;
     return table_reset(&s->table, INITIAL_SLOTS);
 }
