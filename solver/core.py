@@ -486,31 +486,27 @@ class Search:
         """Asks a running search to stop soon (safe from any thread or signal handler)."""
         lib.solver_stop(self._handle)
 
+    def _line(self, make: Callable[[CData, int, CData, int], int], which: int, cdecl: str, size: int) -> bytes:
+        """What ``make`` (solver_line_pack, solver_line_text) writes of line
+        ``which``, in a buffer made as large as it asks."""
+        while True:
+            out = ffi.new(cdecl, size)
+            n = make(self._handle, which, out, size)
+            if n < 0:
+                raise MemoryError("the C core could not make the line")
+            if n < size:
+                return bytes(ffi.buffer(out, n))
+            size = n + 1
+
     def packed_line(self, which: int) -> bytes:
         """Line 0 (the win) or 1 (to the best score) as solver_line_pack
         packs it, in one call to the core."""
-        size = 8192
-        while True:
-            out = ffi.new("uint8_t[]", size)
-            n = lib.solver_line_pack(self._handle, which, out, size)
-            if n < 0:
-                raise MemoryError("the C core could not rebuild the line")
-            if n <= size:
-                return bytes(ffi.buffer(out, n))
-            size = n
+        return self._line(lib.solver_line_pack, which, "uint8_t[]", 8192)
 
     def line_text(self, which: int) -> str:
         """Line 0 or 1 as the JSON texts of its moves (:meth:`Move.text`),
         joined by ", ", written by the core: what a batch stores."""
-        size = 16384
-        while True:
-            out = ffi.new("char[]", size)
-            n = lib.solver_line_text(self._handle, which, out, size)
-            if n < 0:
-                raise MemoryError("the C core could not write the line")
-            if n < size:
-                return str(ffi.buffer(out, n)[:].decode("ascii"))
-            size = n + 1
+        return self._line(lib.solver_line_text, which, "char[]", 16384).decode("ascii")
 
     def outcome(self, status: int, text: bool = False) -> CoreOutcome:
         """What the run that ended with ``status`` found; ``text``: its line
@@ -537,13 +533,15 @@ class Search:
         )
 
 
-# Each thread keeps a search for each variant and shortcuts it solved last,
-# for its next deal (Search.reset): a new search makes its first table (2 MiB
-# for the 3-card deal), which took 0.3 ms of a solve() whose search took
-# 0.02 ms. A search that holds more than KEEP_BYTES after its deal is not
-# kept, so that an idle thread does not hold a hard deal's tables.
+# Each thread keeps the search of its last deal for its next, of the same
+# variant and shortcuts (Search.reset): a new search makes its first table
+# (2 MiB for the 3-card deal), which took 0.3 ms of a solve() whose search
+# took 0.02 ms. One search a thread, and only one that holds at most
+# KEEP_BYTES after its deal (what it holds stays held until the next), so
+# that idle threads (a web server's pool) keep little: 8 MiB takes the
+# 3-card deal's, most classic wins' and the two-deck games' short searches.
 _kept = threading.local()
-KEEP_BYTES = 64 * 2**20
+KEEP_BYTES = 8 * 2**20
 
 
 def _kept_as(pos: AnyPosition, flags: int) -> tuple[object, ...]:
@@ -551,11 +549,11 @@ def _kept_as(pos: AnyPosition, flags: int) -> tuple[object, ...]:
 
 
 def search_for(pos: AnyPosition, flags: int) -> Search:
-    """A search of ``pos``: the one this thread kept for its variant and
-    shortcuts (:func:`keep`), reset, or a new one."""
-    kept: dict[tuple[object, ...], Search] = _kept.__dict__.setdefault("searches", {})
-    search = kept.pop(_kept_as(pos, flags), None)
-    if search is None:
+    """A search of ``pos``: the one this thread kept (:func:`keep`) if it is
+    of the same variant and shortcuts, reset, or a new one."""
+    search: Search | None = getattr(_kept, "search", None)
+    _kept.search = None
+    if search is None or search.kept_as != _kept_as(pos, flags):
         return Search(pos, flags)
     search.reset(pos)
     return search
@@ -563,5 +561,4 @@ def search_for(pos: AnyPosition, flags: int) -> Search:
 
 def keep(search: Search, out: CoreOutcome) -> None:
     """Keeps a search done with (its outcome read) for this thread's next deal."""
-    if out.held_bytes <= KEEP_BYTES:
-        _kept.__dict__.setdefault("searches", {})[search.kept_as] = search
+    _kept.search = search if out.held_bytes <= KEEP_BYTES else None

@@ -192,18 +192,19 @@ def test_solve_keeps_a_search_a_thread_and_not_a_large_one(monkeypatch):
 
     v = "napoleons-tomb-3"
     first = solve(7, v)
-    kept = core._kept.searches
-    key = next(k for k in kept if k[1] == v)
-    search = kept[key]
-    assert solve(7, v) == first and kept[key] is search     # reset, and kept again
+    search = core._kept.search
+    assert search is not None and search.kept_as[1] == v
+    assert solve(7, v) == first and core._kept.search is search     # reset, and kept again
     seen: list[object] = []
     other = threading.Thread(target=lambda: seen.append(core.search_for(start_position(7, v), search.kept_as[3])))
     other.start()
     other.join()
-    assert seen[0] is not search                             # another thread makes its own
+    assert seen[0] is not search                                     # another thread makes its own
+    solve(7, "napoleons-tomb")
+    assert core._kept.search is not search                           # one search a thread: the last
     monkeypatch.setattr(core, "KEEP_BYTES", 0)
     assert solve(7, v) == first
-    assert key not in kept
+    assert core._kept.search is None
 
 
 @pytest.mark.parametrize("memory", [256 * 2**10, 2 * 2**20, 3 * 2**20])

@@ -96,22 +96,18 @@ static int put_move(text *t, const solver_move *m)
     case SOLVER_REDEAL:
         PUT(t, "{\"action\": \"redeal\"}");
         return 0;
-    case SOLVER_JEWEL_FILL:
-        PUT(t, "{\"action\": \"jewel\", \"card\": ");
+    case SOLVER_JEWEL_FILL: case SOLVER_MOVE:
+        if (m->action == SOLVER_JEWEL_FILL)
+            PUT(t, "{\"action\": \"jewel\", \"card\": ");
+        else
+            PUT(t, "{\"action\": \"move\", \"card\": ");
         if (put_card(t, m->card) < 0)
             return -1;
-        PUT(t, ", \"to\": ");
-        if (put_place(t, m->dst, m->dst_index) < 0)
-            return -1;
-        PUT(t, "}");
-        return 0;
-    case SOLVER_MOVE:
-        PUT(t, "{\"action\": \"move\", \"card\": ");
-        if (put_card(t, m->card) < 0)
-            return -1;
-        PUT(t, ", \"from\": ");
-        if (put_place(t, m->src, m->src_index) < 0)
-            return -1;
+        if (m->action == SOLVER_MOVE) {
+            PUT(t, ", \"from\": ");
+            if (put_place(t, m->src, m->src_index) < 0)
+                return -1;
+        }
         PUT(t, ", \"to\": ");
         if (put_place(t, m->dst, m->dst_index) < 0)
             return -1;
