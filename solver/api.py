@@ -99,6 +99,20 @@ class Stats:
                 "peak_bytes": self.peak_bytes, "held_bytes": self.held_bytes, "held": dict(self.held),
                 "refused_bytes": self.refused_bytes}
 
+    def text(self) -> str:
+        """The JSON text of :meth:`to_json`, written field by field where the
+        fields are plain numbers (a batch writes one a deal)."""
+        counts = (self.positions, self.table_bytes, self.peak_bytes, self.held_bytes, self.refused_bytes)
+        held = dict(self.held)
+        seconds = round(self.seconds, 6)
+        if (not _INT_TYPE.issuperset(map(type, counts)) or type(seconds) is not float or not math.isfinite(seconds)
+                or not _INT_TYPE.issuperset(map(type, held.values()))):
+            return _ENCODE(self.to_json())
+        parts = ", ".join([f"{_ENCODE(name)}: {b}" for name, b in held.items()])
+        return (f'{{"positions": {self.positions}, "seconds": {seconds!r}, "table_bytes": {self.table_bytes}, '
+                f'"peak_bytes": {self.peak_bytes}, "held_bytes": {self.held_bytes}, "held": {{{parts}}}, '
+                f'"refused_bytes": {self.refused_bytes}}}')
+
     @classmethod
     def from_json(cls, s: Any) -> Stats:
         """Read the stats of a result back; raise :class:`ResultError` naming the bad field."""
@@ -129,6 +143,18 @@ class Stats:
 #: card's JSON string (Result.text_with).
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 _CARD_TEXTS = tuple(f'"{c}"' for c in DECK)
+_INT_TYPE = frozenset((int,))
+
+
+def _scalar_text(value: object) -> str:
+    """The JSON text of a string, a whole number or None; json's encoder
+    takes a microsecond for a number, which str() writes alike."""
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if value is None:
+        return "null"
+    return _ENCODE(value)
 
 
 @dataclass(frozen=True)
@@ -185,11 +211,11 @@ class Result:
         """:meth:`dumps` with ``moves`` for the moves' texts (joined by ", "):
         for a batch, whose core writes them (Search.line_text) without
         making the moves."""
-        v = _ENCODE
+        v = _scalar_text
         cards = ", ".join([_CARD_TEXTS[c.index] for c in self.cards])
         return (f'{{"variant": {v(self.variant)}, "fingerprint": {v(self.fingerprint)}, "deal": {v(self.deal)}, '
                 f'"cards": [{cards}], "verdict": {v(self.verdict)}, "reason": {v(self.reason)}, '
-                f'"score": {v(self.score)}, "moves": [{moves}], "stats": {v(self.stats.to_json())}}}')
+                f'"score": {v(self.score)}, "moves": [{moves}], "stats": {self.stats.text()}}}')
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> Result:

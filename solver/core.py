@@ -240,7 +240,36 @@ def _check_tomb_foundations(pos: TombPosition, indexes: list[int]) -> None:
             seen[card] = where
 
 
+_EMPTY_CORNERS: tuple[tuple[Card, ...], ...] = ((), (), (), ())
+
+
+def _start_position(pos: TombPosition) -> CData | None:
+    """The struct of a position whose cards are all in its stock, each once
+    (a deal's start), with only the checks such a position needs; None for
+    any other position (which :func:`_position` checks place by place)."""
+    stock = pos.stock
+    if (type(stock) is not tuple or len(stock) != 52 or pos.waste != () or pos.reserve != () or pos.tomb != ()
+            or pos.corners != _EMPTY_CORNERS or pos.redeals != 0 or not _CARD_TYPE.issuperset(map(type, stock))
+            or pos.cells != (None,) * pos.variant.cells or pos.variant.cells > lib.SOLVER_MAX_CELLS):
+        return None
+    indexes = [c.index for c in stock]
+    if len(set(indexes)) != 52:
+        return None
+    p = ffi.new("tomb_position *")
+    p.nstock = 52
+    p.stock[0:52] = indexes
+    p.cells[0 : lib.SOLVER_MAX_CELLS] = [lib.SOLVER_NO_CARD] * lib.SOLVER_MAX_CELLS
+    return p
+
+
 def _position(pos: TombPosition) -> CData:
+    """The struct of a Tomb position, or a CoreError naming what is wrong in it."""
+    start = _start_position(pos)
+    return start if start is not None else _checked_position(pos)
+
+
+def _checked_position(pos: TombPosition) -> CData:
+    """:func:`_position`, checking every place."""
     p = ffi.new("tomb_position *")
     stock, waste = _pile(pos.stock, "the stock", 52), _pile(pos.waste, "the waste", 52)
     p.nstock, p.nwaste = len(stock), len(waste)

@@ -17,7 +17,7 @@ import json
 import pytest
 
 from solver import core
-from solver.api import Limit, Result, solve, start_position
+from solver.api import Limit, Result, Stats, solve, start_position
 from solver.batch import _solve_chunk
 from solver.cards import Card
 from solver.core import CoreError, Search, flags_for
@@ -111,6 +111,30 @@ def test_a_reset_refuses_an_impossible_position_and_keeps_the_search():
     assert _found(kept) == _found(_new(v.name, 3))
 
 
+@pytest.mark.parametrize("variant", TOMB)
+def test_a_deals_start_makes_the_struct_the_checks_make(variant):
+    """core._start_position, the struct of a start made without checking
+    each place, is byte for byte the one core._checked_position makes."""
+    size = core.ffi.sizeof("tomb_position")
+    for deal in range(1, 40):
+        pos = start_position(deal, variant)
+        fast = core._start_position(pos)
+        assert fast is not None
+        assert bytes(core.ffi.buffer(fast, size)) == bytes(core.ffi.buffer(core._checked_position(pos), size))
+
+
+def test_a_start_with_a_card_twice_or_elsewhere_is_checked_place_by_place():
+    pos = start_position(1, "napoleons-tomb")
+    twice = type(pos)(variant=pos.variant, stock=pos.stock[:51] + (pos.stock[0],), cells=pos.cells)
+    moved = type(pos)(variant=pos.variant, stock=pos.stock[:51], waste=pos.stock[51:], cells=pos.cells)
+    assert core._start_position(twice) is None and core._start_position(moved) is None
+    with pytest.raises(CoreError, match="twice"):
+        core._position(twice)
+    size = core.ffi.sizeof("tomb_position")
+    assert bytes(core.ffi.buffer(core._position(moved), size)) == bytes(
+        core.ffi.buffer(core._checked_position(moved), size))
+
+
 def test_a_reset_refuses_a_position_of_another_family():
     kept = _new("napoleons-tomb", 1)
     with pytest.raises(CoreError, match="cannot take"):
@@ -169,6 +193,17 @@ def test_a_results_text_is_the_json_of_its_object():
     for result in (won, lost, unknown, later, odd):
         assert result.dumps() == json.dumps(result.to_json(), ensure_ascii=False)
         assert Result.loads(result.dumps()) == result
+
+
+@pytest.mark.parametrize("stats", [
+    Stats(),
+    Stats(12, 0.1234567, 2 << 20, 3 << 20, 2 << 20, (("table", 2 << 20), ("stack", 4096)), 0),
+    Stats(1, 3, held=(('a "quoted" part ♥', 1), ("table", 2), ("table", 3))),   # an int's seconds, a name twice
+    Stats(True, float("nan"), held=(("table", False),)),                           # what json writes its own way
+    Stats(1, float("inf")),
+])
+def test_a_stats_text_is_the_json_of_its_object(stats):
+    assert stats.text() == json.dumps(stats.to_json(), ensure_ascii=False)
 
 
 @pytest.mark.parametrize("variant", names())
