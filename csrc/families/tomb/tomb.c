@@ -540,11 +540,6 @@ int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m)
     return 0;
 }
 
-/* The key of s, a position one move after `from` whose key is from_key. A
- * move changes the waste only at its top, so below the lower of the two
- * heights the waste is the same: with the suit symmetry and one pass (the
- * key holds the waste alone, then the other fields) only the ranks above
- * that height and the last fields are written anew. Otherwise tomb_key. */
 /* The talon's ranks in a key of the suit symmetry (nibbles 0..51: words 0
  * to 2 and the low 16 bits of word 3) with the one at index i taken out:
  * those above it move down one nibble. */
@@ -582,6 +577,13 @@ static int talon_after(const tomb_state *from, const uint64_t *from_key, const t
     return 1;
 }
 
+/* The key of s, a position one move after `from` whose key is from_key. A
+ * move changes the waste only at its top, so below the lower of the two
+ * heights the waste is the same: with the suit symmetry and one pass (the
+ * key holds the waste alone, then the other fields) only the ranks above
+ * that height and the last fields are written anew; with several passes
+ * the talon is made from the parent's where talon_after can, and the last
+ * fields anew. Otherwise tomb_key. */
 void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key,
                     const tomb_state *s, uint64_t *key)
 {
