@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cardnames.h"
 #include "deck2.h"
 
 /* More than any position has: Porta-Jóias with runs moving has at most
@@ -67,12 +68,11 @@ static inline int family_fail(char *err, int errlen, const char *text)
  * the cards were counted. */
 static inline int family_check_twice(const int *count, const char *where, char *err, int errlen)
 {
-    static const char ranks[] = "A23456789TJQK", suits[] = "CSHD";
     char text[200];
     for (int c = 0; c < 52; c++)
         if (count[c] != 2) {
             snprintf(text, sizeof text, "position: card %c%c is there %d times%s; two decks hold it twice",
-                     ranks[c % 13], suits[c / 13], count[c], where);
+                     CARD_RANKS[c % 13], CARD_SUITS[c / 13], count[c], where);
             return family_fail(err, errlen, text);
         }
     return 0;

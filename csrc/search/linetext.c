@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cardnames.h"
 #include "handle.h"
 
 static const char *const PLACE_NAMES[] = {
@@ -43,7 +44,7 @@ static int put_card(text *t, int card)
 {
     if (card < 0 || card >= 52)
         return -1;
-    char c[4] = {'"', "A23456789TJQK"[card % 13], "CSHD"[card / 13], '"'};
+    char c[4] = {'"', CARD_RANKS[card % 13], CARD_SUITS[card / 13], '"'};
     put(t, c, 4);
     return 0;
 }
@@ -58,7 +59,7 @@ static int put_place(text *t, int kind, int index)
     put_str(t, PLACE_NAMES[kind]);
     switch (kind) {
     case SOLVER_PLACE_KBASE: case SOLVER_PLACE_ABASE: case SOLVER_PLACE_FOUNDATION: {
-        char suit[2] = {':', "CSHD"[index & 3]};
+        char suit[2] = {':', CARD_SUITS[index & 3]};
         put(t, suit, 2);
         break;
     }
