@@ -407,12 +407,12 @@ def _position_d2(pos: NapoleaoPosition | JewelPosition) -> CData:
     return p
 
 
-def _structs(pos: AnyPosition) -> tuple[Callable[..., Any], CData, Callable[..., Any]]:
-    """The constructor of the position's family, its rules and position
-    structs, and its reset."""
+def _family_calls(pos: AnyPosition) -> tuple[Callable[..., Any], Callable[[Any], CData], Callable[..., Any]]:
+    """The constructor of the position's family, given its rules struct; the
+    maker of its position struct; and its reset."""
     if isinstance(pos, TombPosition):
-        return functools.partial(lib.solver_new_tomb, _rules(pos.variant)), _position(pos), lib.solver_reset_tomb
-    return functools.partial(lib.solver_new_deck2, _rules_d2(pos.variant)), _position_d2(pos), lib.solver_reset_deck2
+        return functools.partial(lib.solver_new_tomb, _rules(pos.variant)), _position, lib.solver_reset_tomb
+    return functools.partial(lib.solver_new_deck2, _rules_d2(pos.variant)), _position_d2, lib.solver_reset_deck2
 
 
 # The threads searches run in. A thread is kept for the next search once its
@@ -465,8 +465,8 @@ class Search:
 
     def __init__(self, pos: AnyPosition, flags: int) -> None:
         err = ffi.new("char[]", 256)
-        new, position, self._reset = _structs(pos)
-        handle = new(position, flags, err, 256)
+        new, self._struct, self._reset = _family_calls(pos)
+        handle = new(self._struct(pos), flags, err, 256)
         if handle == ffi.NULL:
             raise CoreError(ffi.string(err).decode())
         self._handle = ffi.gc(handle, lib.solver_free)
@@ -481,8 +481,7 @@ class Search:
         if type(pos) is not self._family:
             raise CoreError(f"a search of a {self._family.__name__} cannot take a {type(pos).__name__}")
         err = ffi.new("char[]", 256)
-        position = _position(pos) if isinstance(pos, TombPosition) else _position_d2(pos)
-        if self._reset(self._handle, position, err, 256) < 0:
+        if self._reset(self._handle, self._struct(pos), err, 256) < 0:
             raise CoreError(ffi.string(err).decode())
         self.max_score = pos.variant.cards
 
