@@ -68,6 +68,8 @@ N = TypeVar("N", int, float)
 
 #: SQLite integers are signed 64-bit: the largest deal number a row can hold.
 MAX_STORED_DEAL = 2**63 - 1
+#: The page size of a new database, in bytes (SQLite's largest).
+PAGE_SIZE = 65536
 SCHEMA_VERSION = 2             # 2: the variants table of rules fingerprints
 COLUMNS = ("variant", "deal", "verdict", "reason", "score", "positions", "seconds",
            "table_bytes", "line", "limits", "solved_at")
@@ -220,6 +222,10 @@ def connect(path: StrPath, *, readonly: bool = False) -> sqlite3.Connection:
                 raise BatchError(f"{path}: is a directory, not a database file")
             _check_foreign(path)
             conn = sqlite3.connect(path, timeout=30)
+            # A new database's pages (none of one made already): a row holds
+            # a line of 5 to 30 KB, which 4 KiB pages spill over several
+            # overflow pages (docs/batch.md, "The table").
+            conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a commit survives a crash of the process
             conn.execute(_SCHEMA)

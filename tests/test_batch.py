@@ -155,6 +155,20 @@ def test_resume_solves_only_the_new_deals(tmp_path):
     assert rows(db) == after
 
 
+def test_a_new_database_has_large_pages_and_an_old_one_keeps_its_own(tmp_path):
+    new, old = tmp_path / "new.sqlite", tmp_path / "old.sqlite"
+    made = sqlite3.connect(old)
+    made.execute("PRAGMA page_size = 4096")
+    made.execute(batch._SCHEMA)
+    made.close()
+    for db in (new, old):
+        done = run_batch(db, "1-5")
+        assert done.returncode == 0, done.stderr
+        assert count(db) == 5
+    assert sqlite3.connect(new).execute("PRAGMA page_size").fetchone() == (batch.PAGE_SIZE,) == (65536,)
+    assert sqlite3.connect(old).execute("PRAGMA page_size").fetchone() == (4096,)
+
+
 def test_a_killed_batch_loses_and_duplicates_nothing(tmp_path):
     db = tmp_path / "k.sqlite"
     proc = start_batch(db, "1-600")
