@@ -22,11 +22,12 @@ import sys
 from solver import batch
 
 DEAL = 40
+_solve_chunk = batch._solve_chunk       # the real one, before __main__ below replaces it
 
 
 def solve_chunk(variant, deals, limit):
     if DEAL not in deals:
-        return batch._solve_chunk(variant, deals, limit)
+        return _solve_chunk(variant, deals, limit)
     frame = sys._getframe()
     while frame.f_code.co_name != "_process_worker":      # concurrent.futures.process
         frame = frame.f_back
@@ -39,8 +40,8 @@ def solve_chunk(variant, deals, limit):
 if __name__ == "__main__":
     from solver.cli import main
 
-    # What run_batch submits, pickled by name: __main__.solve_chunk, which the
-    # spawned workers find in this file loaded as __mp_main__ (where this block
-    # does not run, so batch._solve_chunk there is the real one).
+    # What run_batch submits, pickled by name: __main__.solve_chunk, which
+    # forked workers have, and spawned ones find in this file loaded as
+    # __mp_main__ (where this block does not run).
     batch._solve_chunk = solve_chunk
     sys.exit(main(["batch", *sys.argv[1:]]))

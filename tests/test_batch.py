@@ -155,6 +155,45 @@ def test_resume_solves_only_the_new_deals(tmp_path):
     assert rows(db) == after
 
 
+def test_workers_are_forked_from_a_process_of_one_thread_alone():
+    import threading
+
+    alone = subprocess.run([sys.executable, "-c", "from solver import batch; print(batch.start_method())"],
+                           cwd=ROOT, capture_output=True, text=True, check=True)
+    assert alone.stdout.strip() == ("fork" if sys.platform == "linux" else "spawn")
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert batch.start_method() == "spawn"
+    finally:
+        stop.set()
+        other.join()
+
+
+def test_a_batch_in_a_process_of_several_threads_spawns_its_workers(tmp_path, monkeypatch):
+    # Where the other tests' batch commands fork their workers.
+    import multiprocessing
+    import threading
+
+    asked: list[str | None] = []
+    get_context = multiprocessing.get_context
+    monkeypatch.setattr(batch.multiprocessing, "get_context", lambda method=None: asked.append(method)
+                        or get_context(method))
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        db = tmp_path / "s.sqlite"
+        summary = batch.run_batch(db, VARIANT, [(1, 6)], LIMIT, jobs=2, progress=None)
+    finally:
+        stop.set()
+        other.join()
+    assert asked == ["spawn"] and summary.solved == 6
+    stored = rows(db)
+    assert [stored[n]["verdict"] for n in range(1, 7)] == [solve(n, VARIANT, LIMIT).verdict for n in range(1, 7)]
+
+
 def test_a_new_database_has_large_pages_and_an_old_one_keeps_its_own(tmp_path):
     new, old = tmp_path / "new.sqlite", tmp_path / "old.sqlite"
     made = sqlite3.connect(old)
@@ -171,29 +210,29 @@ def test_a_new_database_has_large_pages_and_an_old_one_keeps_its_own(tmp_path):
 
 def test_a_killed_batch_loses_and_duplicates_nothing(tmp_path):
     db = tmp_path / "k.sqlite"
-    proc = start_batch(db, "1-600")
+    proc = start_batch(db, "1-8000")                       # more than it solves before the kill
     wait_for_rows(db, proc, 40)
     workers = children(proc.pid)
     proc.send_signal(signal.SIGKILL)                        # a crash: no chance to clean up
     proc.communicate(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     kept = rows(db)
-    assert 40 <= len(kept) < 600
+    assert 40 <= len(kept) < 8000
     end = time.monotonic() + 10                            # orphaned workers notice and quit
     while any(Path(f"/proc/{pid}").exists() and "(Z)" not in Path(f"/proc/{pid}/stat").read_text()
               for pid in workers):
         assert time.monotonic() < end, "worker processes outlived their batch"
         time.sleep(0.1)
-    again = run_batch(db, "1-600")
+    again = run_batch(db, "1-8000")
     assert again.returncode == 0, again.stderr
-    assert solved_count(again.stdout) == 600 - len(kept)
+    assert solved_count(again.stdout) == 8000 - len(kept)
     final = rows(db)
-    assert sorted(final) == list(range(1, 601))
+    assert sorted(final) == list(range(1, 8001))
     assert all(final[n] == kept[n] for n in kept)          # what was committed stays as it was
     conn = sqlite3.connect(db)
-    assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT deal) FROM results").fetchone() == (600, 600)
+    assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT deal) FROM results").fetchone() == (8000, 8000)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    for n in (1, 300, 600):
+    for n in (1, 300, 8000):
         r = solve(n, VARIANT, LIMIT)
         assert (final[n]["verdict"], final[n]["score"]) == (r.verdict, r.score)
 
@@ -234,8 +273,10 @@ def test_a_dead_worker_stops_the_batch_with_exit_2(tmp_path):
     db = tmp_path / "w.sqlite"
     proc = start_batch(db, "1-100000")
     wait_for_rows(db, proc, 30)
-    worker = next(pid for pid in children(proc.pid)
-                  if "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text())
+    batch_cmdline = Path(f"/proc/{proc.pid}/cmdline").read_text()
+    worker = next(pid for pid in children(proc.pid)            # forked, or spawned (not the resource tracker)
+                  if Path(f"/proc/{pid}/cmdline").read_text() == batch_cmdline
+                  or "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text())
     os.kill(worker, signal.SIGKILL)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2, (out, err)
