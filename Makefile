@@ -17,7 +17,12 @@ $(STAMP): pyproject.toml setup.py solver/_build.py $(shell find csrc -name '*.[c
 	$(PY) -m pip install -q -e '.[test,cluster,web]'
 	touch $(STAMP)
 
+# The package's bytecode, compiled ahead: each process of a batch (and of the
+# tests) would otherwise compile the package again where the environment
+# writes no bytecode (PYTHONDONTWRITEBYTECODE, as this machine's does): 0.05 s
+# of CPU a process. Up-to-date files are skipped.
 build: $(STAMP)
+	@$(PY) -m compileall -q solver
 
 # Prints the verdict and the numbered moves. A lost or unknown deal is an
 # answer, not a failure: only an error (exit 2) fails the target.
