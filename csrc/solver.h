@@ -181,6 +181,16 @@ int solver_line_pack(const solver *s, int which, uint8_t *out, int size);
  * Writes it, with a NUL after it, into out if that fits in size bytes;
  * returns its length (0: no line), or -1 if the line cannot be made. */
 int solver_line_text(const solver *s, int which, char *out, int size);
+/* The stats of a search as the solution format's "stats" object, the JSON
+ * text solver.api.Stats.text writes of them (seconds rounded to 6 places,
+ * as Python writes such a float; the parts held largest first, none
+ * empty). Writes it, with a NUL after it, into out if that fits in size
+ * bytes; returns its length, or -1 where Python would write the seconds
+ * another way (not a number, negative, 10^9 or more). */
+int solver_stats_text(const solver_stats *st, char *out, int size);
+/* The name of a part of the memory account, SOLVER_MEM_* ("table", ...);
+ * NULL if part is none. */
+const char *solver_memory_part(int part);
 void solver_free(solver *s);
 
 /* Debugging, for the tests: while `on`, the summaries by control states

@@ -9,10 +9,11 @@ True
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from dataclasses import dataclass, field
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import core, families
@@ -146,6 +147,21 @@ _CARD_TEXTS = tuple(f'"{c}"' for c in DECK)
 _INT_TYPE = frozenset((int,))
 
 
+@functools.lru_cache(maxsize=64)
+def _head_text(variant: str, fingerprint: str | None) -> str:
+    return f'{{"variant": {_scalar_text(variant)}, "fingerprint": {_scalar_text(fingerprint)}, "deal": '
+
+
+def _result_text(variant: str, fingerprint: str | None, deal: int | None, cards: Sequence[Card], verdict: str,
+                 reason: str | None, score: int, moves: str, stats: str) -> str:
+    """The JSON text of a result (Result.dumps), of its fields, its moves'
+    texts joined by ", " and its stats' text."""
+    v = _scalar_text
+    texts = ", ".join([_CARD_TEXTS[c.index] for c in cards])
+    return (f'{_head_text(variant, fingerprint)}{v(deal)}, "cards": [{texts}], "verdict": {v(verdict)}, '
+            f'"reason": {v(reason)}, "score": {v(score)}, "moves": [{moves}], "stats": {stats}}}')
+
+
 def _scalar_text(value: object) -> str:
     """The JSON text of a string, a whole number or None; json's encoder
     takes a microsecond for a number, which str() writes alike."""
@@ -211,11 +227,8 @@ class Result:
         """:meth:`dumps` with ``moves`` for the moves' texts (joined by ", "):
         for a batch, whose core writes them (Search.line_text) without
         making the moves."""
-        v = _scalar_text
-        cards = ", ".join([_CARD_TEXTS[c.index] for c in self.cards])
-        return (f'{{"variant": {v(self.variant)}, "fingerprint": {v(self.fingerprint)}, "deal": {v(self.deal)}, '
-                f'"cards": [{cards}], "verdict": {v(self.verdict)}, "reason": {v(self.reason)}, '
-                f'"score": {v(self.score)}, "moves": [{moves}], "stats": {self.stats.text()}}}')
+        return _result_text(self.variant, self.fingerprint, self.deal, self.cards, self.verdict, self.reason,
+                            self.score, moves, self.stats.text())
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> Result:
@@ -413,19 +426,37 @@ def solve(
     search = core.search_for(pos, core.flags_for(shortcuts, pos.variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
     out = search.outcome(search.run())
-    core.keep(search, out)
+    core.keep(search, out.held_bytes)
     return result_of(pos, out)
+
+
+def _deal_of(pos: AnyPosition) -> tuple[int | None, tuple[Card, ...]]:
+    """A result's deal number and cards, of the position searched."""
+    the_deal = pos.deal
+    if the_deal is not None:
+        return the_deal.number, tuple(the_deal.cards)
+    if isinstance(pos, TombPosition):
+        return None, tuple(pos.stock) + tuple(pos.waste)
+    return None, ()
+
+
+def text_of(pos: AnyPosition, out: core.TextOutcome) -> str | None:
+    """``result_of(pos, ...).dumps()`` of the search of ``pos`` that ended
+    with ``out``, written from the core's texts (what a batch stores); None
+    where the core wrote no stats text."""
+    if out.stats is None:
+        return None
+    number, cards = _deal_of(pos)
+    moves = out.line
+    if pos.history:
+        moves = ", ".join([m.text() for m in pos.history] + ([moves] if moves else []))
+    return _result_text(pos.variant.name, pos.variant.fingerprint, number, cards, out.verdict, out.reason,
+                        out.score, moves, out.stats)
 
 
 def result_of(pos: AnyPosition, out: core.CoreOutcome) -> Result:
     """The Result of a search of ``pos`` that ended with ``out``."""
-    the_deal = pos.deal
-    if the_deal is not None:
-        number, cards = the_deal.number, tuple(the_deal.cards)
-    elif isinstance(pos, TombPosition):
-        number, cards = None, tuple(pos.stock) + tuple(pos.waste)
-    else:
-        number, cards = None, ()
+    number, cards = _deal_of(pos)
     return Result(
         variant=pos.variant.name,
         deal=number,

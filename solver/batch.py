@@ -59,7 +59,7 @@ from tqdm import tqdm
 
 from .errors import SolverError
 from . import core
-from .api import Limit, Result, result_of, start_position
+from .api import Limit, result_of, start_position, text_of
 from .blind import wilson
 from .deals import MIN_NUMBER, DealError, number_from_text
 from .variants import BaseVariant, load, names
@@ -401,10 +401,11 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[Result, str]:
+def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[core.TextOutcome, str]:
     """Solve deal ``number`` as :func:`solver.solve` would, on the search this
-    thread keeps for the variant (core.search_for): the Result, without its
-    moves, and its JSON text (Result.dumps) with them."""
+    thread keeps for the variant (core.search_for): the numbers of its row,
+    and its JSON text (``solve(number).dumps()``, but the seconds), written
+    from the core's texts."""
     global _current
     pos = start_position(number, variant)
     search = core.search_for(pos, core.flags_for(True, variant.family))
@@ -417,10 +418,13 @@ def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[Result
         status = search.run_here() if _watching or not in_main else search.run()
     finally:
         _current = None
-    out = search.outcome(status, text=True)
-    core.keep(search, out)
-    result = result_of(pos, out)
-    return result, result.text_with(out.text)
+    out = search.texts(status)
+    text = text_of(pos, out)
+    if text is None:                # seconds the core does not write as Python does
+        full = search.outcome(status, text=True)
+        text = result_of(pos, full).text_with(full.text)
+    core.keep(search, out.held_bytes)
+    return out, text
 
 
 def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
@@ -439,9 +443,8 @@ def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
         r, text = _solve_deal(v, n, limit)
         if r.reason == "interrupted":
             break
-        st = r.stats
-        rows.append((r.variant, n, r.verdict, r.reason, r.score, st.positions, st.seconds,
-                     st.table_bytes, text, limits, datetime.now(UTC).isoformat()))
+        rows.append((v.name, n, r.verdict, r.reason, r.score, r.positions, r.seconds, r.table_bytes, text,
+                     limits, datetime.now(UTC).isoformat()))
     if pack == "parquet":
         from .parquet import pack_rows
 

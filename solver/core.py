@@ -20,7 +20,7 @@ import threading
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import SolverError
 from .cards import Card
@@ -104,7 +104,7 @@ _SUIT_PLACES = frozenset((lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SO
 
 
 #: The parts of the memory a search holds (csrc/solver.h, SOLVER_MEM_*), by index.
-MEMORY_PARTS = ("table", "summaries", "caches", "stack", "sets", "lines")
+MEMORY_PARTS = tuple(ffi.string(lib.solver_memory_part(i)).decode() for i in range(lib.SOLVER_MEM_PARTS))
 
 
 def memory_parts(stats: CData) -> tuple[tuple[str, int], ...]:
@@ -132,6 +132,25 @@ class CoreOutcome:
     refused_bytes: int = 0
     #: The line's text (Search.outcome(text=True)), its moves left unmade.
     text: str = ""
+
+
+class TextOutcome(NamedTuple):
+    """What a run found, as a batch stores it: the numbers of its row, and
+    the line and the stats as the solution format's texts, written by the
+    core (Search.texts)."""
+
+    verdict: Verdict
+    reason: Reason | None
+    score: int
+    positions: int
+    seconds: float
+    table_bytes: int
+    held_bytes: int
+    #: The line's moves (Search.line_text).
+    line: str
+    #: The stats object (Stats.text), or None where the core would not
+    #: write it as Python does (seconds not a number).
+    stats: str | None
 
 
 def shortcuts_of(family: str = "tomb") -> dict[str, int]:
@@ -459,6 +478,10 @@ def _run_in_thread(work: Callable[[], object], done: threading.Event) -> None:
     jobs.put((work, done))
 
 
+#: The bytes of the buffer a search writes a batch's texts into: most lines fit.
+TEXT_BYTES = 16384
+
+
 class Search:
     """One search handle: create, set limits, run (resumable), read the line;
     :meth:`reset` gives it the next deal of a batch in the memory of the last."""
@@ -474,6 +497,9 @@ class Search:
         self._family = type(pos)
         #: What a search kept for the next deal is kept by (search_for).
         self.kept_as = _kept_as(pos, flags)
+        #: What the core writes a batch's texts and stats into (texts), made once.
+        self._text = ffi.new("char[]", TEXT_BYTES)
+        self._stats = ffi.new("solver_stats *")
 
     def reset(self, pos: AnyPosition) -> None:
         """The search of ``pos`` from its start, as a new Search of the same
@@ -536,6 +562,24 @@ class Search:
         joined by ", ", written by the core: what a batch stores."""
         return self._line(lib.solver_line_text, which, "char[]", 16384).decode("ascii")
 
+    def texts(self, status: int) -> TextOutcome:
+        """What the run that ended with ``status`` found, with its line and
+        its stats as texts (:meth:`line_text`, solver_stats_text), for a
+        batch's row: no move, stats or result object is made."""
+        if status not in STATUS:
+            raise CoreError(f"the search core failed (status {status}): an internal error, please report it")
+        verdict, reason = STATUS[status]
+        stats, buf = self._stats, self._text
+        lib.solver_get_stats(self._handle, stats)
+        n = lib.solver_stats_text(stats, buf, TEXT_BYTES)           # a few hundred bytes
+        stats_text = str(ffi.buffer(buf, n), "ascii") if 0 <= n < TEXT_BYTES else None
+        won = verdict == "won"
+        which = 0 if won else 1
+        n = lib.solver_line_text(self._handle, which, buf, TEXT_BYTES)
+        line = str(ffi.buffer(buf, n), "ascii") if 0 <= n < TEXT_BYTES else self.line_text(which)
+        return TextOutcome(verdict, reason, self.max_score if won else stats.best_score, stats.positions,
+                           stats.seconds, stats.table_bytes, stats.held_bytes, line, stats_text)
+
     def outcome(self, status: int, text: bool = False) -> CoreOutcome:
         """What the run that ended with ``status`` found; ``text``: its line
         as :meth:`line_text` writes it, in ``text``, instead of its moves."""
@@ -587,6 +631,7 @@ def search_for(pos: AnyPosition, flags: int) -> Search:
     return search
 
 
-def keep(search: Search, out: CoreOutcome) -> None:
-    """Keeps a search done with (its outcome read) for this thread's next deal."""
-    _kept.search = search if out.held_bytes <= KEEP_BYTES else None
+def keep(search: Search, held_bytes: int) -> None:
+    """Keeps a search done with (its outcome read), which holds
+    ``held_bytes``, for this thread's next deal."""
+    _kept.search = search if held_bytes <= KEEP_BYTES else None

@@ -13,11 +13,12 @@ batch's rows hold what solve() answers.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from solver import core
-from solver.api import Limit, Result, Stats, solve, start_position
+from solver.api import Limit, Result, Stats, result_of, solve, start_position, text_of
 from solver.batch import _solve_chunk
 from solver.cards import Card
 from solver.core import CoreError, Search, flags_for
@@ -206,6 +207,58 @@ def test_a_stats_text_is_the_json_of_its_object(stats):
     assert stats.text() == json.dumps(stats.to_json(), ensure_ascii=False)
 
 
+def _stats_struct(stats: Stats) -> object:
+    st = core.ffi.new("solver_stats *")
+    st.positions, st.seconds, st.table_bytes = stats.positions, stats.seconds, stats.table_bytes
+    st.peak_bytes, st.held_bytes, st.refused_bytes = stats.peak_bytes, stats.held_bytes, stats.refused_bytes
+    held = dict(stats.held)
+    st.part_bytes[0:len(core.MEMORY_PARTS)] = [held.get(name, 0) for name in core.MEMORY_PARTS]
+    return st
+
+
+def _core_stats_text(st: object) -> str | None:
+    out = core.ffi.new("char[]", 512)
+    n = core.lib.solver_stats_text(st, out, 512)
+    return None if n < 0 else core.ffi.string(out).decode()
+
+
+#: Seconds where the forms Python writes change: 0.0, the exponent below
+#: 10^-4 with one digit or two, a value rounded up to 1.0, a tie (0.0078125
+#: rounds to even), the largest the core writes, and runs of seconds.
+EDGE_SECONDS = [0.0, 4e-7, 5e-7, 1e-6, 1.5e-6, 2.5e-6, 5e-5, 5.1e-5, 9.99995e-5, 1e-4, 1.5e-4, 0.000451,
+                0.0078125, 0.9999995, 1.0, 3.0, 123.456789, 999_999_999.999_999]
+
+
+def test_the_cores_stats_text_is_the_stats_text():
+    rng = random.Random(24)
+    seconds = EDGE_SECONDS + [rng.random() * 10.0 ** rng.randint(-7, 8) for _ in range(3000)]
+    for i, x in enumerate(seconds):
+        # parts empty, equal (ties keep SOLVER_MEM_* order, as Python's stable sort) and large
+        sizes = [rng.choice([0, 1, 4096, 4096, 2**40]) for _ in core.MEMORY_PARTS]
+        held = tuple(sorted(((n, b) for n, b in zip(core.MEMORY_PARTS, sizes) if b), key=lambda p: -p[1]))
+        stats = Stats(rng.randrange(2**64), x, rng.randrange(2**40), i, 2 * i, held, rng.choice([0, 12345]))
+        st = _stats_struct(stats)
+        assert core.memory_parts(st) == held
+        assert _core_stats_text(st) == stats.text(), x
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), -1.0, 1e9])
+def test_the_core_writes_no_stats_text_where_python_writes_seconds_otherwise(seconds):
+    assert _core_stats_text(_stats_struct(Stats(1, seconds))) is None
+
+
+def test_the_memory_parts_are_named_by_the_core():
+    assert core.MEMORY_PARTS == ("table", "summaries", "caches", "stack", "sets", "lines")
+    assert core.lib.solver_memory_part(len(core.MEMORY_PARTS)) == core.ffi.NULL
+    assert core.lib.solver_memory_part(-1) == core.ffi.NULL
+
+
+def _without_seconds(text: str) -> dict[str, object]:
+    data = json.loads(text)
+    assert data["stats"].pop("seconds") >= 0
+    return data
+
+
 @pytest.mark.parametrize("variant", names())
 def test_a_batchs_rows_hold_what_solve_answers(variant):
     limit = Limit(positions=_limit(variant))
@@ -213,13 +266,31 @@ def test_a_batchs_rows_hold_what_solve_answers(variant):
     assert [row[1] for row in rows] == [1, 2, 3, 4]
     for row in rows:
         result = solve(row[1], variant, limit)
-        stored = json.loads(row[8])
-        answered = result.to_json()
-        assert stored["stats"].pop("seconds") >= 0
-        answered["stats"].pop("seconds")
-        assert stored == answered
+        assert _without_seconds(row[8]) == _without_seconds(result.dumps())
+        assert json.loads(row[8])["stats"]["seconds"] == round(row[6], 6)
         assert row[2:6] == (result.verdict, result.reason, result.score, result.stats.positions)
         assert row[7] == result.stats.table_bytes
+
+
+def test_a_batch_writes_the_stats_itself_where_the_core_does_not(monkeypatch):
+    variant, limit = "napoleons-tomb-3", Limit(positions=_limit("napoleons-tomb-3"))
+    texts = Search.texts
+    monkeypatch.setattr(Search, "texts", lambda self, status: texts(self, status)._replace(stats=None))
+    rows, _ = _solve_chunk(variant, [1, 2], limit)
+    assert [_without_seconds(row[8]) for row in rows] == [_without_seconds(solve(n, variant, limit).dumps())
+                                                           for n in (1, 2)]
+
+
+@pytest.mark.parametrize("variant", TOMB)
+def test_the_text_of_a_search_from_a_position_is_its_results(variant):
+    # From a position with moves played (deal None for the classic's
+    # position(), its history first in the moves).
+    played = solve(3, variant, Limit(positions=_limit(variant))).position(5)
+    search = Search(played, flags_for(True, played.variant.family))
+    out = search.texts(search.run())
+    full = Search(played, flags_for(True, played.variant.family))
+    expected = result_of(played, full.outcome(full.run())).dumps()
+    assert _without_seconds(text_of(played, out)) == _without_seconds(expected)
 
 
 def test_solve_keeps_a_search_a_thread_and_not_a_large_one(monkeypatch):

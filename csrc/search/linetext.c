@@ -1,8 +1,10 @@
-/* linetext.c - a line's moves as the solution format's JSON text
- * (docs/rules/solution-format.md), written by the core: a batch stores one
- * line a deal, and this is where its time would otherwise go. The names
- * are those of solver/core.py (_PLACES) and solver/cards.py; the tests
- * check that this text and solver.game.Move.text agree, move by move. */
+/* linetext.c - a line's moves and a search's stats as the solution
+ * format's JSON text (docs/rules/solution-format.md), written by the core:
+ * a batch stores one line a deal, and this is where its time would
+ * otherwise go. The names are those of solver/core.py (_PLACES) and
+ * solver/cards.py; the tests check that these texts and those of
+ * solver.game.Move.text and solver.api.Stats.text agree. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -132,6 +134,106 @@ int solver_line_text(const solver *s, int which, char *out, int size)
         if (put_move(&t, &m) < 0)
             return -1;
     }
+    if (t.len < size)
+        out[t.len] = 0;
+    return t.len;
+}
+
+static const char *const MEMORY_PARTS[SOLVER_MEM_PARTS] = {
+    [SOLVER_MEM_TABLE] = "table", [SOLVER_MEM_SUMMARIES] = "summaries", [SOLVER_MEM_CACHES] = "caches",
+    [SOLVER_MEM_STACK] = "stack", [SOLVER_MEM_SETS] = "sets", [SOLVER_MEM_LINES] = "lines",
+};
+
+const char *solver_memory_part(int part)
+{
+    return part >= 0 && part < SOLVER_MEM_PARTS ? MEMORY_PARTS[part] : NULL;
+}
+
+static void put_u64(text *t, uint64_t n)
+{
+    char num[24];
+    put(t, num, snprintf(num, sizeof num, "%" PRIu64, n));
+}
+
+/* seconds as Python writes round(seconds, 6): printf's %.6f rounds the
+ * exact value to nearest, ties to even, as round() does; below 10^9 the
+ * rounded value has at most 15 significant digits, so its shortest repr
+ * is those digits, without trailing zeros but one after the point, and
+ * in Python's exponent form below 10^-4 (5e-05, 1.2e-05, 1e-06).
+ * -1 outside 0 .. 10^9. */
+static int put_seconds(text *t, double seconds)
+{
+    if (!(seconds >= 0 && seconds < 1e9))
+        return -1;
+    char d[32];
+    int n = snprintf(d, sizeof d, "%.6f", seconds);
+    if (n >= 8 && memcmp(d, "0.0000", 6) == 0 && (d[6] != '0' || d[7] != '0')) {
+        char e[8];
+        int k = 0;
+        if (d[6] != '0') {          /* x.ye-05 */
+            e[k++] = d[6];
+            if (d[7] != '0') {
+                e[k++] = '.';
+                e[k++] = d[7];
+            }
+            memcpy(e + k, "e-05", 4);
+        } else {                    /* ye-06 */
+            e[k++] = d[7];
+            memcpy(e + k, "e-06", 4);
+        }
+        put(t, e, k + 4);
+        return 0;
+    }
+    while (d[n - 1] == '0' && d[n - 2] != '.')
+        n--;
+    put(t, d, n);
+    return 0;
+}
+
+/* The parts held, largest first (ties in the order of SOLVER_MEM_*, as
+ * Python's stable sort leaves them), none empty, as a JSON object. */
+static void put_parts(text *t, const solver_stats *st)
+{
+    int order[SOLVER_MEM_PARTS], n = 0;
+    for (int i = 0; i < SOLVER_MEM_PARTS; i++) {
+        if (!st->part_bytes[i])
+            continue;
+        int j = n++;
+        for (; j > 0 && st->part_bytes[order[j - 1]] < st->part_bytes[i]; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    PUT(t, "{");
+    for (int k = 0; k < n; k++) {
+        if (k)
+            PUT(t, ", ");
+        PUT(t, "\"");
+        put_str(t, MEMORY_PARTS[order[k]]);
+        PUT(t, "\": ");
+        put_u64(t, st->part_bytes[order[k]]);
+    }
+    PUT(t, "}");
+}
+
+int solver_stats_text(const solver_stats *st, char *out, int size)
+{
+    text t = {out, 0, size};
+    PUT(&t, "{\"positions\": ");
+    put_u64(&t, st->positions);
+    PUT(&t, ", \"seconds\": ");
+    if (put_seconds(&t, st->seconds) < 0)
+        return -1;
+    PUT(&t, ", \"table_bytes\": ");
+    put_u64(&t, st->table_bytes);
+    PUT(&t, ", \"peak_bytes\": ");
+    put_u64(&t, st->peak_bytes);
+    PUT(&t, ", \"held_bytes\": ");
+    put_u64(&t, st->held_bytes);
+    PUT(&t, ", \"held\": ");
+    put_parts(&t, st);
+    PUT(&t, ", \"refused_bytes\": ");
+    put_u64(&t, st->refused_bytes);
+    PUT(&t, "}");
     if (t.len < size)
         out[t.len] = 0;
     return t.len;
