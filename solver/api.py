@@ -13,7 +13,7 @@ import functools
 import json
 import math
 from dataclasses import dataclass, field
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from . import core, families
@@ -152,13 +152,16 @@ def _head_text(variant: str, fingerprint: str | None) -> str:
     return f'{{"variant": {_scalar_text(variant)}, "fingerprint": {_scalar_text(fingerprint)}, "deal": '
 
 
-def _result_text(variant: str, fingerprint: str | None, deal: int | None, cards: Sequence[Card], verdict: str,
+def _cards_text(cards: Iterable[Card]) -> str:
+    return ", ".join([_CARD_TEXTS[c.index] for c in cards])
+
+
+def _result_text(variant: str, fingerprint: str | None, deal: int | None, cards: str, verdict: str,
                  reason: str | None, score: int, moves: str, stats: str) -> str:
-    """The JSON text of a result (Result.dumps), of its fields, its moves'
-    texts joined by ", " and its stats' text."""
+    """The JSON text of a result (Result.dumps), of its fields, its cards'
+    and its moves' texts joined by ", " and its stats' text."""
     v = _scalar_text
-    texts = ", ".join([_CARD_TEXTS[c.index] for c in cards])
-    return (f'{_head_text(variant, fingerprint)}{v(deal)}, "cards": [{texts}], "verdict": {v(verdict)}, '
+    return (f'{_head_text(variant, fingerprint)}{v(deal)}, "cards": [{cards}], "verdict": {v(verdict)}, '
             f'"reason": {v(reason)}, "score": {v(score)}, "moves": [{moves}], "stats": {stats}}}')
 
 
@@ -227,8 +230,8 @@ class Result:
         """:meth:`dumps` with ``moves`` for the moves' texts (joined by ", "):
         for a batch, whose core writes them (Search.line_text) without
         making the moves."""
-        return _result_text(self.variant, self.fingerprint, self.deal, self.cards, self.verdict, self.reason,
-                            self.score, moves, self.stats.text())
+        return _result_text(self.variant, self.fingerprint, self.deal, _cards_text(self.cards), self.verdict,
+                            self.reason, self.score, moves, self.stats.text())
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> Result:
@@ -440,6 +443,15 @@ def _deal_of(pos: AnyPosition) -> tuple[int | None, tuple[Card, ...]]:
     return None, ()
 
 
+def deal_text(variant: BaseVariant, number: int, indexes: bytes, out: core.TextOutcome) -> str | None:
+    """:func:`text_of` the start of deal ``number``, whose cards' indexes
+    are ``indexes`` (deals.card_indexes): its position and cards not made."""
+    if out.stats is None:
+        return None
+    return _result_text(variant.name, variant.fingerprint, number, ", ".join(map(_CARD_TEXTS.__getitem__, indexes)),
+                        out.verdict, out.reason, out.score, out.line, out.stats)
+
+
 def text_of(pos: AnyPosition, out: core.TextOutcome) -> str | None:
     """``result_of(pos, ...).dumps()`` of the search of ``pos`` that ended
     with ``out``, written from the core's texts (what a batch stores); None
@@ -450,8 +462,8 @@ def text_of(pos: AnyPosition, out: core.TextOutcome) -> str | None:
     moves = out.line
     if pos.history:
         moves = ", ".join([m.text() for m in pos.history] + ([moves] if moves else []))
-    return _result_text(pos.variant.name, pos.variant.fingerprint, number, cards, out.verdict, out.reason,
-                        out.score, moves, out.stats)
+    return _result_text(pos.variant.name, pos.variant.fingerprint, number, _cards_text(cards), out.verdict,
+                        out.reason, out.score, moves, out.stats)
 
 
 def result_of(pos: AnyPosition, out: core.CoreOutcome) -> Result:

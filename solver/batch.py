@@ -59,10 +59,10 @@ from tqdm import tqdm
 
 from .errors import SolverError
 from . import core
-from .api import Limit, result_of, start_position, text_of
+from .api import Limit, deal_text, result_of, start_position, text_of
 from .blind import wilson
-from .deals import MIN_NUMBER, DealError, number_from_text
-from .variants import BaseVariant, load, names
+from .deals import MIN_NUMBER, DealError, card_indexes, number_from_text
+from .variants import BaseVariant, TombVariant, load, names
 
 N = TypeVar("N", int, float)
 
@@ -401,14 +401,20 @@ def _init_worker(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
-def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[core.TextOutcome, str]:
+def _solve_deal(variant: BaseVariant, number: int, limit: Limit, flags: int) -> tuple[core.TextOutcome, str]:
     """Solve deal ``number`` as :func:`solver.solve` would, on the search this
     thread keeps for the variant (core.search_for): the numbers of its row,
     and its JSON text (``solve(number).dumps()``, but the seconds), written
-    from the core's texts."""
+    from the core's texts. A Tomb deal's start position is not made: the
+    core takes its cards' indexes (core.search_for_deal). ``flags``: the shortcuts,
+    all of them (core.flags_for(True, ...))."""
     global _current
-    pos = start_position(number, variant)
-    search = core.search_for(pos, core.flags_for(True, variant.family))
+    if isinstance(variant, TombVariant):
+        indexes = card_indexes(number)
+        search = core.search_for_deal(number, indexes, variant, flags)
+    else:
+        pos = start_position(number, variant)
+        search = core.search_for(pos, flags)
     search.set_limits(limit.positions, limit.seconds, limit.memory)
     _current = search
     try:
@@ -419,10 +425,10 @@ def _solve_deal(variant: BaseVariant, number: int, limit: Limit) -> tuple[core.T
     finally:
         _current = None
     out = search.texts(status)
-    text = text_of(pos, out)
+    text = deal_text(variant, number, indexes, out) if isinstance(variant, TombVariant) else text_of(pos, out)
     if text is None:                # seconds the core does not write as Python does
         full = search.outcome(status, text=True)
-        text = result_of(pos, full).text_with(full.text)
+        text = result_of(start_position(number, variant), full).text_with(full.text)
     core.keep(search, out.held_bytes)
     return out, text
 
@@ -436,11 +442,12 @@ def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
     start = time.perf_counter()
     v = load(variant)
     limits = json.dumps({"positions": limit.positions, "seconds": limit.seconds, "memory": limit.memory})
+    flags = core.flags_for(True, v.family)
     rows: list[Row] = []
     for n in deals:
         if _stopping:
             break
-        r, text = _solve_deal(v, n, limit)
+        r, text = _solve_deal(v, n, limit, flags)
         if r.reason == "interrupted":
             break
         rows.append((v.name, n, r.verdict, r.reason, r.score, r.positions, r.seconds, r.table_bytes, text,

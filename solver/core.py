@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import SolverError
 from .cards import Card
+from .deals import Deal
 from .game import Move, TombPosition
 from .variants import BaseVariant, JewelVariant, NapoleaoVariant, TombVariant
 from .vocabulary import Reason, Verdict
@@ -281,6 +282,22 @@ def _start_position(pos: TombPosition) -> CData | None:
     return p
 
 
+_NO_CARDS = bytes([lib.SOLVER_NO_CARD] * lib.SOLVER_MAX_CELLS)
+
+
+def _deal_position(indexes: bytes) -> CData:
+    """The struct of the start of a Tomb deal of these cards' indexes
+    (Card.index, in turning order: deals.card_indexes), as
+    :func:`_start_position` makes that of its TombPosition: every card in
+    the stock. Nothing is checked here: the core refuses a position that
+    does not hold each card once, naming the card."""
+    p = ffi.new("tomb_position *")
+    p.nstock = len(indexes)
+    ffi.memmove(p.stock, indexes, len(indexes))
+    ffi.memmove(p.cells, _NO_CARDS, lib.SOLVER_MAX_CELLS)
+    return p
+
+
 def _position(pos: TombPosition) -> CData:
     """The struct of a Tomb position, or a CoreError naming what is wrong in it."""
     start = _start_position(pos)
@@ -496,7 +513,9 @@ class Search:
         self.max_score = pos.variant.cards
         self._family = type(pos)
         #: What a search kept for the next deal is kept by (search_for).
-        self.kept_as = _kept_as(pos, flags)
+        self.kept_as = _kept_as(type(pos), pos.variant, flags)
+        #: The limits last set (none: 0).
+        self._limits: tuple[int, float, int] = (0, 0.0, 0)
         #: What the core writes a batch's texts and stats into (texts), made once.
         self._text = ffi.new("char[]", TEXT_BYTES)
         self._stats = ffi.new("solver_stats *")
@@ -511,8 +530,21 @@ class Search:
             raise CoreError(ffi.string(err).decode())
         self.max_score = pos.variant.cards
 
+    def reset_deal(self, indexes: bytes) -> None:
+        """:meth:`reset` to the start of the Tomb deal of these cards'
+        indexes (deals.card_indexes), without making its position: what a
+        batch does for each deal."""
+        if self._family is not TombPosition or len(indexes) > 52:
+            raise CoreError(f"a search of a {self._family.__name__} cannot take a Tomb deal of {len(indexes)} cards")
+        err = ffi.new("char[]", 256)
+        if self._reset(self._handle, _deal_position(indexes), err, 256) < 0:
+            raise CoreError(ffi.string(err).decode())
+
     def set_limits(self, positions: int | None, seconds: float | None, memory: int | None) -> None:
-        lib.solver_set_limits(self._handle, positions or 0, seconds or 0.0, memory or 0)
+        limits = (positions or 0, seconds or 0.0, memory or 0)
+        if limits != self._limits:      # a reset keeps them: a batch sets them once
+            lib.solver_set_limits(self._handle, *limits)
+            self._limits = limits
 
     def run(self) -> int:
         """Runs the search in a worker thread; Ctrl-C stops it (status interrupted).
@@ -616,8 +648,8 @@ _kept = threading.local()
 KEEP_BYTES = 8 * 2**20
 
 
-def _kept_as(pos: AnyPosition, flags: int) -> tuple[object, ...]:
-    return (type(pos), pos.variant.name, pos.variant.fingerprint, flags)
+def _kept_as(family: type, variant: BaseVariant, flags: int) -> tuple[object, ...]:
+    return (family, variant.name, variant.fingerprint, flags)
 
 
 def search_for(pos: AnyPosition, flags: int) -> Search:
@@ -625,9 +657,21 @@ def search_for(pos: AnyPosition, flags: int) -> Search:
     of the same variant and shortcuts, reset, or a new one."""
     search: Search | None = getattr(_kept, "search", None)
     _kept.search = None
-    if search is None or search.kept_as != _kept_as(pos, flags):
+    if search is None or search.kept_as != _kept_as(type(pos), pos.variant, flags):
         return Search(pos, flags)
     search.reset(pos)
+    return search
+
+
+def search_for_deal(number: int, indexes: bytes, variant: TombVariant, flags: int) -> Search:
+    """:func:`search_for` the start of Tomb deal ``number``, whose cards'
+    indexes are ``indexes`` (deals.card_indexes), without making its
+    position when this thread kept a search of the variant and shortcuts."""
+    search: Search | None = getattr(_kept, "search", None)
+    _kept.search = None
+    if search is None or search.kept_as != _kept_as(TombPosition, variant, flags):
+        return Search(TombPosition.start(Deal.from_number(number, 1), variant), flags)
+    search.reset_deal(indexes)
     return search
 
 

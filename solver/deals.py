@@ -38,6 +38,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .errors import SolverError
 from .cards import DECK, Card, CardError
@@ -50,6 +51,8 @@ MAX_NUMBER = 10**20
 LC_LIMIT = 32000
 #: Cards in a deal.
 DECK_SIZE = 52
+
+T = TypeVar("T")
 
 _SEPARATORS = re.compile(r"[\s,]+")
 
@@ -69,41 +72,63 @@ _FREECELL_ORDER: tuple[Card, ...] = tuple(
 )
 
 
-def _lc_shuffle(number: int, decks: int = 1) -> list[Card]:
-    """PySolFC's shuffle with its LC generator (``LCRandom31``), for small numbers.
+def _fresh(number: int, decks: int) -> list[Card]:
+    """The cards the shuffle of ``number`` starts from: ``decks`` fresh decks
+    one after the other (clubs A..K .. diamonds A..K), but one deck that the
+    LC generator shuffles, which PySolFC first re-orders as Microsoft's
+    FreeCell numbers its cards (pysol-cards' ms_rearrange)."""
+    return list(_FREECELL_ORDER) if decks == 1 and number < LC_LIMIT else list(DECK) * decks
+
+
+def _lc_shuffle(number: int, items: list[T]) -> list[T]:
+    """PySolFC's shuffle with its LC generator (``LCRandom31``), for small
+    numbers, of ``items`` (in place).
 
     The generator is Microsoft's ``rand()``: ``state = state * 214013 + 2531011``
     and the draw is bits 16..30 of the state.  For the numbers used here
     (below 2**31) the 33-bit state mask PySolFC uses changes nothing visible.
     """
-    # PySolFC re-orders only a single 52-card deck (pysol-cards' ms_rearrange).
-    cards = list(_FREECELL_ORDER) if decks == 1 else list(DECK) * decks
     state = number
-    for i in range(len(cards) - 1, 0, -1):
+    for i in range(len(items) - 1, 0, -1):
         state = (state * 214013 + 2531011) & 0x1FFFFFFFF
         j = ((state >> 16) & 0x7FFF) % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
+        items[i], items[j] = items[j], items[i]
+    return items
 
 
-def _mt_shuffle(number: int, decks: int = 1) -> list[Card]:
-    """PySolFC's shuffle with its Mersenne Twister generator (``MTRandom``)."""
-    cards = list(DECK) * decks
+def _mt_shuffle(number: int, items: list[T]) -> list[T]:
+    """PySolFC's shuffle with its Mersenne Twister generator (``MTRandom``),
+    of ``items`` (in place)."""
     draw = random.Random(number).random
-    for i in range(len(cards) - 1, 0, -1):
+    for i in range(len(items) - 1, 0, -1):
         j = int(draw() * (i + 1))
-        cards[i], cards[j] = cards[j], cards[i]
-    return cards
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+def _shuffle(number: int, items: list[T]) -> list[T]:
+    return _lc_shuffle(number, items) if number < LC_LIMIT else _mt_shuffle(number, items)
 
 
 def _shuffled(number: int, decks: int = 1) -> list[Card]:
-    """The talon as PySolFC builds it for ``number``: bottom card first.
+    """The talon as PySolFC builds it for ``number``: bottom card first."""
+    return _shuffle(number, _fresh(number, decks))
 
-    ``decks`` fresh decks are laid one after the other (deck 1 clubs A..K ..
-    diamonds A..K, then deck 2 the same) before the shuffle."""
-    if number < LC_LIMIT:
-        return _lc_shuffle(number, decks)
-    return _mt_shuffle(number, decks)
+
+#: The indexes (Card.index) of the cards _fresh lays, by the generator (LC:
+#: True) and the decks.
+_FRESH_INDEXES = {(lc, decks): [c.index for c in _fresh(1 if lc else LC_LIMIT, decks)]
+                  for lc in (True, False) for decks in (1, 2)}
+
+
+def card_indexes(number: int, decks: int = 1) -> bytes:
+    """The :attr:`Card.index` of each card of ``Deal.from_number(number,
+    decks)``, in turning order, shuffled as that deal's cards are but
+    without making them: for a batch, whose core takes the indexes."""
+    _check_number(number)
+    if decks not in (1, 2):
+        raise DealError(f"a deal has 1 or 2 decks, not {decks!r}")
+    return bytes(reversed(_shuffle(number, list(_FRESH_INDEXES[number < LC_LIMIT, decks]))))
 
 
 # ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from solver import core
 from solver.api import Limit, Result, Stats, result_of, solve, start_position, text_of
 from solver.batch import _solve_chunk
 from solver.cards import Card
+from solver.deals import card_indexes
 from solver.core import CoreError, Search, flags_for
 from solver.game import Move
 from solver.variants import load, names
@@ -122,6 +123,48 @@ def test_a_deals_start_makes_the_struct_the_checks_make(variant):
         fast = core._start_position(pos)
         assert fast is not None
         assert bytes(core.ffi.buffer(fast, size)) == bytes(core.ffi.buffer(core._checked_position(pos), size))
+
+
+@pytest.mark.parametrize("variant", TOMB)
+def test_a_deals_cards_make_the_struct_of_its_start(variant):
+    """core._deal_position, the struct made of a deal's cards' indexes
+    (a batch's), is byte for byte that of the deal's start position."""
+    size = core.ffi.sizeof("tomb_position")
+    for deal in list(range(1, 40)) + [31999, 32000, 10**20]:
+        made = core._deal_position(card_indexes(deal))
+        assert bytes(core.ffi.buffer(made, size)) == bytes(
+            core.ffi.buffer(core._checked_position(start_position(deal, variant)), size))
+
+
+def test_a_reset_to_a_deals_cards_finds_what_a_new_search_finds():
+    v = "napoleons-tomb"
+    kept = _new(v, 3)
+    found = []
+    for deal in (1, 8, 2, 5):
+        kept.reset_deal(card_indexes(deal))
+        found.append(_found(kept))
+    assert found == [_found(_new(v, d)) for d in (1, 8, 2, 5)]
+    twice = card_indexes(1)[:51] + card_indexes(1)[:1]
+    with pytest.raises(CoreError, match="twice"):
+        kept.reset_deal(twice)                  # the core checks the cards: the search is as it was
+    kept.reset_deal(card_indexes(3))
+    assert _found(kept) == _found(_new(v, 3))
+    with pytest.raises(CoreError, match="cannot take a Tomb deal"):
+        _new("paciencia-napoleao", 1).reset_deal(card_indexes(1))
+
+
+def test_limits_set_again_alike_stay_and_others_take():
+    v = "napoleons-tomb"
+    kept = _new(v, 1)
+    kept.set_limits(1_000, None, None)
+    kept.set_limits(1_000, None, None)
+    assert kept.outcome(kept.run()).positions == 1_000
+    kept.reset(start_position(1, v))
+    kept.set_limits(2_000, None, None)
+    assert kept.outcome(kept.run()).positions == 2_000
+    kept.reset(start_position(3, v))
+    kept.set_limits(None, None, None)
+    assert kept.outcome(kept.run()).verdict == "won"
 
 
 def test_a_start_with_a_card_twice_or_elsewhere_is_checked_place_by_place():

@@ -84,15 +84,28 @@ def test_32000_follows_pysolfc_not_pysol_cards() -> None:
     # ... while its game-number shuffle uses the LC generator for 32000.
     lc = _pysol_cards_deal(32000)
     assert lc != ours
-    assert lc == tuple(reversed(solver.deals._lc_shuffle(32000)))
+    assert lc == tuple(reversed(solver.deals._lc_shuffle(32000, solver.deals._fresh(1, 1))))
     # 31999 and 32001 agree: the two differ at 32000 only.
     for n in (31999, 32001):
         assert Deal.from_number(n).cards == _pysol_cards_deal(n)
 
 
 def test_generator_switch() -> None:
-    assert solver.deals._shuffled(LC_LIMIT - 1) == solver.deals._lc_shuffle(LC_LIMIT - 1)
-    assert solver.deals._shuffled(LC_LIMIT) == solver.deals._mt_shuffle(LC_LIMIT)
+    fresh = solver.deals._fresh
+    assert solver.deals._shuffled(LC_LIMIT - 1) == solver.deals._lc_shuffle(LC_LIMIT - 1, fresh(1, 1))
+    assert solver.deals._shuffled(LC_LIMIT) == solver.deals._mt_shuffle(LC_LIMIT, fresh(LC_LIMIT, 1))
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+def test_card_indexes_are_those_of_the_deals_cards(decks) -> None:
+    numbers = [1, 2, 7, 11982, LC_LIMIT - 1, LC_LIMIT, LC_LIMIT + 1, 10**6 + 3, 2**31, 10**20]
+    for n in numbers + list(range(100, 400)):
+        assert solver.deals.card_indexes(n, decks) == bytes(c.index for c in Deal.from_number(n, decks).cards)
+    for bad in (0, 10**20 + 1, "7", True):
+        with pytest.raises(DealError):
+            solver.deals.card_indexes(bad, decks)
+    with pytest.raises(DealError, match="1 or 2 decks"):
+        solver.deals.card_indexes(7, 3)
 
 
 # ---------------------------------------------------------------------------
