@@ -63,12 +63,26 @@ int stampset_grow(stampset *s, mem_account *a)
 {
     uint64_t cap = s->cap ? 2 * s->cap : 64;
     uint64_t *slot = mem_alloc(a, SOLVER_MEM_SETS, cap * sizeof(uint64_t));
-    uint64_t *item = slot ? mem_resize(a, SOLVER_MEM_SETS, s->item, s->cap / 2 * sizeof(uint64_t),
+    uint32_t *pos = slot ? mem_alloc(a, SOLVER_MEM_SETS, cap * sizeof(uint32_t)) : NULL;
+    uint64_t *heap = pos ? mem_alloc(a, SOLVER_MEM_SETS, cap / 2 * sizeof(uint64_t)) : NULL;
+    uint64_t *item = heap ? mem_resize(a, SOLVER_MEM_SETS, s->item, s->cap / 2 * sizeof(uint64_t),
                                        cap / 2 * sizeof(uint64_t)) : NULL;
-    if (!item) { mem_free(a, SOLVER_MEM_SETS, slot, cap * sizeof(uint64_t)); return -1; }
-    mem_free(a, SOLVER_MEM_SETS, s->slot, s->cap * sizeof(uint64_t));
-    s->slot = slot;
+    if (!item) {
+        mem_free(a, SOLVER_MEM_SETS, slot, cap * sizeof(uint64_t));
+        mem_free(a, SOLVER_MEM_SETS, pos, cap * sizeof(uint32_t));
+        mem_free(a, SOLVER_MEM_SETS, heap, cap / 2 * sizeof(uint64_t));
+        return -1;
+    }
+    if (s->heap) {
+        memcpy(heap, s->heap, s->cap / 2 * sizeof(uint64_t));   /* a queue in use moves over */
+        mem_free(a, SOLVER_MEM_SETS, s->heap, s->cap / 2 * sizeof(uint64_t));
+    }
     s->item = item;
+    mem_free(a, SOLVER_MEM_SETS, s->slot, s->cap * sizeof(uint64_t));
+    mem_free(a, SOLVER_MEM_SETS, s->pos, s->cap * sizeof(uint32_t));
+    s->slot = slot;
+    s->pos = pos;
+    s->heap = heap;
     s->cap = cap;
     s->shift = 64 - __builtin_ctzll(cap);
     s->stamp = 1;
@@ -76,6 +90,7 @@ int stampset_grow(stampset *s, mem_account *a)
         uint64_t j = ((s->item[i] + 1) * 0x9e3779b97f4a7c15ull) >> s->shift;
         while (s->slot[j]) j = (j + 1) & (cap - 1);
         s->slot[j] = (1ull << STAMP_SHIFT) | (s->item[i] + 1);
+        s->pos[j] = (uint32_t)i;
     }
     return 0;
 }
@@ -84,6 +99,9 @@ void stampset_free(stampset *s, mem_account *a)
 {
     mem_free(a, SOLVER_MEM_SETS, s->slot, s->cap * sizeof(uint64_t));
     mem_free(a, SOLVER_MEM_SETS, s->item, s->cap / 2 * sizeof(uint64_t));
-    s->slot = s->item = NULL;
+    mem_free(a, SOLVER_MEM_SETS, s->heap, s->cap / 2 * sizeof(uint64_t));
+    mem_free(a, SOLVER_MEM_SETS, s->pos, s->cap * sizeof(uint32_t));
+    s->slot = s->item = s->heap = NULL;
+    s->pos = NULL;
     s->cap = s->n = 0;
 }

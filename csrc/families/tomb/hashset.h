@@ -65,7 +65,9 @@ static inline int smallset_next(const smallset *s, uint64_t *pos, uint64_t *key)
 
 /* ---- stampset ---- */
 
-typedef struct { uint64_t *slot, *item; uint64_t cap, n, stamp; int shift; } stampset;
+/* pos: the index in item of each slot's member; heap: room for a queue of
+ * the members (summaries.c). */
+typedef struct { uint64_t *slot, *item, *heap; uint32_t *pos; uint64_t cap, n, stamp; int shift; } stampset;
 #define STAMP_SHIFT 43
 
 /* Doubles the slots (64 at first) and puts the members back; -1 if out of memory. */
@@ -85,21 +87,32 @@ static inline int stampset_start(stampset *s, mem_account *a)
     return 0;
 }
 
-/* 1 new, 0 present, -1 out of memory. */
-static inline int stampset_add(stampset *s, mem_account *a, uint64_t key)
+/* 1 new, 0 present, -1 out of memory; *at: the member's index in item. */
+static inline int stampset_add_at(stampset *s, mem_account *a, uint64_t key, uint64_t *at)
 {
     if ((s->n + 1) * 2 > s->cap && stampset_grow(s, a) < 0)
         return -1;
     const uint64_t tag = (s->stamp << STAMP_SHIFT) | (key + 1), mask = s->cap - 1;
     uint64_t j = ((key + 1) * 0x9e3779b97f4a7c15ull) >> s->shift, v;
     while ((v = s->slot[j]) >> STAMP_SHIFT == s->stamp) {
-        if (v == tag)
+        if (v == tag) {
+            *at = s->pos[j];
             return 0;
+        }
         j = (j + 1) & mask;
     }
     s->slot[j] = tag;
+    s->pos[j] = (uint32_t)s->n;
+    *at = s->n;
     s->item[s->n++] = key;
     return 1;
+}
+
+/* 1 new, 0 present, -1 out of memory. */
+static inline int stampset_add(stampset *s, mem_account *a, uint64_t key)
+{
+    uint64_t at;
+    return stampset_add_at(s, a, key, &at);
 }
 
 #endif

@@ -73,8 +73,12 @@ int memo_init(memo *m, mem_account *mem, const tomb_game *g, const tomb_state *r
     m->arena = mem_alloc(mem, SOLVER_MEM_SUMMARIES, m->arena_cap * ARENA_UNIT + 2);
     if (!m->entries || !m->arena) { memo_free(m); return -1; }
     m->below[0] = 0;
-    for (int j = 0; j < root->nstock; j++)
+    memset(m->stock_count[0], 0, sizeof m->stock_count[0]);
+    for (int j = 0; j < root->nstock; j++) {
         m->below[j + 1] = (uint16_t)(m->below[j] | (1u << RANK(root->stock[j])));
+        memcpy(m->stock_count[j + 1], m->stock_count[j], sizeof m->stock_count[j]);
+        m->stock_count[j + 1][RANK(root->stock[j])]++;
+    }
     m->by_places = memo_by_places(g);
     if (m->by_places && places_init(m, root) < 0) { memo_free(m); return -1; }
     return 0;

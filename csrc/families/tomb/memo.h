@@ -48,6 +48,7 @@ typedef struct {
     uint8_t talon[52], pre[53][14];
     entry *recent;          /* by places: the turns met last, by hash (places.c) */
     uint16_t below[53];     /* the ranks (bit r) among the bottom j cards of the root's stock */
+    uint8_t stock_count[53][14];  /* how many of each rank among the bottom j cards of the root's stock */
     /* The moves cache (movecache.h): the control states a control state's moves
      * lead to (but the top card's), in lines of 8 words by the state's hash,
      * the longer records' states in a ring of words. succ: the records
