@@ -65,7 +65,8 @@ typedef struct {
 #define SOLVER_FULL_CELLS         2048u /* cells that send back onto the waste are kept full while the waste has cards */
 #define SOLVER_HAND_HOME          4096u /* cell cards that send back onto the waste: a waste or cell card goes home when no other card of its rank can take its place */
 #define SOLVER_MOVES_CACHE        8192u /* summaries by control states keep a state's moves but the top card's, the same under any top card (not a pruning: the same positions) */
-#define SOLVER_ALL_SHORTCUTS      16383u
+#define SOLVER_EARLIEST_HOME      16384u /* summaries by control states: a card does not go home where one of its rank could have earlier in the summary, nothing of its rank having come or gone home since */
+#define SOLVER_ALL_SHORTCUTS      32767u
 
 /* Status of a run. */
 enum {

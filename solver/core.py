@@ -58,6 +58,7 @@ SHORTCUTS = {
     "full-cells": lib.SOLVER_FULL_CELLS,
     "hand-home": lib.SOLVER_HAND_HOME,
     "moves-cache": lib.SOLVER_MOVES_CACHE,
+    "earliest-home": lib.SOLVER_EARLIEST_HOME,
 }
 
 STATUS: dict[int, tuple[Verdict, Reason | None]] = {

@@ -110,6 +110,9 @@ APPLIES = {
     # from a cache, made once they are many. See
     # test_moves_cache_changes_nothing.
     "moves-cache": (),
+    # Within the summaries by control states, with the moves cache: see
+    # test_earliest_home_keeps_verdicts.
+    "earliest-home": (),
 }
 
 
@@ -632,8 +635,10 @@ def test_hand_home_keeps_verdicts():
     """hand-home sends a top waste card or a cell card home at once when no
     other card of its rank can take its place (docs/search.md): the same
     verdicts and best scores without it, where the summaries decide, and far
-    fewer positions with it on the lost ones."""
-    base = frozenset(SHORTCUTS) - {"restarts"}
+    fewer positions with it on the lost ones (earliest-home, which takes
+    part of that saving, off both ways: fc 12 then counts 25,111 positions
+    against 54,523)."""
+    base = frozenset(SHORTCUTS) - {"restarts", "earliest-home"}
     kinds = (base, base - {"hand-home"})
     limit = (40_000_000, 30.0, None)
     calls = [(kind, FINNISH, d, s, limit) for kind, d in HAND_HOME_CASES for s in kinds]
@@ -764,8 +769,9 @@ def test_moves_cache_changes_nothing():
     target score may stop elsewhere; these do not differ). With it, a state
     with a stock left takes its moves from the bits of its control state
     (q_top_exits, q_others), without it from tomb_moves: a move left out
-    or added there (each tried) fails this."""
-    base = frozenset(SHORTCUTS) - {"restarts"}
+    or added there (each tried) fails this. Without earliest-home, which
+    acts only with the cache."""
+    base = frozenset(SHORTCUTS) - {"restarts", "earliest-home"}
     limit = (40_000_000, 30.0, None)
     calls = []
     for kind, d, off in MOVES_CACHE_CASES:
@@ -775,6 +781,37 @@ def test_moves_cache_changes_nothing():
     per_case = same_verdicts_each_way(MOVES_CACHE_CASES, got, 2)
     for case, (with_, without) in zip(MOVES_CACHE_CASES, per_case):
         assert with_["positions"] == without["positions"], (case, with_["positions"], without["positions"])
+
+
+#: Finnish searches where the summaries by control states decide (the
+#: restarts off), with and without earliest-home: deal 535 from the start
+#: (lost), positions with 40 cards in play (hh 1, 6, 9, 11 lost) and 28 (fc
+#: 15 won, fc 12 lost), and two without hand-home, where more cards that fit
+#: wait (hh 1 lost, fc 15 won). (kind, deal, shortcuts switched off.)
+EARLIEST_HOME_CASES = [("start", 535, ()), ("hh", 1, ()), ("hh", 6, ()), ("hh", 9, ()), ("hh", 11, ()),
+                       ("fc", 15, ()), ("fc", 12, ()), ("hh", 1, ("hand-home",)), ("fc", 15, ("hand-home",))]
+
+
+def test_earliest_home_keeps_verdicts():
+    """earliest-home drops a card's home move inside a summary when one of
+    its rank could have gone home earlier in it, with nothing of its rank
+    turned or gone home since (docs/search.md): the same verdicts and best
+    scores without it, and fewer positions with it on the lost ones. A
+    state's own home moves of the ranks it tries cut as well (Finnish 535
+    then scores 24) fails this; without the stock's count the cut fails
+    test_hand_home_waits_where_a_later_copy_takes_the_place."""
+    base = frozenset(SHORTCUTS) - {"restarts"}
+    limit = (40_000_000, 30.0, None)
+    calls = []
+    for kind, d, off in EARLIEST_HOME_CASES:
+        s = base - set(off)
+        calls += [(kind, FINNISH, d, s, limit), (kind, FINNISH, d, s - {"earliest-home"}, limit)]
+    got = run_all(run_solve, calls)
+    per_case = same_verdicts_each_way(EARLIEST_HOME_CASES, got, 2)
+    for case, (with_, without) in zip(EARLIEST_HOME_CASES, per_case):
+        assert with_["positions"] <= without["positions"], (case, with_["positions"], without["positions"])
+    lost = [(w["positions"], wo["positions"]) for w, wo in per_case if w["verdict"] == "lost"]
+    assert all(w < wo for w, wo in lost), lost
 
 
 def test_summaries_honour_the_seconds_limit():

@@ -15,6 +15,24 @@
 #include "bitmoves.h"
 #include "movecache.h"
 
+/* earliest-home: a state's carried ranks (bit r) sit in its list item from
+ * bit CARRY_SHIFT up, and EXPANDED once it is; the state itself is below. */
+#define CARRY_SHIFT 48
+#define STATE_MASK ((1ull << CARRY_SHIFT) - 1)
+#define CARRY_RANKS 0x3fffull
+#define EXPANDED (1ull << 63)
+
+/* The working order of a summary under earliest-home: the stock's height
+ * down, then the cards home (twice) and in the reserve up - every move
+ * within a summary goes one way in it - then the order found. A queue of
+ * the states' indexes in the list, a binary heap of (priority, index). */
+static inline uint64_t queue_key(const stampset *s, uint64_t at)
+{
+    const uint64_t q = s->item[at] & STATE_MASK;
+    const uint64_t level = 2u * (unsigned)q_score(q) + q_reserve(q);
+    return (uint64_t)(63 - q_stock(q)) << 40 | level << 32 | at;
+}
+
 /* A summary being worked out: its top card, its place on the trail, its
  * reduction, its states (seen, in the order found) and exits, its best
  * score so far. by_bits: full-cells with the moves cache, where a state
@@ -24,7 +42,74 @@ typedef struct {
     const reduction *rd;
     stampset *seen, *exits;
     int best;
+    /* earliest-home, for the state being expanded (`from`): the ranks that
+     * went home, or could have, earlier in the summary with nothing of
+     * theirs come from the stock or gone home since, or whose home move it
+ * tries (`carry`, bit r); those of the first kind (`late`), whose home
+ * moves from it are no moves. */
+    unsigned carry, late, top_went;
+    uint64_t from;
+    int ordered;          /* earliest-home: the states go by the working order (queue_*) */
+    uint64_t queued;      /* the states in the queue (seen->heap) */
 } summary_work;
+
+static void queue_push(summary_work *w, uint64_t at)
+{
+    uint64_t *h = w->seen->heap, k = queue_key(w->seen, at), i = w->queued++;
+    while (i && h[(i - 1) / 2] > k) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i] = k;
+}
+
+static uint64_t queue_pop(summary_work *w)
+{
+    uint64_t *h = w->seen->heap, top = h[0], last = h[--w->queued], i = 0;
+    for (;;) {
+        uint64_t c = 2 * i + 1;
+        if (c >= w->queued) break;
+        if (c + 1 < w->queued && h[c + 1] < h[c]) c++;
+        if (h[c] >= last) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (w->queued) h[i] = last;
+    return top & 0xffffffffu;
+}
+
+/* The places of rank r filled: the corners showing r or more (r 7 to K),
+ * or the tomb's height (r 1 to 5). Only a card of rank r going home
+ * changes it. */
+static inline unsigned q_mark(uint64_t q, int r)
+{
+    if (r <= 5)
+        return q_tomb(q);
+    unsigned n = 0;
+    for (int i = 0; i < 4; i++)
+        n += (int)q_corner(q, i) >= r - 6;
+    return n;
+}
+
+/* Of the ranks `carry` at `from`, those that x, reached from it, still
+ * carries (nothing of the rank gone home, nor turned from the stock, on the
+ * way); *home: those of them that went home on the way. */
+static inline unsigned carried(const memo *m, unsigned carry, uint64_t from, uint64_t x, unsigned *home)
+{
+    unsigned keep = 0;
+    *home = 0;
+    const uint8_t *c0 = m->stock_count[q_stock(from)], *c1 = m->stock_count[q_stock(x)];
+    for (unsigned c = carry; c; c &= c - 1) {
+        int r = __builtin_ctz(c);
+        if (c0[r] != c1[r])
+            continue;
+        if (q_mark(x, r) == q_mark(from, r))
+            keep |= 1u << r;
+        else
+            *home |= 1u << r;
+    }
+    return keep;
+}
 
 static inline void raise_best(int *best, int score)
 {
@@ -174,13 +259,47 @@ int memo_pushed(const tomb_game *g, const tomb_state *st, uint64_t q, tomb_move 
 /* Adds x to a summary's states (and to the record being worked out, if
  * `keep`), and fetches its record's line if it is new there: 1 new, 0
  * present, -1 out of memory. */
-static inline int add_state(memo *m, stampset *seen, int keep, uint64_t x)
+static inline int add_state(memo *m, summary_work *w, int keep, uint64_t x)
 {
     if (keep && succ_push(m, x) < 0)
         return -1;
-    int r = stampset_add(seen, m->mem, x);
-    if (r > 0 && m->lines)
-        __builtin_prefetch(moves_line(m, x));
+    unsigned carry = 0;
+    if (w->carry) {
+        unsigned home;
+        carry = carried(m, w->carry, w->from, x, &home);
+        if (home) {
+            /* The home move of a cell card tried here carries the ranks
+             * tried before it (the top card's, the lower cells'); any
+             * other move that takes a carried rank home is dominated. */
+            const int r = __builtin_ctz(home);
+            const unsigned tried = w->carry & ~w->late;
+            if ((home & (home - 1)) || !((tried >> r) & 1) || q_stock(x) != q_stock(w->from)
+                || q_score(x) != q_score(w->from) + 1)
+                return 0;   /* earliest-home */
+            unsigned before = w->late | (tried & (((1u << r) - 1) | w->top_went)), h2;
+            carry = carried(m, before & ~(1u << r), w->from, x, &h2);
+        }
+    }
+    uint64_t at;
+    int r = stampset_add_at(w->seen, m->mem, x, &at);
+    if (r > 0) {
+        if (m->lines)
+            __builtin_prefetch(moves_line(m, x));
+        if (w->ordered) {
+            w->seen->item[at] |= (uint64_t)carry << CARRY_SHIFT;
+            queue_push(w, at);
+        }
+    } else if (r == 0 && w->ordered) {
+        /* A state carries what every way to it carries. */
+        uint64_t v = w->seen->item[at], was = v >> CARRY_SHIFT & CARRY_RANKS, now = was & carry;
+        if (now != was) {
+            w->seen->item[at] = (v & ~(CARRY_RANKS << CARRY_SHIFT)) | now << CARRY_SHIFT;
+            if (v & EXPANDED) {   /* not met in a working order (docs/search.md): expanded again */
+                w->seen->item[at] &= ~EXPANDED;
+                queue_push(w, at);
+            }
+        }
+    }
     return r;
 }
 
@@ -201,11 +320,12 @@ static inline uint64_t push_key(const memo *m, uint64_t q, int rank, reduction *
  * its exits, filled back to real control states, added to `seen` (and to
  * the record being worked out, if `keep`), its best score into *others_best.
  * Returns -1, or a SOLVER_* status. */
-static int push_exits(memo *m, int top, uint64_t q, int rank, uint64_t key, const reduction *rd,
-                      stampset *seen, int keep, int *others_best)
+static int push_exits(memo *m, summary_work *w, uint64_t q, int rank, uint64_t key, const reduction *rd,
+                      int keep, int *others_best)
 {
     entry *f;
     reduction push_rd = *rd;
+    const int top = w->top;
     if (top)
         m->chain[m->chain_n++] = top;
     int status = summary_at(m, q, rank, key, &f, &push_rd);
@@ -218,7 +338,7 @@ static int push_exits(memo *m, int top, uint64_t q, int rank, uint64_t key, cons
     const uint8_t *ex;
     uint64_t n = memo_exits(m, f, &one, &ex);
     for (uint64_t y = 0; y < n; y++)
-        if (add_state(m, seen, keep, exit_real(&push_rd, memo_exit(ex, one, y))) < 0)
+        if (add_state(m, w, keep, exit_real(&push_rd, memo_exit(ex, one, y))) < 0)
             return SOLVER_LIMIT_MEMORY;
     return -1;
 }
@@ -228,7 +348,7 @@ static int add_record(memo *m, summary_work *w, const moves_record *rec)
 {
     raise_best(&w->best, rec->best);
     for (uint64_t i = 0; i < rec->len; i++)
-        if (add_state(m, w->seen, 0, moves_state(rec, i)) < 0)
+        if (add_state(m, w, 0, moves_state(rec, i)) < 0)
             return SOLVER_LIMIT_MEMORY;
     return -1;
 }
@@ -252,12 +372,12 @@ static int others_by_bits(memo *m, summary_work *w, uint64_t state, int forced)
     for (int i = 0; i < nmoves; i++) {
         if (!moves[i].rank) {
             raise_best(&others_best, q_score(moves[i].q));
-            if (add_state(m, w->seen, keep, moves[i].q) < 0)
+            if (add_state(m, w, keep, moves[i].q) < 0)
                 return SOLVER_LIMIT_MEMORY;
             continue;
         }
-        int status = push_exits(m, w->top, moves[i].q, moves[i].rank, push_keys[i], &push_rd[i],
-                                w->seen, keep, &others_best);
+        int status = push_exits(m, w, moves[i].q, moves[i].rank, push_keys[i], &push_rd[i],
+                                keep, &others_best);
         if (status >= 0)
             return status;
     }
@@ -272,7 +392,7 @@ static int others_by_bits(memo *m, summary_work *w, uint64_t state, int forced)
  * others' forced rule (kept in the state's record, if the cache holds it);
  * the others', from the record if it is there, or played and kept, unless
  * the top card's move is the only one (a free cell, or a rule sends it). */
-static int expand_by_bits(memo *m, summary_work *w, uint64_t state)
+static int expand_by_bits(memo *m, summary_work *w, uint64_t state, unsigned carry)
 {
     moves_record rec;
     const int cached = m->ring && moves_cached(m, state, &rec);
@@ -282,13 +402,30 @@ static int expand_by_bits(memo *m, summary_work *w, uint64_t state)
     raise_best(&w->best, q_score(state));
     if (bitmoves_checking)
         check_top(m, state, w->top, forced, top_exits, ntop, others_played);
+    const int earliest = w->ordered;
+    const unsigned fits = q_fits(state) & ~(1u << 6);
+    const uint64_t home = (fits >> w->top) & 1 ? q_home(state, w->top) : 0;
+    unsigned went = 0;   /* the ranks whose home move is tried here */
     for (int i = 0; i < ntop; i++) {
         raise_best(&w->best, q_score(top_exits[i]));
+        if (earliest && home && top_exits[i] == home) {
+            if ((carry >> w->top) & 1)
+                continue;   /* earliest-home */
+            went |= 1u << w->top;
+        }
         if (stampset_add(w->exits, m->mem, exit_stored(w->rd, top_exits[i])) < 0)
             return SOLVER_LIMIT_MEMORY;
     }
     if (!others_played)
         return -1;
+    if (earliest) {
+        w->top_went = went;
+        if (!forced)
+            went |= fits & q_hand(state) & ~carry;   /* each cell card's home move is tried */
+        w->carry = carry | went;
+        w->late = carry;
+        w->from = state;
+    }
     return cached ? add_record(m, w, &rec) : others_by_bits(m, w, state, forced);
 }
 
@@ -367,7 +504,7 @@ static int others_by_moves(memo *m, summary_work *w, const tomb_state *st, uint6
             continue;
         if (pushes_cards(mv[i])) {
             status = push_rank[i]
-                ? push_exits(m, w->top, push_under[i], push_rank[i], push_keys[i], &push_rd[i], w->seen, keep, &others_best)
+                ? push_exits(m, w, push_under[i], push_rank[i], push_keys[i], &push_rd[i], keep, &others_best)
                 : turn_several(m, w, st, &others_best);
             if (status >= 0)
                 return status;
@@ -376,7 +513,7 @@ static int others_by_moves(memo *m, summary_work *w, const tomb_state *st, uint6
         tomb_state ch = *st;
         tomb_apply(g, &ch, mv[i], NULL);
         raise_best(&others_best, tomb_score(&ch));
-        if (add_state(m, w->seen, keep, memo_pack(g, &ch)) < 0)
+        if (add_state(m, w, keep, memo_pack(g, &ch)) < 0)
             return SOLVER_LIMIT_MEMORY;
     }
     raise_best(&w->best, others_best);
@@ -420,15 +557,22 @@ static int summary_expand(memo *m, summary_work *w, uint64_t q)
     if (stampset_start(w->seen, m->mem) < 0 || stampset_start(w->exits, m->mem) < 0
         || stampset_add(w->seen, m->mem, q) < 0)
         return SOLVER_LIMIT_MEMORY;
-    for (uint64_t i = 0; i < w->seen->n; i++) {
+    w->queued = 0;
+    if (w->ordered)
+        queue_push(w, 0);
+    for (uint64_t next = 0; w->ordered ? w->queued > 0 : next < w->seen->n; next++) {
         if (m->target && w->best >= m->target)
             return MEMO_FOUND;
-        uint64_t state = w->seen->item[i];
+        const uint64_t i = w->ordered ? queue_pop(w) : next;
+        w->seen->item[i] |= EXPANDED;
+        const uint64_t state = w->seen->item[i] & STATE_MASK;
+        const unsigned carry = (unsigned)(w->seen->item[i] >> CARRY_SHIFT & CARRY_RANKS);
         m->trail[w->depth].cur = state;
         m->positions++;
+        w->carry = 0;
         int status = check(m);
         if (status < 0)
-            status = w->by_bits && q_stock(state) ? expand_by_bits(m, w, state) : expand_by_moves(m, w, state);
+            status = w->by_bits && q_stock(state) ? expand_by_bits(m, w, state, carry) : expand_by_moves(m, w, state);
         if (status >= 0)
             return status;
     }
@@ -449,6 +593,7 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
     w.top = top;
     w.depth = m->trail_n++;   /* this summary's place on the trail (<= 53 deep) */
     w.by_bits = top && tomb_full_cells(g) && (g->flags & SOLVER_MOVES_CACHE);
+    w.ordered = w.by_bits && (g->flags & SOLVER_EARLIEST_HOME);
     w.rd = rd;
     w.seen = &m->seen[w.depth];
     w.exits = &m->exits[w.depth];
