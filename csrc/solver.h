@@ -189,6 +189,12 @@ int solver_line_text(const solver *s, int which, char *out, int size);
  * bytes; returns its length, or -1 where Python would write the seconds
  * another way (not a number, negative, 10^9 or more). */
 int solver_stats_text(const solver_stats *st, char *out, int size);
+/* PySolFC's shuffle of the deal `number` (1 to 31,999: its LC generator,
+ * Microsoft's rand()) of the n <= SOLVER_LC_MAX_CARDS card indexes `fresh`
+ * (the deck it starts from), written into out in turning order, as
+ * solver/deals.py's card_indexes gives them. */
+#define SOLVER_LC_MAX_CARDS 104
+void solver_lc_deal(uint32_t number, const uint8_t *fresh, int n, uint8_t *out);
 /* The name of a part of the memory account, SOLVER_MEM_* ("table", ...);
  * NULL if part is none. */
 const char *solver_memory_part(int part);

@@ -61,7 +61,7 @@ from .errors import SolverError
 from . import core
 from .api import Limit, deal_text, result_of, start_position, text_of
 from .blind import wilson
-from .deals import MIN_NUMBER, DealError, card_indexes, number_from_text
+from .deals import MIN_NUMBER, DealError, number_from_text
 from .variants import BaseVariant, TombVariant, load, names
 
 N = TypeVar("N", int, float)
@@ -410,7 +410,7 @@ def _solve_deal(variant: BaseVariant, number: int, limit: Limit, flags: int) -> 
     all of them (core.flags_for(True, ...))."""
     global _current
     if isinstance(variant, TombVariant):
-        indexes = card_indexes(number)
+        indexes = core.card_indexes(number)
         search = core.search_for_deal(number, indexes, variant, flags)
     else:
         pos = start_position(number, variant)

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import SolverError
 from .cards import Card
-from .deals import Deal
+from .deals import _FRESH_INDEXES, LC_LIMIT, MIN_NUMBER, Deal
+from .deals import card_indexes as deals_card_indexes
 from .game import Move, TombPosition
 from .variants import BaseVariant, JewelVariant, NapoleaoVariant, TombVariant
 from .vocabulary import Reason, Verdict
@@ -284,6 +285,24 @@ def _start_position(pos: TombPosition) -> CData | None:
 
 
 _NO_CARDS = bytes([lib.SOLVER_NO_CARD] * lib.SOLVER_MAX_CELLS)
+
+
+#: The indexes of the one deck the LC generator shuffles, in the order it starts from.
+_LC_FRESH = bytes(_FRESH_INDEXES[True, 1])
+_LC_OUT = threading.local()
+
+
+def card_indexes(number: int) -> bytes:
+    """:func:`solver.deals.card_indexes` of a one-deck deal: the same bytes,
+    shuffled in the core for the numbers of the LC generator (solver_lc_deal),
+    by deals.py for the others (and its errors)."""
+    if type(number) is not int or not MIN_NUMBER <= number < LC_LIMIT:
+        return deals_card_indexes(number)
+    out = getattr(_LC_OUT, "buf", None)
+    if out is None:
+        out = _LC_OUT.buf = ffi.new("uint8_t[]", len(_LC_FRESH))
+    lib.solver_lc_deal(number, _LC_FRESH, len(_LC_FRESH), out)
+    return bytes(ffi.buffer(out))
 
 
 def _deal_position(indexes: bytes) -> CData:

@@ -10,6 +10,7 @@ from pysol_cards.random import MTRandom, shuffle
 from pysol_cards.random_base import RandomBase
 
 import solver.deals
+from solver import core
 from solver.cards import DECK, Card, CardError
 from solver.deals import LC_LIMIT, MAX_NUMBER, Deal, DealError
 
@@ -94,6 +95,19 @@ def test_generator_switch() -> None:
     fresh = solver.deals._fresh
     assert solver.deals._shuffled(LC_LIMIT - 1) == solver.deals._lc_shuffle(LC_LIMIT - 1, fresh(1, 1))
     assert solver.deals._shuffled(LC_LIMIT) == solver.deals._mt_shuffle(LC_LIMIT, fresh(LC_LIMIT, 1))
+
+
+def test_the_cores_shuffle_is_the_deals_own() -> None:
+    """solver.core.card_indexes (the batch's: the LC generator's shuffle in
+    the C core) gives deals.card_indexes's bytes for every number of that
+    generator, and deals.py's for the others, errors included."""
+    for n in range(1, LC_LIMIT):
+        assert core.card_indexes(n) == solver.deals.card_indexes(n), n
+    for n in (LC_LIMIT, LC_LIMIT + 1, 2**31, 10**20):
+        assert core.card_indexes(n) == solver.deals.card_indexes(n)
+    for bad in (0, -5, 10**20 + 1, "7", True, 7.0):
+        with pytest.raises(DealError):
+            core.card_indexes(bad)
 
 
 @pytest.mark.parametrize("decks", [1, 2])
