@@ -15,6 +15,7 @@ import json
 import statistics
 import subprocess
 from pathlib import Path
+from typing import Any
 
 CHILD = """
 import json, resource, sys, time
@@ -29,10 +30,12 @@ print(json.dumps({"verdict": r.verdict, "score": r.score, "positions": r.stats.p
 """
 
 
-def run(tree: Path, variant: str, deal: int) -> dict[str, float]:
+def run(tree: Path, variant: str, deal: int) -> dict[str, Any]:
+    """One solve of the deal in a fresh process of tree's .venv: the child's JSON."""
     out = subprocess.run([str(tree / ".venv/bin/python"), "-c", CHILD, variant, str(deal)], cwd=tree,
                          check=True, capture_output=True, text=True).stdout
-    return json.loads(out)
+    result: dict[str, Any] = json.loads(out)
+    return result
 
 
 def main() -> None:
