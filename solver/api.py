@@ -20,6 +20,7 @@ from . import core, families
 from .cards import DECK, Card, CardError
 from .deals import Deal, DealError, number_from_text
 from .errors import SolverError
+from .inputs import brief, check_depth, load_json
 from .game import Move, MoveError, TombPosition
 from .rules.jewel import JewelPosition
 from .rules.napoleao import NapoleaoPosition
@@ -37,6 +38,9 @@ DEFAULT_VARIANT = "napoleons-tomb"
 #: them in 64 bits); ``None`` is no bound at all.
 LIMIT_MAX = 2**63 - 1
 MIB = 2**20
+
+
+Cancel = core.Cancel
 
 
 class LimitError(SolverError, ValueError):
@@ -65,12 +69,24 @@ class Limit:
             value = getattr(self, name)
             if value is None:
                 continue
-            if isinstance(value, bool) or not isinstance(value, kinds) or not math.isfinite(value) or value <= 0:
+            finite = isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+            if isinstance(value, bool) or not isinstance(value, kinds) or not finite or value <= 0:
                 what = "a positive whole number" if kinds == (int,) else "a positive finite number"
-                raise LimitError(f"Limit.{name} must be {what} or None, not {value!r}")
-            if kinds == (int,) and value > LIMIT_MAX:
-                unit = " (bytes)" if name == "memory" else ""
-                raise LimitError(f"Limit.{name}{unit} must be at most {LIMIT_MAX:,} (None: no bound), not {value:,}")
+                raise LimitError(f"Limit.{name} must be {what} or None, not {brief(value)}")
+            if value > LIMIT_MAX:
+                unit = " (bytes)" if name == "memory" else " (seconds)" if name == "seconds" else ""
+                shown = f"{value:,}" if value < 10**30 else brief(value)
+                raise LimitError(f"Limit.{name}{unit} must be at most {LIMIT_MAX:,} (None: no bound), not {shown}")
+
+    @staticmethod
+    def given(limit: object, default: Limit) -> Limit:
+        """``limit``, a :class:`Limit`, or ``default`` for None; anything else
+        (a number, 0) raises :class:`LimitError`."""
+        if limit is None:
+            return default
+        if not isinstance(limit, Limit):
+            raise LimitError(f"limit must be a Limit (Limit(seconds=5), Limit.none()) or None, not {brief(limit)}")
+        return limit
 
     @classmethod
     def none(cls) -> Limit:
@@ -118,15 +134,15 @@ class Stats:
     def from_json(cls, s: Any) -> Stats:
         """Read the stats of a result back; raise :class:`ResultError` naming the bad field."""
         if not isinstance(s, dict):
-            raise ResultError(f"result: field 'stats' must be an object, not {s!r}")
+            raise ResultError(f"result: field 'stats' must be an object, not {brief(s)}")
         for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int),
                           ("peak_bytes", int), ("held_bytes", int), ("refused_bytes", int)):
             if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
-                raise ResultError(f"result: field 'stats.{key}' must be a number, not {s[key]!r}")
+                raise ResultError(f"result: field 'stats.{key}' must be a number, not {brief(s[key])}")
         held = s.get("held", {})
         if not isinstance(held, dict) or not all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in held.items()):
-            raise ResultError(f"result: field 'stats.held' must be an object of byte counts, not {held!r}")
+            raise ResultError(f"result: field 'stats.held' must be an object of byte counts, not {brief(held)}")
         return cls(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0)),
                    int(s.get("peak_bytes", 0)), int(s.get("held_bytes", 0)), tuple(held.items()),
                    int(s.get("refused_bytes", 0)))
@@ -237,30 +253,29 @@ class Result:
     def from_json(cls, data: dict[str, Any] | str) -> Result:
         """Read a result back; raise :class:`ResultError` naming the bad field."""
         if isinstance(data, (str, bytes)):
-            try:
-                data = json.loads(data)
-            except json.JSONDecodeError as exc:
-                raise ResultError(f"result: not JSON ({exc})") from None
+            data = load_json(data, "result", ResultError)
+        else:
+            check_depth(data, "result", ResultError)
         if not isinstance(data, dict):
             raise ResultError("result: expected a JSON object")
         for key in ("variant", "deal", "cards", "verdict", "reason", "score", "moves"):
             if key not in data:
                 raise ResultError(f"result: field {key!r} is missing")
         if data["verdict"] not in VERDICTS:
-            raise ResultError(f"result: verdict {data['verdict']!r} is not one of {', '.join(VERDICTS)}")
+            raise ResultError(f"result: verdict {brief(data['verdict'])} is not one of {', '.join(VERDICTS)}")
         if data["reason"] is not None and data["reason"] not in REASONS:
-            raise ResultError(f"result: reason {data['reason']!r} is not null or one of {', '.join(REASONS)}")
+            raise ResultError(f"result: reason {brief(data['reason'])} is not null or one of {', '.join(REASONS)}")
         if not isinstance(data["variant"], str) or not data["variant"]:
-            raise ResultError(f"result: field 'variant' must be a variant name, not {data['variant']!r}")
+            raise ResultError(f"result: field 'variant' must be a variant name, not {brief(data['variant'])}")
         fingerprint = data.get("fingerprint")
         if fingerprint is not None and not _is_fingerprint(fingerprint):
-            raise ResultError(f"result: field 'fingerprint' must be null or 16 hex digits, not {fingerprint!r}")
+            raise ResultError(f"result: field 'fingerprint' must be null or 16 hex digits, not {brief(fingerprint)}")
         deal = data["deal"]
         if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 1):
-            raise ResultError(f"result: field 'deal' must be null or a deal number, not {deal!r}")
+            raise ResultError(f"result: field 'deal' must be null or a deal number, not {brief(deal)}")
         score = data["score"]
         if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 104:
-            raise ResultError(f"result: field 'score' must be a whole number 0..104, not {score!r}")
+            raise ResultError(f"result: field 'score' must be a whole number 0..104, not {brief(score)}")
         stats = Stats.from_json(data.get("stats", {}))
         if not isinstance(data["cards"], list) or not isinstance(data["moves"], list):
             raise ResultError("result: fields 'cards' and 'moves' must be lists")
@@ -357,7 +372,7 @@ def to_deal(deal: DealLike, decks: int = 1) -> Deal:
             raise DealError(f"the deal has {deal.decks} deck(s); this game is played with {decks}")
         return deal
     if isinstance(deal, bool):
-        raise DealError(f"a deal is a number or cards, not {deal!r}")
+        raise DealError(f"a deal is a number or cards, not {brief(deal)}")
     if isinstance(deal, int):
         return Deal.from_number(deal, decks)
     if isinstance(deal, str):
@@ -407,6 +422,7 @@ def solve(
     limit: Limit | None = None,
     *,
     shortcuts: bool | Iterable[str] = True,
+    cancel: core.Cancel | None = None,
 ) -> Result:
     """Solve a deal (a number, a :class:`Deal`, a card text) or a :class:`TombPosition`.
 
@@ -414,6 +430,8 @@ def solve(
     position explored) with a line to the best score, or ``unknown`` with the
     limit that stopped the search. ``shortcuts`` switches the search shortcuts of
     docs/search.md: ``True`` all, ``False`` none, or a set of their names.
+    ``cancel``: a :class:`Cancel` whose ``cancel()``, from any thread, stops
+    the search (``unknown``, reason ``interrupted``).
 
     >>> solve(1).verdict in ("won", "lost")
     True
@@ -425,10 +443,12 @@ def solve(
             raise VariantError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
     else:
         pos = start_position(deal, DEFAULT_VARIANT if variant is None else variant)
-    limit = limit or Limit()
+    limit = Limit.given(limit, Limit())
+    if cancel is not None and not isinstance(cancel, core.Cancel):
+        raise SolverError(f"cancel must be a solver.Cancel or None, not {brief(cancel)}")
     search = core.search_for(pos, core.flags_for(shortcuts, pos.variant.family))
     search.set_limits(limit.positions, limit.seconds, limit.memory)
-    out = search.outcome(search.run())
+    out = search.outcome(search.run() if cancel is None else cancel.run(search))
     core.keep(search, out.held_bytes)
     return result_of(pos, out)
 

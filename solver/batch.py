@@ -58,6 +58,7 @@ from typing import Any, Never, Protocol, TextIO, TypeVar
 from tqdm import tqdm
 
 from .errors import SolverError
+from .inputs import brief
 from . import core
 from .api import Limit, deal_text, result_of, start_position, text_of
 from .blind import wilson
@@ -336,21 +337,26 @@ def to_solve(conn: sqlite3.Connection, variant: str, ranges: Ranges, retry_unkno
 # Workers
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-_stopping = False       # set by Ctrl-C or SIGTERM in a worker: hand back what is done, start nothing new
-_current: core.Search | None = None         # the search handle of the deal being solved
+#: Cancelled by Ctrl-C or SIGTERM in a worker: the deal being solved stops,
+#: the worker hands back what is done and starts nothing new.
+_stop = core.Cancel()
 _watching = False       # a thread stops the search on a stop signal (_watch_signals)
 
 
+def _fresh_stop() -> None:
+    global _stop
+    _stop = core.Cancel()
+
+
+os.register_at_fork(after_in_child=_fresh_stop)
+
+
 def _on_sigint(signum: int, frame: FrameType | None) -> None:
-    # Stop the C search through its handle rather than raise KeyboardInterrupt:
+    # Stop the C search through the token rather than raise KeyboardInterrupt:
     # on Python < 3.13 a KeyboardInterrupt inside Thread.join() (where
     # solver.core waits for the search thread) can mark the thread finished while
     # the C search still runs.
-    global _stopping
-    _stopping = True
-    search = _current
-    if search is not None:
-        search.stop()
+    _stop.cancel()
 
 
 def _watch_signals() -> None:
@@ -364,13 +370,9 @@ def _watch_signals() -> None:
     signal.set_wakeup_fd(write, warn_on_full_buffer=False)
 
     def watch() -> None:
-        global _stopping
         while True:
             if any(sig in _STOP_SIGNALS for sig in os.read(read, 64)):
-                _stopping = True
-                search = _current
-                if search is not None:
-                    search.stop()
+                _stop.cancel()
 
     threading.Thread(target=watch, daemon=True, name="solver-signals").start()
     _watching = True
@@ -408,7 +410,6 @@ def _solve_deal(variant: BaseVariant, number: int, limit: Limit, flags: int) -> 
     from the core's texts. A Tomb deal's start position is not made: the
     core takes its cards' indexes (core.search_for_deal). ``flags``: the shortcuts,
     all of them (core.flags_for(True, ...))."""
-    global _current
     if isinstance(variant, TombVariant):
         indexes = core.card_indexes(number)
         search = core.search_for_deal(number, indexes, variant, flags)
@@ -416,14 +417,8 @@ def _solve_deal(variant: BaseVariant, number: int, limit: Limit, flags: int) -> 
         pos = start_position(number, variant)
         search = core.search_for(pos, flags)
     search.set_limits(limit.positions, limit.seconds, limit.memory)
-    _current = search
-    try:
-        if _stopping:
-            search.stop()
-        in_main = threading.current_thread() is threading.main_thread()
-        status = search.run_here() if _watching or not in_main else search.run()
-    finally:
-        _current = None
+    in_main = threading.current_thread() is threading.main_thread()
+    status = _stop.run(search, here=_watching or not in_main)
     out = search.texts(status)
     text = deal_text(variant, number, indexes, out) if isinstance(variant, TombVariant) else text_of(pos, out)
     if text is None:                # seconds the core does not write as Python does
@@ -445,7 +440,7 @@ def _solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
     flags = core.flags_for(True, v.family)
     rows: list[Row] = []
     for n in deals:
-        if _stopping:
+        if _stop.cancelled:
             break
         r, text = _solve_deal(v, n, limit, flags)
         if r.reason == "interrupted":
@@ -936,7 +931,7 @@ def _run(feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Progres
         if stop["signal"] is not None:
             # Stop: the searches running stop (SIGINT) and hand back the deals their
             # chunk finished; a chunk started after that hands back none at once (the
-            # workers' _stopping); whatever is left after a moment is lost. The futures
+            # workers' _stop); whatever is left after a moment is lost. The futures
             # are not cancelled here: see _release_results.
             _signal_workers(executor, signal.SIGINT)
             done, pending = wait(pending, timeout=3.0)
@@ -992,8 +987,24 @@ class VariantStats:
         return wilson(self.won, self.n)[0], wilson(self.won + self.unknown, self.n)[1]
 
 
+#: A row that :func:`gather` cannot count: a column of the wrong type, or a
+#: verdict that is none of the three (a database not written by a batch).
+_BAD_ROW = """
+SELECT deal, verdict, score, positions, seconds FROM results WHERE variant = ? AND (
+    typeof(deal) != 'integer' OR verdict NOT IN ('won', 'lost', 'unknown') OR typeof(score) != 'integer'
+    OR typeof(positions) != 'integer' OR typeof(seconds) NOT IN ('real', 'integer'))
+LIMIT 1
+"""
+
+
 def gather(conn: sqlite3.Connection, variant: str) -> VariantStats:
     q = conn.execute
+    bad = q(_BAD_ROW, (variant,)).fetchone()
+    if bad is not None:
+        shown = ", ".join(f"{k} {brief(v)}" for k, v in zip(("deal", "verdict", "score", "positions", "seconds"), bad))
+        raise BatchError(f"the database holds a row of {variant} that no batch wrote ({shown}): its deal must be"
+                         " a whole number, its verdict won, lost or unknown, its score and positions whole"
+                         " numbers and its seconds a number")
     counts = dict(q("SELECT verdict, COUNT(*) FROM results WHERE variant = ? GROUP BY verdict", (variant,)))
     reasons = dict(q("SELECT reason, COUNT(*) FROM results WHERE variant = ? AND verdict = 'unknown' "
                      "GROUP BY reason ORDER BY 2 DESC", (variant,)))

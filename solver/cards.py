@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .inputs import brief
 from .errors import SolverError
 
 RANKS = "A23456789TJQK"
@@ -55,18 +56,18 @@ class Card:
     def parse(cls, token: str) -> Card:
         """Parse ``JD``, ``10h``, ``td``, ``J♦``; raise :class:`CardError` naming the token."""
         if not isinstance(token, str):
-            raise CardError(f"{token!r} is not text: a card is written like JD or 10♥")
+            raise CardError(f"{brief(token)} is not text: a card is written like JD or 10♥")
         text = token.strip()
         if len(text) < 2:
-            raise CardError(f"{token!r} is not a card (expected rank and suit, like JD or 10♥)")
+            raise CardError(f"{brief(token)} is not a card (expected rank and suit, like JD or 10♥)")
         rank_text, suit_text = text[:-1].upper(), text[-1]
         suit = _SYMBOL_SUITS.get(suit_text, suit_text.upper())
         if rank_text == "10":
             rank_text = "T"
         if len(rank_text) != 1 or rank_text not in RANKS:
-            raise CardError(f"{token!r} is not a card: unknown rank {text[:-1]!r}")
+            raise CardError(f"{brief(token)} is not a card: unknown rank {brief(text[:-1])}")
         if suit not in SUITS:
-            raise CardError(f"{token!r} is not a card: unknown suit {suit_text!r}")
+            raise CardError(f"{brief(token)} is not a card: unknown suit {brief(suit_text)}")
         return _BY_TEXT[rank_text + suit]
 
     def __str__(self) -> str:

@@ -18,10 +18,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from . import variants
 from .variants import BaseVariant
 from .api import DEFAULT_VARIANT, Limit, solve
-from .cards import CardError
 from .deals import Deal, DealError, number_from_text
 from .game import Move, MoveError
-from .core import CoreError, SHORTCUTS
+from .core import SHORTCUTS
+from .errors import InputError, SolverError
+from .inputs import load_json, read_text, shown_path
+
+#: The largest file of moves `hint` reads (a game of 5,000 moves is 400 KiB).
+MAX_MOVES_BYTES = 4 * 2**20
 
 EXIT = {"won": 0, "lost": 1, "unknown": 3}
 EXIT_ERROR = 2
@@ -54,7 +58,9 @@ def add_limit_args(p: argparse.ArgumentParser, d: Limit, what: str = "the search
                    help=f"stop {what} after this many seconds (default {d.seconds:g})")
     mib = None if d.memory is None else d.memory // 2**20
     p.add_argument("--max-memory", type=_positive(int), default=mib, metavar="MIB",
-                   help=f"stop {what} before its memory grows past this many MiB (default {mib})")
+                   help=f"stop {what} before the memory it holds (its tables, summaries, stack and lines: the "
+                        f"core's account) grows past this many MiB (default {mib}); the Python interpreter's own "
+                        "20-25 MiB come on top, so the process's RSS is that much higher")
     p.add_argument("--no-limit", action="store_true", help=f"no limits at all: run {what} until decided")
 
 
@@ -164,36 +170,38 @@ def _read_moves(where: str) -> tuple[list[Any], dict[str, Any]]:
         if sys.stdin.isatty():
             print("reading the moves played so far from standard input"
                   " (a JSON list or one move a line; end with Ctrl-D)", file=sys.stderr, flush=True)
+        name = "standard input"
         try:
-            text, name = sys.stdin.read(), "standard input"
+            text = sys.stdin.read(MAX_MOVES_BYTES + 1)
         except UnicodeDecodeError as exc:
-            raise ValueError(f"standard input: the moves are not UTF-8 text ({exc})") from None
+            raise InputError(f"standard input: the moves are not UTF-8 text ({exc})") from None
+        if len(text) > MAX_MOVES_BYTES:
+            raise InputError(f"standard input: the moves are over {MAX_MOVES_BYTES:,} characters")
     else:
-        try:
-            with open(where, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as exc:
-            raise ValueError(f"cannot read the moves: {exc}") from None
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"{where}: the moves are not UTF-8 text ({exc})") from None
-        name = where
+        text = read_text(where, "the moves", InputError, max_bytes=MAX_MOVES_BYTES, regular_only=False)
+        name = shown_path(where)
     if not text.strip():
         return [], {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        if text.lstrip()[0] not in "[{":
-            return _printed_moves(text, name), {}
-        raise ValueError(f"{name}: the moves are not JSON ({exc})") from None
+    if text.lstrip()[0] not in "[{" and not _is_json(text):    # a scalar at most: nothing nests
+        return _printed_moves(text, name), {}
+    data = load_json(text, f"{name}: the moves", InputError)
     if isinstance(data, list):
         return data, {}
     if isinstance(data, dict):
         if "moves" not in data:
-            raise ValueError(f"{name}: a JSON object of moves needs a 'moves' key")
+            raise InputError(f"{name}: a JSON object of moves needs a 'moves' key")
         if not isinstance(data["moves"], list):
-            raise ValueError(f"{name}: 'moves' must be a JSON list of moves")
+            raise InputError(f"{name}: 'moves' must be a JSON list of moves")
         return data["moves"], data
-    raise ValueError(f"{name}: expected a JSON list of moves or an object with 'moves', not {type(data).__name__}")
+    raise InputError(f"{name}: expected a JSON list of moves or an object with 'moves', not {type(data).__name__}")
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _printed_moves(text: str, name: str) -> list[Move]:
@@ -404,7 +412,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return batch.cli_batch(args) if args.command == "batch" else batch.cli_stats(args)
         return _variants(args)
-    except (DealError, CardError, variants.VariantError, MoveError, CoreError, ValueError) as exc:
+    except (SolverError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     except KeyboardInterrupt:

@@ -12,6 +12,7 @@ import argparse
 import json
 
 from .api import DEFAULT_VARIANT, Limit
+from .deals import number_from_text
 
 EXIT = {True: 0, False: 1, None: 3}
 
@@ -29,7 +30,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         ),
     )
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    s.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
+    s.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free port)")
     s.add_argument("--hint-seconds", type=float, default=DEFAULT_HINT_LIMIT.seconds,
                    help=f"the limit of one hint's search (default {DEFAULT_HINT_LIMIT.seconds:g} s)")
     s.add_argument("--hint-workers", type=int, default=2,
@@ -37,6 +38,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     s.add_argument("--variant-file", metavar="PATH", action="append", default=[],
                    help="also serve the variant of this file (again for more; a file with a shipped "
                         "variant's name takes its place)")
+    s.add_argument("--allow-host", metavar="NAME", action="append", default=[],
+                   help="also answer requests for this host name (again for more; '*': any). The server "
+                        "answers only for localhost, 127.0.0.1, [::1] and --host, so that another site's "
+                        "page cannot reach it through a DNS name of its own")
     s.set_defaults(run=_serve)
 
     w = sub.add_parser(
@@ -78,13 +83,20 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     i.set_defaults(run=_index)
 
 
+def _port(text: str) -> int:
+    """A TCP port number, 0..65535, from the command line."""
+    if not (text.strip().isascii() and text.strip().isdigit()) or len(text.strip()) > 5 or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port number (0..65535; 0: any free port)")
+    return int(text)
+
+
 def _serve(args: argparse.Namespace) -> int:
     from .variants import load_file
     from .web import serve
 
     extra = [load_file(path) for path in args.variant_file]   # a bad file is named before the server starts
     return serve(args.host, args.port, hint_seconds=args.hint_seconds, hint_workers=args.hint_workers,
-                 variants=extra)
+                 variants=extra, hosts=args.allow_host)
 
 
 def _winnable(args: argparse.Namespace) -> int:
@@ -94,10 +106,10 @@ def _winnable(args: argparse.Namespace) -> int:
     variant = variant_of(args)
     assert variant is not None      # --variant has a default
     limit = limit_of(args)
-    found, source = verdicts.verdict(args.deal, variant, search=not args.no_search, limit=limit)
+    deal = number_from_text(args.deal)
+    found, source = verdicts.verdict(deal, variant, search=not args.no_search, limit=limit)
     answer = True if found == "won" else False if found == "lost" else None
-    level = verdicts.difficulty(args.deal, variant, limit=limit) if args.difficulty else None
-    deal = int(args.deal.strip())
+    level = verdicts.difficulty(deal, variant, limit=limit) if args.difficulty else None
     if args.json:
         out = {"deal": deal, "variant": variant.name, "fingerprint": variant.fingerprint, "winnable": answer,
                "verdict": found, "source": source}

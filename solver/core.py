@@ -657,6 +657,57 @@ class Search:
         )
 
 
+class Cancel:
+    """A way to stop searches from another thread, or from a signal handler.
+
+    Give it to :func:`solver.solve` (and :func:`solver.hint`,
+    :meth:`solver.Game.hint`, :func:`solver.verdicts.verdict`); :meth:`cancel`
+    stops every search running under it, which then answers ``unknown`` with
+    the reason ``interrupted``, and every search started under it later
+    stops at its first look at the flag (a search looks every 1,024 steps:
+    one decided before its first look answers with its proof). A token is
+    for one piece of work: once cancelled it stays so.
+
+    >>> token = Cancel()
+    >>> token.cancel()
+    >>> from solver import solve
+    >>> solve(1, "napoleons-tomb", cancel=token).reason
+    'interrupted'
+    """
+
+    def __init__(self) -> None:
+        # Re-entrant: a signal handler may call cancel() in the thread that
+        # holds the lock in run().
+        self._lock = threading.RLock()
+        self._running: list[Search] = []
+        self._cancelled = False
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def cancel(self) -> None:
+        """Stop the searches running under this token, and every later one."""
+        with self._lock:
+            self._cancelled = True
+            for search in self._running:
+                search.stop()
+
+    def run(self, search: Search, here: bool = False) -> int:
+        """``search.run()`` (``search.run_here()`` with ``here``) under this
+        token. A stop that comes after the run returned is left in the
+        handle, and cleared by its next reset (which every reuse makes)."""
+        with self._lock:
+            if self._cancelled:
+                search.stop()
+            self._running.append(search)
+        try:
+            return search.run_here() if here else search.run()
+        finally:
+            with self._lock:
+                self._running.remove(search)
+
+
 # Each thread keeps the search of its last deal for its next, of the same
 # variant and shortcuts (Search.reset): a new search makes its first table
 # (2 MiB for the 3-card deal), which took 0.3 ms of a solve() whose search

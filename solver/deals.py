@@ -40,6 +40,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from .inputs import brief
 from .errors import SolverError
 from .cards import DECK, Card, CardError
 
@@ -127,7 +128,7 @@ def card_indexes(number: int, decks: int = 1) -> bytes:
     without making them: for a batch, whose core takes the indexes."""
     _check_number(number)
     if decks not in (1, 2):
-        raise DealError(f"a deal has 1 or 2 decks, not {decks!r}")
+        raise DealError(f"a deal has 1 or 2 decks, not {brief(decks)}")
     return bytes(reversed(_shuffle(number, list(_FRESH_INDEXES[number < LC_LIMIT, decks]))))
 
 
@@ -218,7 +219,7 @@ def _to_card(item: object, position: int) -> Card:
         except CardError as error:
             raise DealError(f"card {position}: {error}") from None
     raise DealError(
-        f"card {position} ({item!r}) is a {type(item).__name__}, not a card or card text"
+        f"card {position} ({brief(item)}) is a {type(item).__name__}, not a card or card text"
     )
 
 
@@ -260,11 +261,11 @@ class Deal:
         for position, card in enumerate(cards, 1):
             if not isinstance(card, Card):
                 raise DealError(
-                    f"card {position} ({card!r}) is a {type(card).__name__}, not a Card"
+                    f"card {position} ({brief(card)}) is a {type(card).__name__}, not a Card"
                     " (use Deal.from_cards for card texts)"
                 )
         if self.decks not in (1, 2):
-            raise DealError(f"a deal has 1 or 2 decks, not {self.decks!r}")
+            raise DealError(f"a deal has 1 or 2 decks, not {brief(self.decks)}")
         _check_deck(cards, self.decks)
         object.__setattr__(self, "cards", cards)
         if self.number is not None:
@@ -288,7 +289,7 @@ class Deal:
         """
         _check_number(number)
         if decks not in (1, 2):
-            raise DealError(f"a deal has 1 or 2 decks, not {decks!r}")
+            raise DealError(f"a deal has 1 or 2 decks, not {brief(decks)}")
         # A shuffle of fresh decks holds each card `decks` times: nothing to check.
         deal = object.__new__(cls)
         object.__setattr__(deal, "cards", tuple(reversed(_shuffled(number, decks))))
@@ -372,7 +373,7 @@ def _check_number(number: object) -> None:
     allowed = f"deal numbers are {MIN_NUMBER} .. {MAX_NUMBER} (10**20)"
     if isinstance(number, bool) or not isinstance(number, int):
         raise DealError(
-            f"deal number {number!r} is a {type(number).__name__}, not a whole number: {allowed}"
+            f"deal number {brief(number)} is a {type(number).__name__}, not a whole number: {allowed}"
         )
     if not MIN_NUMBER <= number <= MAX_NUMBER:
         # An int of more than 4300 digits cannot even be written as text.
@@ -394,7 +395,7 @@ def number_from_text(text: str) -> int:
     """
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()):
-        raise DealError(f"deal number {text!r} is not a whole number (1..10**20)")
+        raise DealError(f"deal number {brief(text)} is not a whole number (1..10**20)")
     # int() refuses more than 4300 digits; leading zeros do not count. Up to
     # SHOWN_DIGITS digits, _check_number names the number itself.
     significant = digits.lstrip("0")

@@ -18,3 +18,8 @@ from __future__ import annotations
 
 class SolverError(Exception):
     """An error of the solver library, with a message that names the problem."""
+
+
+class InputError(SolverError, ValueError):
+    """Input that cannot be read: a file that is not there or not text, JSON
+    that is not JSON or nests too deeply, a number or a file too large."""

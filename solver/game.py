@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable
 from typing import Any, TypeGuard
 
+from .inputs import brief, check_depth
 from .errors import SolverError
 from .cards import Card, CardError
 from .deals import Deal
@@ -143,32 +144,33 @@ class Move:
     def from_json(cls, data: Any) -> Move:
         """Read one move of the solution format; raise :class:`MoveError` saying what is wrong."""
         if not isinstance(data, dict):
-            raise MoveError(f"a move must be a JSON object, not {data!r}")
+            raise MoveError(f"a move must be a JSON object, not {brief(data)}")
+        check_depth(data, "a move", MoveError, limit=4)
         action = data.get("action")
         try:
             if action in ("turn", "deal"):
                 cards = data.get("cards")
                 if not isinstance(cards, list) or not cards:
-                    raise MoveError(f"a {action} needs a non-empty list 'cards': {data!r}")
+                    raise MoveError(f"a {action} needs a non-empty list 'cards': {brief(data)}")
                 return cls(action, cards=tuple(Card.parse(str(c)) for c in cards))
             if action == "redeal":
                 return cls.redeal()
             if action == "jewel":
                 card, dst = data.get("card"), data.get("to")
                 if not isinstance(card, str):
-                    raise MoveError(f"a jewel needs a 'card': {data!r}")
+                    raise MoveError(f"a jewel needs a 'card': {brief(data)}")
                 if not is_place(dst):
-                    raise MoveError(f"unknown place {dst!r} in 'to' of {data!r}")
+                    raise MoveError(f"unknown place {brief(dst)} in 'to' of {brief(data)}")
                 return cls.jewel(Card.parse(card), dst)
             if action == "move":
                 card, src, dst = data.get("card"), data.get("from"), data.get("to")
                 if not isinstance(card, str):
-                    raise MoveError(f"a move needs a 'card': {data!r}")
+                    raise MoveError(f"a move needs a 'card': {brief(data)}")
 
                 def checked(name: str, place: object) -> str:
                     if not is_place(place):
                         raise MoveError(
-                            f"unknown place {place!r} in '{name}' of {data!r}; places are"
+                            f"unknown place {brief(place)} in '{name}' of {brief(data)}; places are"
                             f" {', '.join(PLACES)}, or {', '.join(k + ':N' for k in INDEXED_PLACES)}"
                         )
                     return place
@@ -176,9 +178,9 @@ class Move:
                 src, dst = checked("from", src), checked("to", dst)
                 return cls.move(Card.parse(card), src, dst)
         except CardError as exc:
-            raise MoveError(f"{exc} in move {data!r}") from None
+            raise MoveError(f"{exc} in move {brief(data)}") from None
         raise MoveError(
-            f"unknown action {action!r} in {data!r}; actions are turn, redeal, move, deal, jewel"
+            f"unknown action {brief(action)} in {brief(data)}; actions are turn, redeal, move, deal, jewel"
         )
 
     @classmethod
@@ -197,19 +199,19 @@ class Move:
         solver.game.MoveError: unknown place 'pile' in move '8♥ waste → pile'; places are ...
         """
         if not isinstance(text, str):
-            raise MoveError(f"a move must be text, not {text!r}")
+            raise MoveError(f"a move must be text, not {brief(text)}")
         words = text.replace("->", "→").replace("→", " → ").split()
         try:
             return cls._parse_words(words, text)
         except CardError as exc:
-            raise MoveError(f"{exc} in move {text!r}") from None
+            raise MoveError(f"{exc} in move {brief(text)}") from None
 
     @classmethod
     def _parse_words(cls, words: list[str], text: str) -> Move:
         def place(word: str) -> str:
             if not is_place(word):
                 raise MoveError(
-                    f"unknown place {word!r} in move {text!r}; places are {', '.join(PLACES)},"
+                    f"unknown place {brief(word)} in move {brief(text)}; places are {', '.join(PLACES)},"
                     f" or {', '.join(k + ':N' for k in INDEXED_PLACES)}"
                 )
             return word
@@ -228,7 +230,7 @@ class Move:
             card = Card.parse(words[0]) if len(words) == 4 else None
             return cls("move", card=card, src=place(words[-3]), dst=place(words[-1]))
         raise MoveError(
-            f"{text!r} is not a move: expected 'turn CARDS', 'deal CARDS', 'redeal',"
+            f"{brief(text)} is not a move: expected 'turn CARDS', 'deal CARDS', 'redeal',"
             " 'jewel CARD → PLACE' or 'CARD FROM → TO' (such as '8♥ waste → cell')"
         )
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import families
-from .api import DEFAULT_VARIANT, DealLike, Limit, Result, Stats, position_after, solve, start_position
+from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, Result, Stats, position_after, solve, start_position
 from .families import AnyPosition
 from .game import Move, TombPosition
 from .blind import careful, view_of
@@ -162,17 +162,20 @@ def hint(
     position: AnyPosition | DealLike,
     variant: str | BaseVariant | None = None,
     limit: Limit | None = None,
+    *,
+    cancel: Cancel | None = None,
 ) -> Hint:
     """The hint from ``position`` (a position of any family, or a deal for
     its start), searching within ``limit`` (default
-    :data:`DEFAULT_HINT_LIMIT`). See the module text for what it answers.
+    :data:`DEFAULT_HINT_LIMIT`), stopped by ``cancel`` (:class:`~solver.Cancel`)
+    if it is cancelled. See the module text for what it answers.
     """
     if isinstance(position, families.POSITION_CLASSES):
         pos = position
     else:
         pos, variant = start_position(position, DEFAULT_VARIANT if variant is None else variant), None
-    limit = limit or DEFAULT_HINT_LIMIT
-    result: Result = solve(pos, variant, limit)
+    limit = Limit.given(limit, DEFAULT_HINT_LIMIT)
+    result: Result = solve(pos, variant, limit, cancel=cancel)
     line = tuple(result.moves[result.played :])
     status = result.verdict
     move = line[0] if line else None
@@ -195,9 +198,11 @@ def hint_after(
     variant: str | BaseVariant = DEFAULT_VARIANT,
     moves: Iterable[Move | dict[str, Any]] = (),
     limit: Limit | None = None,
+    *,
+    cancel: Cancel | None = None,
 ) -> Hint:
     """The hint after ``moves`` (Move objects or solution-format JSON objects)
     played from the start of ``deal``. The first bad move raises
     :class:`~solver.game.MoveError` (:class:`~solver.game.IllegalMoveError`
     for a well-formed move the rules refuse) naming it by its number."""
-    return hint(position_after(deal, variant, moves), variant, limit)
+    return hint(position_after(deal, variant, moves), variant, limit, cancel=cancel)

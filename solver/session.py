@@ -38,16 +38,16 @@ True
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
+from .inputs import brief, check_depth
 from .errors import SolverError
 from . import families
-from .api import DEFAULT_VARIANT, DealLike, Limit, start_position
+from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, start_position
 from .cards import SUITS, Card, CardError
 from .families import AnyPosition
 from .game import IllegalMoveError, Move, MoveError, TombPosition
@@ -89,20 +89,21 @@ def parse_move(data: Any) -> Move:
     if isinstance(data, Move):
         return data
     if not isinstance(data, dict):
-        raise MoveError(f"a move must be a JSON object, not {json.dumps(data)[:80]}")
+        raise MoveError(f"a move must be a JSON object, not {brief(data)}")
+    check_depth(data, "a move", MoveError, limit=4)
     action = data.get("action")
     if action not in ACTIONS:
-        raise MoveError(f"unknown action {action!r}; actions are {', '.join(ACTIONS)}")
+        raise MoveError(f"unknown action {brief(action)}; actions are {', '.join(ACTIONS)}")
     if action in _BLIND and ("card" in data or "cards" in data):
         hidden = {"turn": "the stock", "deal": "the stock", "jewel": "the jewels", "redeal": "the stock"}
         raise MoveError(f"a {action} names no card: the player cannot see {hidden[action]}")
     extra = set(data) - {"action", "from", "to", "card"}
     if extra:
-        raise MoveError(f"unknown field {sorted(extra)[0]!r} in a move; fields are action, from, to, card")
+        raise MoveError(f"unknown field {brief(sorted(extra)[0])} in a move; fields are action, from, to, card")
     if action in _BLIND:
         if action == "jewel" and "to" in data:
             if not isinstance(data["to"], str):
-                raise MoveError(f"'to' of a jewel must be a place name, not {data['to']!r}")
+                raise MoveError(f"'to' of a jewel must be a place name, not {brief(data['to'])}")
             return Move("jewel", dst=data["to"])
         if "from" in data or "to" in data:
             raise MoveError(f"a {action} takes no 'from' or 'to'")
@@ -115,7 +116,7 @@ def parse_move(data: Any) -> Move:
     card = None
     if text is not None:
         if not isinstance(text, str):
-            raise MoveError(f"'card' must be a card such as '8H', not {text!r}")
+            raise MoveError(f"'card' must be a card such as '8H', not {brief(text)}")
         try:
             card = Card.parse(text)
         except CardError as exc:
@@ -315,7 +316,7 @@ class _Tomb(_Family[TombPosition]):
             raise _Refused("turn the stock first: its cards are face down")
         if kind in ("corner", "tomb"):
             raise _Refused("cards on the foundations never move again")
-        raise _Refused(f"unknown place {src!r}; places are waste, cell:N, reserve, corner:N, tomb")
+        raise _Refused(f"unknown place {brief(src)}; places are waste, cell:N, reserve, corner:N, tomb")
 
     @staticmethod
     def _placer(pos: TombPosition, card: Card, dst: str) -> Fix[TombPosition] | None:
@@ -406,7 +407,7 @@ class _Napoleao(_Family[NapoleaoPosition]):
         if src.partition(":")[0] != "pile":
             if src.partition(":")[0] in ("kbase", "abase"):
                 raise _Refused("cards on the bases never move again")
-            raise _Refused(f"unknown place {src!r}: a card leaves only a pile (pile:1 .. pile:12)")
+            raise _Refused(f"unknown place {brief(src)}: a card leaves only a pile (pile:1 .. pile:12)")
         i = _indexed(src, "pile", napoleao.PILES)
         if i is None:
             raise _Refused("say which pile: pile:1 .. pile:12")
@@ -482,7 +483,7 @@ class _Jewel(_Family[JewelPosition]):
         elif kind == "foundation":
             raise _Refused("cards on the foundations never move again")
         else:
-            raise _Refused(f"unknown place {src!r}; places are stock, lid:N, side:N, bottom:N, reserve:N")
+            raise _Refused(f"unknown place {brief(src)}; places are stock, lid:N, side:N, bottom:N, reserve:N")
         if kind != "stock" and ":" not in src:
             raise _Refused(f"say which {kind}: {kind}:1, {kind}:2...")
         if top is None:
@@ -593,7 +594,7 @@ class Game:
                 raise GameError("a game needs a deal (a number or cards) or a position")
             position = start_position(deal, variant)
         elif not isinstance(position, families.POSITION_CLASSES):
-            raise GameError(f"{position!r} is not a position")
+            raise GameError(f"{brief(position)} is not a position")
         self.variant = position.variant
         self.start = position
         self.auto = auto
@@ -758,15 +759,16 @@ class Game:
         """The steps played, in the player's notation (what :meth:`replay` takes)."""
         return [[move_json(m) for m in moves] for moves, _ in self._steps]
 
-    def hint(self, limit: Limit | None = None) -> Hint:
+    def hint(self, limit: Limit | None = None, *, cancel: Cancel | None = None) -> Hint:
         """The solver's hint from the position now (:func:`solver.hints.hint`),
         its move in the player's notation (``line`` stays the engine's). A
         position on the line of a recent hint that proved its answer goes on
-        along that line without a search (see :class:`_Lines`)."""
+        along that line without a search (see :class:`_Lines`). ``cancel``
+        (:class:`~solver.Cancel`) stops the search from another thread."""
         pos = self.position
         h = _LINES.get(pos)
         if h is None:
-            h = _hint(pos, limit=limit)
+            h = _hint(pos, limit=limit, cancel=cancel)
             _LINES.put(pos, h)
         return self.player_hint(h)
 

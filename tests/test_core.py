@@ -15,7 +15,8 @@ What is checked, and against what:
 4. Full deals under a small limit answer won, lost or unknown/positions; the
    limits answer unknown with the right reason, and in time.
 5. Impossible positions are refused with CoreError, not a crash.
-6. solver_stop from another thread interrupts a running search.
+6. solver_stop from another thread interrupts a running search; so does a
+   solver.Cancel token given to solve().
 7. Two searches in two threads give the results they give one after the other.
 
 The sample positions are built by the pure-Python reference engine only (a
@@ -1245,6 +1246,86 @@ def test_a_search_stopped_late_goes_on_when_run_again(variant):
     )
 
 
+def _solve_in_thread(token, variant, deal, shortcuts):
+    box: list = []
+    t = threading.Thread(target=lambda: box.append(
+        solve(deal, variant, Limit.none(), shortcuts=shortcuts, cancel=token)), daemon=True)
+    t.start()
+    return t, box
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_cancel_token_stops_solve_in_another_thread(variant):
+    """solve(..., cancel=token) on a deal that takes far longer than the test,
+    with no limit at all: token.cancel() from this thread stops it, the
+    answer is unknown / interrupted, and its line replays."""
+    token = core.Cancel()
+    t, box = _solve_in_thread(token, variant, HARD[variant], HARD_SHORTCUTS[variant])
+    time.sleep(0.2)
+    assert t.is_alive(), "the hard deal was decided in 0.2 s: pick another"
+    token.cancel()
+    t.join(10)
+    assert not t.is_alive(), "cancel() did not stop the search within 10 s"
+    r = box[0]
+    assert (r.verdict, r.reason, token.cancelled) == ("unknown", "interrupted", True)
+    assert rules.replay(start(variant, HARD[variant]), r.moves).score == r.score
+
+
+def test_a_cancelled_token_stops_every_later_search_at_its_start():
+    token = core.Cancel()
+    token.cancel()
+    for variant in VARIANTS:
+        r = solve(HARD[variant], variant, Limit.none(), shortcuts=HARD_SHORTCUTS[variant], cancel=token)
+        assert (r.verdict, r.reason) == ("unknown", "interrupted")
+        assert r.stats.positions < 5000      # the first look at the stop flag: after 1,024 steps
+
+
+def test_a_token_stops_the_searches_of_two_threads_and_the_next_search_is_whole():
+    token = core.Cancel()
+    runs = [_solve_in_thread(token, v, HARD[v], HARD_SHORTCUTS[v]) for v in (CLASSIC, FINNISH)]
+    time.sleep(0.2)
+    token.cancel()
+    for t, box in runs:
+        t.join(10)
+        assert not t.is_alive() and box[0].reason == "interrupted"
+    # The thread's kept search (core.keep) was stopped; the next solve in
+    # the same thread starts clean and gives what a fresh process gives.
+    limit = Limit(positions=200_000, seconds=None, memory=None)
+    again: list = []
+    t = threading.Thread(target=lambda: again.extend(solve(d, CLASSIC, limit) for d in (1, 14)))
+    t.start()
+    t.join(60)
+    assert [_digest(r) for r in again] == [_digest(solve(d, CLASSIC, limit)) for d in (1, 14)]
+
+
+def test_a_stop_after_the_search_ended_does_not_stop_the_next_one():
+    """A cancel that lands just after its search returned (Cancel.run has not
+    yet let go of it) leaves the handle's stop flag set; the thread keeps
+    that search for its next deal, whose reset clears the flag."""
+    def work():
+        solve(1, CLASSIC)
+        kept = core._kept.search
+        kept.stop()                          # as such a late cancel would
+        box.append((kept, solve(14, CLASSIC), core._kept.search))
+
+    box: list = []
+    t = threading.Thread(target=work)
+    t.start()
+    t.join(60)
+    kept, second, now = box[0]
+    assert now is kept, "the kept search was not reused: the test proves nothing"
+    assert second.reason is None and second.verdict in ("won", "lost")
+
+
+def test_cancel_must_be_a_token():
+    from solver import SolverError
+
+    with pytest.raises(SolverError, match=r"cancel must be a solver\.Cancel"):
+        solve(1, CLASSIC, cancel=True)
+
+
+# ---------------------------------------------------------------------------
+# 7. Threads
 # ---------------------------------------------------------------------------
 # 7. Threads
 

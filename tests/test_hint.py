@@ -299,7 +299,7 @@ def test_cli_hint_names_a_moves_file_that_is_not_utf8(tmp_path):
     bad.write_bytes(b"\xff\xfe[]")
     proc = run("hint", "--deal", "1", "--moves", str(bad))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith(f"error: {bad}: the moves are not UTF-8 text")
+    assert proc.stderr.startswith(f"error: {bad}: cannot read the moves (it is not UTF-8 text)")
 
 
 def test_cli_hint_on_a_terminal_says_it_reads_standard_input():

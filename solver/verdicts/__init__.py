@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SolverError
-from ..api import DEFAULT_VARIANT, Limit, solve
+from ..api import DEFAULT_VARIANT, Cancel, Limit, solve
 from ..deals import Deal, DealError
 from ..variants import BaseVariant, VariantError, load, names
 from ..vocabulary import Verdict
@@ -107,8 +107,11 @@ def _bits_name(variant: str) -> str:
 
 def _read_meta(folder: Path) -> dict[str, Any]:
     path = folder / META
-    if not path.is_file():
-        return {}
+    try:
+        if not path.is_file():
+            return {}
+    except OSError as exc:      # a name too long, say
+        raise VerdictIndexError(f"{folder}: cannot read the index there ({exc.strerror or exc})") from None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
@@ -175,18 +178,19 @@ def lookup(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT) -> Ver
 
 
 def verdict(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
-            limit: Limit | None = None) -> tuple[Verdict | None, str]:
+            limit: Limit | None = None, cancel: Cancel | None = None) -> tuple[Verdict | None, str]:
     """The verdict on ``deal`` and where it comes from: ``(verdict, "index")``,
     ``(verdict, "search")`` when the index does not cover it and ``search``
     (with ``limit``, the default :class:`~solver.api.Limit`), or ``(None,
-    "none")`` when it does not and ``search`` is false."""
+    "none")`` when it does not and ``search`` is false. ``cancel``
+    (:class:`~solver.Cancel`) stops the search from another thread."""
     number = _number(deal)
     found = lookup(number, variant)
     if found is not None:
         return found, "index"
     if not search:
         return None, "none"
-    return solve(number, variant, limit).verdict, "search"
+    return solve(number, variant, limit, cancel=cancel).verdict, "search"
 
 
 def winnable(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
@@ -200,7 +204,7 @@ def winnable(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, s
 
 
 def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
-               limit: Limit | None = None, known: str | None = None) -> str:
+               limit: Limit | None = None, known: str | None = None, cancel: Cancel | None = None) -> str:
     """How hard ``deal`` is, one of :data:`DIFFICULTIES`: ``"blind"`` when
     the careful blind player (:mod:`solver.blind`) wins it, else
     ``"sighted"`` when it can be won, ``"lost"`` or ``"unknown"``. The
@@ -215,7 +219,7 @@ def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *,
     number = _number(deal)
     if play(number, v, "careful").won:
         return "blind"
-    found = known or verdict(number, v, search=search, limit=limit)[0]
+    found = known or verdict(number, v, search=search, limit=limit, cancel=cancel)[0]
     return "sighted" if found == "won" else "lost" if found == "lost" else "unknown"
 
 
@@ -263,7 +267,7 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
     folder = Path(folder) if folder is not None else HERE
     if first < 1 or last < first:
         raise VerdictIndexError(f"deals {first}-{last}: give a range A-B with 1 <= A <= B")
-    bits = bytearray((last - first) // 8 + 1)
+    bits = bytearray()      # grown as the database gives deals: the range asked may be far larger
     unknown: list[int] = []
     won = lost = 0
     expected = first
@@ -295,6 +299,8 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
             if deal != expected:
                 break
             i = deal - first
+            if len(bits) <= i >> 3:
+                bits.extend(bytes(max(4096, len(bits))))
             if found == "won":
                 bits[i >> 3] |= 1 << (i & 7)
                 won += 1
@@ -311,7 +317,7 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
     end = expected - 1
     if end < start:
         raise VerdictIndexError(f"{db}: holds no {name} deal from {start} on: run the batch first (docs/web.md)")
-    kept = bytes(bits[: (end - first) // 8 + 1])
+    kept = bytes(bits[: (end - first) // 8 + 1]).ljust((end - first) // 8 + 1, b"\0")
     meta_all = _read_meta(folder)
     meta_all[name] = {
         "first": first,
@@ -330,9 +336,12 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
     if end < last:
         meta_all[name]["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"
                                   " winnable() searches there")
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / _bits_name(name)).write_bytes(zlib.compress(kept, 9))
-    (folder / META).write_text(json.dumps(meta_all, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / _bits_name(name)).write_bytes(zlib.compress(kept, 9))
+        (folder / META).write_text(json.dumps(meta_all, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise VerdictIndexError(f"{folder}: cannot write the index there ({exc.strerror or exc})") from None
     _loaded.pop((str(folder), name), None)
     index = index_of(name, folder)
     assert index is not None        # just written
