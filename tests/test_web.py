@@ -5,6 +5,7 @@ hints off the event loop, and `python -m solver serve`."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -224,3 +225,95 @@ def test_a_variant_file_is_served_in_place_of_its_shipped_name(tmp_path):
     assert {v["name"]: v for v in variants_json()}["napoleons-tomb-3"]["index"] is not None
     assert verdicts.verdict(5, mine, search=False) == (None, "none")
     assert verdicts.verdict(5, load("napoleons-tomb-3"), search=False) == ("won", "index")
+
+
+# ---------------------------------------------------------------------------
+# Only its own page can use it; a search nobody waits for stops
+
+
+def _raw(server, path: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
+    req = urllib.request.Request(server.url.rstrip("/") + path, data=body, headers=headers,
+                                 method="POST" if body is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+STATE = json.dumps({"variant": "napoleons-tomb", "deal": 1, "steps": []}).encode()
+
+
+@pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])
+def test_a_post_whose_body_is_not_sent_as_json_is_refused(server, kind):
+    """A plain HTML form of another site's page can post only these kinds."""
+    status, body = _raw(server, "/api/state", STATE, {"Content-Type": kind} if kind else {})
+    assert status == 415 and "Content-Type: application/json" in json.loads(body)["error"]
+    assert _raw(server, "/api/state", STATE, {"Content-Type": "application/json; charset=utf-8"})[0] == 200
+
+
+@pytest.mark.parametrize("host", ["evil.example", "evil.example:8000", "127.0.0.1.nip.io", "localhost.evil.example"])
+def test_a_request_for_another_host_name_is_refused(server, host):
+    """A DNS-rebinding page reaches 127.0.0.1 under a name of its own: its
+    requests carry that name in Host, and get nothing."""
+    for path, body in (("/api/state", STATE), ("/api/variants", None), ("/", None)):
+        status, text = _raw(server, path, body, {"Content-Type": "application/json", "Host": host})
+        assert (status, text) == (400, b"Invalid host header")
+    port = server.url.rstrip("/").rsplit(":", 1)[1]
+    for ok in ("localhost", f"localhost:{port}", f"127.0.0.1:{port}"):
+        assert _raw(server, "/api/state", STATE, {"Content-Type": "application/json", "Host": ok})[0] == 200
+
+
+def test_allow_host_adds_a_name_and_a_bad_pattern_is_refused():
+    from conftest import Server
+
+    own = Server("--allow-host", "game.example")
+    try:
+        headers = {"Content-Type": "application/json", "Host": "game.example"}
+        assert _raw(own, "/api/state", STATE, headers)[0] == 200
+        assert _raw(own, "/api/state", STATE, {**headers, "Host": "other.example"})[0] == 400
+    finally:
+        own.stop()
+    bad = subprocess.run([sys.executable, "-m", "solver", "serve", "--allow-host", "a*b"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --allow-host 'a*b'")
+
+
+def test_a_hint_whose_client_went_away_is_stopped():
+    """The page aborts a hint nobody waits for; the server sees the client
+    go and cancels the search (solver.Cancel), counted in /api/status."""
+    import socket
+    import time
+
+    from conftest import Server
+
+    own = Server("--hint-seconds", "120")
+    try:
+        port = int(own.url.rstrip("/").rsplit(":", 1)[1])
+        body = json.dumps({"variant": "napoleonin-hauta", "deal": 78606, "steps": []}).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(b"POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            for _ in range(100):
+                time.sleep(0.05)
+                if own.request("/api/status")[1]["searches"] == 1:
+                    break
+        counts = {}
+        for _ in range(200):                  # the server looks every 0.1 s
+            counts = own.request("/api/status")[1]
+            if counts["stopped"]:
+                break
+            time.sleep(0.05)
+        assert counts == {"searches": 1, "stopped": 1, "waiting": 0}
+        # The search's thread is free: the server does no more work for it.
+        stat = Path(f"/proc/{own.proc.pid}/stat")
+        if stat.exists():
+            def cpu() -> float:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+                return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+            before = cpu()
+            time.sleep(1.0)
+            assert cpu() - before < 0.5, "the server still searches for a client that left"
+    finally:
+        own.stop()

@@ -18,29 +18,35 @@ Routes (JSON in, JSON out; docs/web.md has the fields):
 - ``POST /api/verdict``: whether the deal can be won, and its difficulty.
 
 Every error is ``{"error": "..."}`` with a 4xx status (400 a bad request,
-404, 405, 413 a body over :data:`MAX_BODY` bytes, 422 a move the rules
-refuse, 503 too many hints waiting); no response carries a traceback.
+404, 405, 413 a body over :data:`MAX_BODY` bytes, 415 a body that is not
+sent as JSON, 422 a move the rules refuse, 503 too many hints waiting); no
+response carries a traceback. Only requests for the host names the server
+was started for are answered (a DNS-rebinding page cannot read the API),
+and a POST must say its body is JSON (a form another site's page sends
+cannot reach the API): a wrong host gets Starlette's plain 400 "Invalid
+host header".
 Hints run in threads (the search releases the GIL), at most
 ``hint_workers`` at once, each within its limit.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import socket
+from contextvars import ContextVar
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import verdicts
-from ..api import DEFAULT_VARIANT, Limit
-from ..cards import CardError
+from ..api import DEFAULT_VARIANT, Cancel, Limit
 from ..deals import MAX_NUMBER, DealError, number_from_text
 from ..game import MoveError
+from ..errors import InputError, SolverError
+from ..inputs import brief, load_json
 from ..hints import DEFAULT_HINT_LIMIT, Hint
-from ..session import Game, GameError, describe, move_json, parse_move
-from ..variants import BaseVariant, VariantError, all_variants, load
+from ..session import Game, describe, move_json, parse_move
+from ..variants import BaseVariant, all_variants, load
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -62,8 +68,36 @@ MAX_MOVES = 5_000
 FIRST = "napoleons-tomb-3"
 #: Hints that may wait for a worker before the server answers 503.
 MAX_WAITING = 16
+#: Seconds between two looks at whether a hint's client is still there.
+DISCONNECT_POLL = 0.1
+#: The request an endpoint is answering (for the searches it starts).
+_REQUEST: ContextVar[Request] = ContextVar("request")
+#: The host names a server on this machine is reached by.
+LOOPBACK = ("localhost", "127.0.0.1", "[::1]")
 
 log = logging.getLogger("solver.web")
+
+
+def _is_json(content_type: str) -> bool:
+    """Whether a Content-Type header says JSON (``application/json``, with
+    a charset or not)."""
+    return content_type.split(";")[0].strip().lower() == "application/json"
+
+
+def allowed_hosts(host: str, extra: Iterable[str] = ()) -> list[str]:
+    """The host names a server listening on ``host`` answers for: this
+    machine's loopback names, ``host`` itself, and ``extra`` (the names a
+    proxy or another machine uses, ``--allow-host``). Listening on every
+    address (``0.0.0.0``, ``::``) adds this machine's own names."""
+    for name in extra:
+        if "*" in name[1:] or (name.startswith("*") and name != "*" and not name.startswith("*.")):
+            raise InputError(f"--allow-host {brief(name)}: a host name, '*' (any), or '*.example.com'")
+    names = set(LOOPBACK) | {h.lower() for h in extra}
+    if host in ("0.0.0.0", "::", ""):
+        names |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+    else:
+        names.add(f"[{host}]" if ":" in host else host.lower())
+    return sorted(names)
 
 
 class _BadRequest(Exception):
@@ -113,7 +147,7 @@ def _deal(body: Body) -> int:
         except DealError as exc:
             raise _BadRequest(400, str(exc)) from None
     if isinstance(deal, bool) or not isinstance(deal, int):
-        raise _BadRequest(400, f"'deal' must be a deal number (1 to 10**20), not {json.dumps(deal)[:40]}")
+        raise _BadRequest(400, f"'deal' must be a deal number (1 to 10**20), not {brief(deal)}")
     if not 1 <= deal <= MAX_NUMBER:
         raise _BadRequest(400, f"deal number {deal} is out of range: deal numbers are 1 to 10**20")
     return deal
@@ -122,7 +156,7 @@ def _deal(body: Body) -> int:
 def _variant(body: Body, served: dict[str, BaseVariant]) -> BaseVariant:
     name = body.get("variant")
     if not isinstance(name, str):
-        raise _BadRequest(400, f"'variant' must be a variant name, not {json.dumps(name)[:40]}")
+        raise _BadRequest(400, f"'variant' must be a variant name, not {brief(name)}")
     return served[name] if name in served else load(name)
 
 
@@ -138,7 +172,7 @@ def _steps(body: Body) -> list[list[Any]]:
 def _game(body: Body, served: dict[str, BaseVariant]) -> Game:
     auto = body.get("auto", True)
     if not isinstance(auto, bool):
-        raise _BadRequest(400, f"'auto' must be true or false, not {json.dumps(auto)[:40]}")
+        raise _BadRequest(400, f"'auto' must be true or false, not {brief(auto)}")
     return Game.replay(_variant(body, served), _deal(body), _steps(body), auto=auto)
 
 
@@ -173,15 +207,18 @@ def _hint_json(h: Hint) -> dict[str, Any]:
 
 
 def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
-               variants: Iterable[BaseVariant] = ()) -> Starlette:
+               variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = LOOPBACK) -> Starlette:
     """The Starlette application (hints within ``hint_limit``, at most
     ``hint_workers`` at once), playing the shipped variants and ``variants``
-    (of variant files, :func:`served_variants`)."""
+    (of variant files, :func:`served_variants`), answering requests for the
+    host names ``hosts`` only (``"*"``: any)."""
     served = served_variants(variants)
     try:
         import anyio
         from starlette.applications import Starlette
         from starlette.exceptions import HTTPException
+        from starlette.middleware import Middleware
+        from starlette.middleware.trustedhost import TrustedHostMiddleware
         from starlette.requests import ClientDisconnect
         from starlette.responses import FileResponse, JSONResponse
         from starlette.routing import Mount, Route
@@ -191,6 +228,8 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
 
     workers = anyio.CapacityLimiter(hint_workers)
     waiting = 0
+    #: Searches started, and those stopped because their client went away.
+    counts = {"searches": 0, "stopped": 0}
 
     async def read_body(request: Request) -> Body:
         # A body over MAX_BODY is read on (up to 8 times that, not kept), so
@@ -207,10 +246,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
             raise _BadRequest(400, "the client went away before the body was read") from None
         if total > MAX_BODY:
             raise _BadRequest(413, f"the request body is over {MAX_BODY // 1024} KiB")
-        try:
-            body = json.loads(b"".join(chunks) or b"null")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise _BadRequest(400, f"the request body is not JSON ({exc})") from None
+        body = load_json(b"".join(chunks) or b"null", "the request body", lambda m: _BadRequest(400, m))
         if not isinstance(body, dict):
             raise _BadRequest(400, "the request body must be a JSON object")
         return body
@@ -221,27 +257,51 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
 
         async def run(request: Request) -> Response:
             try:
+                if request.method == "POST" and not _is_json(request.headers.get("content-type", "")):
+                    raise _BadRequest(415, "send the body as JSON, with the header Content-Type: application/json")
                 body = await read_body(request) if request.method == "POST" else dict(request.query_params)
+                _REQUEST.set(request)
                 return JSONResponse(await handler(body))
             except _BadRequest as exc:
                 return JSONResponse({"error": exc.message}, status_code=exc.status)
             except MoveError as exc:
                 return JSONResponse({"error": str(exc)}, status_code=422)
-            except (DealError, CardError, VariantError, GameError, verdicts.VerdictIndexError, ValueError) as exc:
+            except (SolverError, ValueError) as exc:
                 return JSONResponse({"error": str(exc)}, status_code=400)
 
         return run
 
-    async def in_worker(fn: Callable[[], T]) -> T:
-        """Run ``fn`` in a thread, at most ``hint_workers`` at once."""
+    async def in_worker(fn: Callable[[Cancel], T]) -> T:
+        """Run ``fn(token)`` in a thread, at most ``hint_workers`` at once;
+        the token is cancelled, stopping its search, when the client that
+        asked goes away (the page aborts a hint nobody waits for)."""
         nonlocal waiting
         if waiting >= MAX_WAITING:
             raise _BadRequest(503, "the server is busy with other hints: try again in a moment")
         waiting += 1
+        token = Cancel()
+        request = _REQUEST.get()
+
+        async def watch() -> None:
+            while not await request.is_disconnected():
+                await anyio.sleep(DISCONNECT_POLL)
+            token.cancel()
+            counts["stopped"] += 1
+
         try:
-            return await anyio.to_thread.run_sync(fn, limiter=workers)
+            async with anyio.create_task_group() as group:
+                group.start_soon(watch)
+                counts["searches"] += 1
+                try:
+                    answer = await anyio.to_thread.run_sync(fn, token, limiter=workers)
+                finally:
+                    group.cancel_scope.cancel()
+            return answer
         finally:
             waiting -= 1
+
+    async def status(body: Body) -> Body:
+        return {"searches": counts["searches"], "stopped": counts["stopped"], "waiting": waiting}
 
     async def get_variants(body: Body) -> Body:
         return {"variants": variants_json(served), "first": FIRST}
@@ -258,7 +318,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
 
     async def hint(body: Body) -> Body:
         game = _game(body, served)
-        h = await in_worker(lambda: game.hint(hint_limit))
+        h = await in_worker(lambda token: game.hint(hint_limit, cancel=token))
         return {"hint": _hint_json(h)}
 
     async def new(body: Body) -> Body:
@@ -267,7 +327,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         if not isinstance(only, bool):
             raise _BadRequest(400, "'winnable_only' must be true or false")
         if only and verdicts.index_for(variant) is None:
-            deal = await in_worker(lambda: _search_winnable(variant, hint_limit))
+            deal = await in_worker(lambda token: _search_winnable(variant, hint_limit, token))
             return {"deal": deal, "source": "search"}
         return {"deal": verdicts.random_deal(variant, winnable_only=only), "source": "index" if only else "random"}
 
@@ -275,12 +335,14 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         variant, deal = _variant(body, served), _deal(body)
         found, source = verdicts.verdict(deal, variant, search=False)
         if found is None:
-            found, source = await in_worker(lambda: verdicts.verdict(deal, variant, limit=hint_limit))
+            found, source = await in_worker(
+                lambda token: verdicts.verdict(deal, variant, limit=hint_limit, cancel=token))
         out: Body = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
                      "winnable": True if found == "won" else False if found == "lost" else None,
                      "difficulty": None}
         if variant.family == "tomb":
-            level = await in_worker(lambda: verdicts.difficulty(deal, variant, known=found, limit=hint_limit))
+            level = await in_worker(
+                lambda token: verdicts.difficulty(deal, variant, known=found, limit=hint_limit, cancel=token))
             out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
         return out
 
@@ -305,28 +367,34 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         Route("/api/hint", endpoint(hint), methods=["POST"]),
         Route("/api/new", endpoint(new), methods=["POST"]),
         Route("/api/verdict", endpoint(verdict), methods=["POST"]),
+        Route("/api/status", endpoint(status), methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: internal_error})
+    allowed = sorted({h.lower() for h in hosts})
+    return Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: internal_error},
+                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed, www_redirect=False)])
 
 
-def _search_winnable(variant: BaseVariant, limit: Limit, tries: int = 20) -> int:
+def _search_winnable(variant: BaseVariant, limit: Limit, cancel: Cancel, tries: int = 20) -> int:
     """A random deal the solver proves won within ``limit`` (a variant
     without an index)."""
     from ..api import solve
 
     for _ in range(tries):
         deal = verdicts.random_deal(variant)
-        if solve(deal, variant, limit).won:
+        if solve(deal, variant, limit, cancel=cancel).won:
             return deal
+        if cancel.cancelled:
+            raise _BadRequest(400, "the client went away")
     raise _BadRequest(503, f"no won deal of {variant} found in {tries} tries: try again")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | None = None,
-          hint_workers: int = 2, variants: Iterable[BaseVariant] = ()) -> int:
+          hint_workers: int = 2, variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = ()) -> int:
     """Serve the web game on ``host:port`` (0: any free port) until Ctrl-C;
     print the address first. ``variants``: of variant files, served besides
-    the shipped ones. Returns the exit code."""
+    the shipped ones; ``hosts``: host names to answer for besides those of
+    :func:`allowed_hosts`. Returns the exit code."""
     try:
         import uvicorn
     except ImportError:
@@ -335,7 +403,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | No
         raise ValueError("--hint-workers must be at least 1")
     limit = DEFAULT_HINT_LIMIT if hint_seconds is None else Limit(
         positions=DEFAULT_HINT_LIMIT.positions, seconds=hint_seconds, memory=DEFAULT_HINT_LIMIT.memory)
-    app = create_app(limit, hint_workers, variants)
+    app = create_app(limit, hint_workers, variants, allowed_hosts(host, hosts))
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
