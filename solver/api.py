@@ -403,6 +403,8 @@ def position_after(
     """The position after playing ``moves`` (Move objects or solution-format dicts)
     from the start of ``deal``. The first illegal move raises
     :class:`~solver.game.IllegalMoveError` naming it."""
+    if isinstance(moves, (str, bytes, dict)) or not isinstance(moves, Iterable):
+        raise MoveError(f"the moves must be a list of moves, not {brief(moves)}")
     parsed: list[Move] = []
     for i, m in enumerate(moves, 1):
         if isinstance(m, Move):

@@ -58,7 +58,7 @@ from typing import Any, Never, Protocol, TextIO, TypeVar
 from tqdm import tqdm
 
 from .errors import SolverError
-from .inputs import brief
+from .inputs import brief, shown_path
 from . import core
 from .api import Limit, deal_text, result_of, start_position, text_of
 from .blind import wilson
@@ -198,11 +198,26 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
 
 
+def _db_path(path: StrPath) -> Path:
+    """``path`` as a Path, refused with a BatchError naming it when no file
+    can be there (a NUL character, a name too long, a file for a folder)."""
+    p = Path(path)
+    if "\0" in str(p):
+        raise BatchError(f"{brief(str(p))}: cannot use the database (a path cannot hold a NUL character)")
+    try:
+        os.stat(p)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise BatchError(f"{shown_path(p)}: cannot use the database ({exc.strerror or exc})") from None
+    return p
+
+
 def found_note(path: StrPath) -> str:
     """What a batch finds at ``path``, for its first line: ``" (a new
     database)"``, ``" (an empty file, made a new database)"``, or nothing for
     an existing database."""
-    p = Path(path)
+    p = _db_path(path)
     if not p.exists():
         return " (a new database)"
     if p.is_file() and p.stat().st_size == 0:
@@ -212,7 +227,7 @@ def found_note(path: StrPath) -> str:
 
 def connect(path: StrPath, *, readonly: bool = False) -> sqlite3.Connection:
     """Open (for a batch: create) the results database and check its table."""
-    path = Path(path)
+    path = _db_path(path)
     try:
         if readonly:
             if not path.is_file():

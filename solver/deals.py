@@ -393,6 +393,8 @@ def number_from_text(text: str) -> int:
     ...
     solver.deals.DealError: deal number of 5000 digits is out of range: deal numbers are 1 .. ...0 (10**20)
     """
+    if not isinstance(text, str):
+        raise DealError(f"a deal number's text is a string, not {brief(text)}")
     digits = text.strip()
     if not (digits.isascii() and digits.isdigit()):
         raise DealError(f"deal number {brief(text)} is not a whole number (1..10**20)")
