@@ -33,6 +33,9 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     s.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free port)")
     s.add_argument("--hint-seconds", type=float, default=DEFAULT_HINT_LIMIT.seconds,
                    help=f"the limit of one hint's search (default {DEFAULT_HINT_LIMIT.seconds:g} s)")
+    s.add_argument("--hint-wall-seconds", type=float, default=None, metavar="SECONDS",
+                   help="the most wall-clock time a hint takes from its request, waiting for a worker included "
+                        "(default: --hint-seconds and one more; a busy machine makes CPU seconds longer)")
     s.add_argument("--hint-workers", type=int, default=2,
                    help="hints searched at once; more wait their turn (default 2)")
     s.add_argument("--variant-file", metavar="PATH", action="append", default=[],
@@ -96,7 +99,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     extra = [load_file(path) for path in args.variant_file]   # a bad file is named before the server starts
     return serve(args.host, args.port, hint_seconds=args.hint_seconds, hint_workers=args.hint_workers,
-                 variants=extra, hosts=args.allow_host)
+                 variants=extra, hosts=args.allow_host, hint_wall=args.hint_wall_seconds)
 
 
 def _winnable(args: argparse.Namespace) -> int:

@@ -52,6 +52,7 @@ from .cards import SUITS, Card, CardError
 from .families import AnyPosition
 from .game import IllegalMoveError, Move, MoveError, TombPosition
 from .api import Stats
+from .blind import careful, view_of
 from .hints import Hint, hint as _hint
 from .rules import jewel, napoleao, tomb
 from .rules.jewel import JewelPosition
@@ -63,6 +64,10 @@ __all__ = ["Game", "GameError", "describe", "parse_move", "move_json"]
 #: The actions of the player's notation, and the ones that name no card.
 ACTIONS = ("turn", "deal", "redeal", "jewel", "move")
 _BLIND = ("turn", "deal", "redeal", "jewel")
+
+
+#: The places a card goes home to, in the player's notation (every family).
+HOME_PLACES = frozenset(("corner", "tomb", "kbase", "abase", "foundation"))
 
 
 class GameError(SolverError, ValueError):
@@ -732,6 +737,51 @@ class Game:
         while self._steps:
             self.undo()
 
+    # -- help that is not a search
+
+    def finish_steps(self) -> list[tuple[Move, ...]] | None:
+        """The steps that win from here with nothing left to decide: each a
+        move home (the first listed) or, when there is none, a turn of the
+        stock (a deal, a redeal). ``None`` when that does not win: the
+        player still has choices to make. Nothing is played."""
+        game = Game.from_position(self.position, auto=self.auto)
+        steps: list[tuple[Move, ...]] = []
+        while not game.won:
+            legal = game.legal_moves()
+            home = [m for m in legal if m.action == "move" and (m.dst or "").split(":")[0] in HOME_PLACES]
+            stock = [m for m in legal if m.action != "move"]
+            if (not home and not stock) or len(steps) > 4 * self.variant.cards:
+                return None
+            steps.append(game.play(home[0] if home else stock[0]))
+        return steps
+
+    def finish(self) -> list[tuple[Move, ...]]:
+        """Play :meth:`finish_steps` (the cards home, nothing left to decide);
+        return them. A game that is not at that point raises :class:`GameError`."""
+        steps = self.finish_steps()
+        if steps is None:
+            raise GameError("the game is not over yet: there are still choices to make")
+        for step in steps:
+            self._steps.append(self._step(self.position, step))
+        self._redo.clear()
+        return steps
+
+    def fair_hint(self) -> Move | None:
+        """The move of the careful blind player (:mod:`solver.blind`): a
+        hint that uses only what the player can see, never the stock's
+        order, and proves nothing. The Napoleon's Tomb variants only."""
+        pos = self.position
+        if not isinstance(pos, TombPosition):
+            raise GameError(f"a fair hint needs the blind player, written for the Napoleon's Tomb variants;"
+                            f" {self.variant.name} is not one")
+        view = view_of(pos)
+        choice = careful.choose(view, view.moves)
+        if choice is None:
+            return None
+        if choice.action == "turn":
+            return Move("turn")
+        return self._family.to_player(pos, choice)
+
     # -- what the player sees
 
     def view(self) -> dict[str, Any]:
@@ -751,6 +801,7 @@ class Game:
             "moves_played": pos.moves_played - self.start.moves_played,
             "can_undo": self.can_undo,
             "can_redo": self.can_redo,
+            "finishable": not pos.won and bool(legal) and self.finish_steps() is not None,
             "table": self._family.view(pos),
             "legal": [move_json(m) for m in legal],
         }

@@ -491,13 +491,13 @@ def test_every_rule_field_changes_the_fingerprint(name):
     v = load(name)
     assert len({x.fingerprint for x in all_variants()}) == len(EXPECTED)
     for f in dataclasses.fields(v):
-        if f.name in ("name", "description", "path"):
+        if f.name in ("name", "title", "description", "path"):
             continue
         value = getattr(v, f.name)
         other = (not value if isinstance(value, bool) else value + 1 if isinstance(value, int)
                  else value + "-other" if isinstance(value, str) else value + ("other",))
         assert dataclasses.replace(v, **{f.name: other}).fingerprint != v.fingerprint, f.name
-    assert dataclasses.replace(v, name="x", description="y").fingerprint == v.fingerprint
+    assert dataclasses.replace(v, name="x", description="y", title="z").fingerprint == v.fingerprint
 
 
 def test_the_fingerprint_is_stable_across_runs():

@@ -69,10 +69,15 @@ def test_play_state_and_steps(server):
 def test_hint_says_what_it_proved(server):
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 14, "steps": []})
     assert status == 200
-    assert data["hint"] == {"move": {"action": "turn"}, "status": "won", "score": 52, "reason": None,
+    assert data["hint"] == {"move": {"action": "turn"}, "status": "won", "proof": "search", "score": 52,
+                            "reason": None,
                             "text": "Turn the stock: this move keeps a win (proven: the solver's line wins from here)."}
+    # Lost from the start: it "cannot be won"; after a move, it "can no longer be won".
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 1, "steps": []})
     assert data["hint"]["status"] == "lost" and data["hint"]["score"] == 31
+    assert "This deal cannot be won (proven); best possible: 31 cards home" in data["hint"]["text"]
+    after_a_turn = {"variant": "napoleons-tomb", "deal": 1, "steps": [[{"action": "turn"}]]}
+    status, data = server.request("/api/hint", after_a_turn)
     assert "This deal can no longer be won (proven); best possible: 31 cards home" in data["hint"]["text"]
 
 
@@ -177,8 +182,11 @@ def test_a_slow_hint_does_not_hold_up_other_requests(server):
     slow.join()
     assert answered == 5
     status, data = done[0]
-    assert status == 200 and data["hint"]["status"] == "unknown" and data["hint"]["reason"] == "seconds"
-    assert "could not tell within its limit" in data["hint"]["text"]
+    # The search stopped at its limit; the deal is lost all the same, as the
+    # verdict index proves, and the hint says so rather than "could not tell".
+    h = data["hint"]
+    assert status == 200 and (h["status"], h["proof"], h["reason"]) == ("lost", "index", "seconds")
+    assert "the verdict index holds its proof" in h["text"] and "could not tell" not in h["text"]
 
 
 def test_the_serve_command_prints_its_address_and_serves():
@@ -304,7 +312,7 @@ def test_a_hint_whose_client_went_away_is_stopped():
             if counts["stopped"]:
                 break
             time.sleep(0.05)
-        assert counts == {"searches": 1, "stopped": 1, "waiting": 0}
+        assert counts == {"searches": 1, "stopped": 1, "refused": 0, "waiting": 0}
         # The search's thread is free: the server does no more work for it.
         stat = Path(f"/proc/{own.proc.pid}/stat")
         if stat.exists():
@@ -317,3 +325,80 @@ def test_a_hint_whose_client_went_away_is_stopped():
             assert cpu() - before < 0.5, "the server still searches for a client that left"
     finally:
         own.stop()
+
+
+# ---------------------------------------------------------------------------
+# Hints within a wall-clock bound, a queue before a refusal, help that is not a search
+
+
+def test_a_hint_stops_at_its_wall_clock_bound():
+    """A CPU limit of 60 s, a wall-clock bound of 1 s: the hard hint answers
+    when the wall clock says, with the reason a limit gives."""
+    from conftest import Server
+
+    own = Server("--hint-seconds", "60", "--hint-wall-seconds", "1")
+    try:
+        status, data = own.request("/api/hint", {"variant": "paciencia-porta-joias", "deal": 954, "steps": []})
+        assert status == 200 and (data["hint"]["status"], data["hint"]["reason"]) == ("unknown", "seconds")
+        assert data["hint"]["move"] is not None
+    finally:
+        own.stop()
+
+
+def test_twenty_quick_hints_at_once_are_all_answered(server):
+    """Hints wait for a worker (up to their wall-clock bound) rather than
+    being refused at once."""
+    answers: list = []
+
+    def ask(deal: int) -> None:
+        answers.append(server.request("/api/hint", {"variant": "napoleons-tomb-3", "deal": deal, "steps": []})[0])
+
+    threads = [threading.Thread(target=ask, args=(200 + i,)) for i in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert answers == [200] * 20
+
+
+def test_a_fair_hint_is_the_careful_players_move_and_says_so(server):
+    from solver.blind import careful, view_of
+
+    body = {"variant": "napoleons-tomb", "deal": 1, "steps": [[{"action": "turn"}]]}
+    status, data = server.request("/api/hint", {**body, "fair": True})
+    game = Game.replay("napoleons-tomb", 1, body["steps"])
+    view = view_of(game.position)
+    expected = careful.choose(view, view.moves)
+    assert status == 200 and data["hint"]["fair"] is True and data["hint"]["status"] is None
+    assert data["hint"]["move"]["action"] == expected.action
+    assert data["hint"]["text"].startswith("Fair hint: ") and "it proves nothing" in data["hint"]["text"]
+    status, data = server.request("/api/hint", {"variant": "paciencia-napoleao", "deal": 1, "steps": [],
+                                                "fair": True})
+    assert status == 400 and "blind player" in data["error"]
+
+
+def test_finish_plays_the_cards_home_once_nothing_is_left_to_decide(server):
+    """napoleons-tomb-3 deal 5, played along the solver's line until the
+    view says it can be finished: /api/finish wins it; before that point it
+    is refused."""
+    game = Game("napoleons-tomb-3", 5)
+    status, data = server.request("/api/finish", {"variant": "napoleons-tomb-3", "deal": 5, "steps": []})
+    assert status == 400 and "still choices to make" in data["error"]
+    while not game.view()["finishable"]:
+        game.play(game.hint().move)
+    body = {"variant": "napoleons-tomb-3", "deal": 5, "steps": game.steps_json()}
+    status, data = server.request("/api/finish", body)
+    assert status == 200 and data["view"]["won"] and data["steps"]
+    replayed = Game.replay("napoleons-tomb-3", 5, body["steps"] + data["steps"])
+    assert replayed.won
+    # Each step is a move home, or a turn when no card can go home.
+    for step in data["steps"]:
+        first = step[0]
+        assert first["action"] != "move" or first["to"].split(":")[0] in ("corner", "tomb")
+
+
+def test_the_games_have_titles_for_players(server):
+    listed = server.request("/api/variants")[1]["variants"]
+    titles = {v["name"]: v["title"] for v in listed}
+    assert titles["paciencia-porta-joias-free"] == "Paciência do Porta-Jóias — any card to a reserve"
+    assert all("-" not in t.split(" — ")[0] or t.startswith("Paciência do Porta-Jóias") for t in titles.values())

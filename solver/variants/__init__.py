@@ -45,7 +45,7 @@ DEAL_WHEN = ("nothing-fits", "any-time")
 RESERVE_TAKES = ("unplaceable", "any")
 #: The fields that name or describe a variant, or say where it was read
 #: from, without changing its game: left out of its fingerprint.
-NOT_RULES = ("name", "description", "path")
+NOT_RULES = ("name", "title", "description", "path")
 #: Bytes of the fingerprint's digest (16 hex digits).
 FINGERPRINT_BYTES = 8
 #: The largest variant file read (the shipped ones are under 2 KiB): Python's
@@ -68,6 +68,9 @@ class BaseVariant:
     #: Where the variant was read from; not part of equality (a copy of a
     #: file is the same variant).
     path: Path | None = dc_field(default=None, kw_only=True, compare=False)
+    #: The game's name for a player ("Napoleon's Tomb — 3-card deal"); the
+    #: variant's name when its file gives none.
+    title: str = dc_field(default="", kw_only=True, compare=False)
 
     #: Decks in the pack and cards to bring home.
     decks = 1
@@ -234,7 +237,11 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
         if not check(node):
             raise VariantError(f"{where}: field {field!r} is {brief(node)}; it must be {allowed}")
         values[field] = node
-    known = {f.split(".")[0] for f in schema} | set(schema)
+    title = data.get("title", values["name"])
+    if not isinstance(title, str) or not title.strip() or "\n" in title or len(title) > 80:
+        raise VariantError(f"{where}: field 'title' is {brief(title)}; it must be a one-line string of 1 to 80"
+                           " characters (the game's name for a player; the variant's name when left out)")
+    known = {f.split(".")[0] for f in schema} | set(schema) | {"title"}
     for key, value in data.items():
         if key not in known:
             raise VariantError(f"{where}: unknown field {brief(key)}; fields are {', '.join(sorted(schema))}")
@@ -244,7 +251,8 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
                     raise VariantError(
                         f"{where}: unknown field {brief(key + '.' + str(sub))}; fields are {', '.join(sorted(schema))}"
                     )
-    common = dict(name=values["name"], family=values["family"], description=values["description"], path=path)
+    common = dict(name=values["name"], family=values["family"], description=values["description"], path=path,
+                  title=title)
     if family == "napoleao":
         return NapoleaoVariant(
             **common,
@@ -297,6 +305,8 @@ def load_file(path: str | Path) -> BaseVariant:
         raise VariantError(f"{where}: not valid TOML ({exc})") from None
     except RecursionError:
         raise VariantError(f"{where}: not a variant file (its lists or tables nest too deeply)") from None
+    except ValueError:              # a whole number of over 4,300 digits
+        raise VariantError(f"{where}: not a variant file (it holds a number too long to read)") from None
     return parse(data, where, path)
 
 

@@ -33,8 +33,11 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
+import time
 from contextvars import ContextVar
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -66,8 +69,12 @@ MAX_BODY = 512 * 1024
 MAX_MOVES = 5_000
 #: The variant the page opens with: the 3-card deal, as on the seed page.
 FIRST = "napoleons-tomb-3"
-#: Hints that may wait for a worker before the server answers 503.
-MAX_WAITING = 16
+#: Hints that may wait for a worker at once; more are refused (503) at once.
+#: Each waits at most until its wall-clock bound is near.
+MAX_WAITING = 64
+#: The least time a search is given: a request that cannot start its search
+#: this long before its wall-clock bound is refused (503) instead.
+MIN_SEARCH = 0.25
 #: Seconds between two looks at whether a hint's client is still there.
 DISCONNECT_POLL = 0.1
 #: The request an endpoint is answering (for the searches it starts).
@@ -126,6 +133,7 @@ def variants_json(served: dict[str, BaseVariant] | None = None) -> list[dict[str
         out.append({
             "name": v.name,
             "family": v.family,
+            "title": v.title,
             "description": v.description,
             "fingerprint": v.fingerprint,
             "cards": v.cards,
@@ -176,30 +184,52 @@ def _game(body: Body, served: dict[str, BaseVariant]) -> Game:
     return Game.replay(_variant(body, served), _deal(body), _steps(body), auto=auto)
 
 
-def _hint_json(h: Hint) -> dict[str, Any]:
+def _hint_json(h: Hint, *, at_start: bool = False, deal_lost: bool = False) -> dict[str, Any]:
     """A hint as the page shows it: its move in the player's notation (a
-    turn names no card), what it proved, and the sentence that says so."""
+    turn names no card), what it proved, and the sentence that says so.
+    ``deal_lost``: the verdict index proves the deal lost, so that every
+    position of it is lost whatever the search found in its limit."""
+    status, proof = h.status, "search" if h.status in ("won", "lost") else None
+    if status == "unknown" and deal_lost:
+        status, proof = "lost", "index"
+    never = "cannot be won" if at_start else "can no longer be won"
     if h.move is None:
         text = (f"The deal is won: all {h.total} cards are home." if h.won
                 else f"No move is left: the game ends with {h.score_now} cards home.")
     else:
         head = describe(h.move)
         head = head[0].upper() + head[1:]
-        if h.status == "won":
+        if status == "won":
             text = f"{head}: this move keeps a win (proven: the solver's line wins from here)."
-        elif h.status == "lost":
-            text = (f"{head}. This deal can no longer be won (proven); best possible: {h.score} cards home,"
-                    f" and this move keeps it.")
+        elif proof == "index":
+            text = (f"{head}. This deal {never} (proven: the verdict index holds its proof); the best line"
+                    f" the solver found within its limit brings {h.score} cards home.")
+        elif status == "lost":
+            text = f"{head}. This deal {never} (proven); best possible: {h.score} cards home, and this move keeps it."
         else:
             text = (f"{head}. The solver could not tell within its limit whether the deal can still be won;"
                     f" its best line found brings {h.score} cards home.")
     return {
         "move": move_json(h.move) if h.move is not None else None,
-        "status": h.status,
+        "status": status,
+        "proof": proof,
         "score": h.score,
         "reason": h.reason,
         "text": text,
     }
+
+
+def _fair_hint_json(game: Game) -> dict[str, Any]:
+    """The careful blind player's move, labelled as what it is."""
+    move = game.fair_hint()
+    if move is None:
+        text = "Fair hint: the careful player would stop here (no move it likes)."
+    else:
+        head = describe(move)
+        text = (f"Fair hint: {head[0].lower() + head[1:]}. It is the careful player's move, chosen from what you"
+                " can see (never the stock's order): it proves nothing.")
+    return {"move": move_json(move) if move is not None else None, "status": None, "proof": None, "fair": True,
+            "score": None, "reason": None, "text": text}
 
 
 # ---------------------------------------------------------------------------
@@ -207,11 +237,14 @@ def _hint_json(h: Hint) -> dict[str, Any]:
 
 
 def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
-               variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = LOOPBACK) -> Starlette:
+               variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = LOOPBACK,
+               hint_wall: float | None = None) -> Starlette:
     """The Starlette application (hints within ``hint_limit``, at most
-    ``hint_workers`` at once), playing the shipped variants and ``variants``
-    (of variant files, :func:`served_variants`), answering requests for the
-    host names ``hosts`` only (``"*"``: any)."""
+    ``hint_workers`` at once, each answered within ``hint_wall`` seconds of
+    wall-clock time, by default the limit's seconds and one more), playing
+    the shipped variants and ``variants`` (of variant files,
+    :func:`served_variants`), answering requests for the host names
+    ``hosts`` only (``"*"``: any)."""
     served = served_variants(variants)
     try:
         import anyio
@@ -228,8 +261,10 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
 
     workers = anyio.CapacityLimiter(hint_workers)
     waiting = 0
-    #: Searches started, and those stopped because their client went away.
-    counts = {"searches": 0, "stopped": 0}
+    #: Searches started, those stopped because their client went away, and
+    #: requests refused because no worker was free in time.
+    counts = {"searches": 0, "stopped": 0, "refused": 0}
+    wall_seconds = hint_wall if hint_wall is not None else (hint_limit.seconds or 2.0) + 1.0
 
     async def read_body(request: Request) -> Body:
         # A body over MAX_BODY is read on (up to 8 times that, not kept), so
@@ -272,13 +307,17 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         return run
 
     async def in_worker(fn: Callable[[Cancel], T]) -> T:
-        """Run ``fn(token)`` in a thread, at most ``hint_workers`` at once;
-        the token is cancelled, stopping its search, when the client that
-        asked goes away (the page aborts a hint nobody waits for)."""
+        """Run ``fn(token)`` in a thread, at most ``hint_workers`` at once,
+        within ``wall_seconds`` of wall-clock time from now: waiting for a
+        worker (a 503 if none is free in that time) and searching (the
+        token is cancelled when the time is up). The token is cancelled
+        too when the client that asked goes away (the page aborts a
+        request it no longer needs)."""
         nonlocal waiting
         if waiting >= MAX_WAITING:
             raise _BadRequest(503, "the server is busy with other hints: try again in a moment")
         waiting += 1
+        deadline = time.monotonic() + wall_seconds
         token = Cancel()
         request = _REQUEST.get()
 
@@ -288,20 +327,39 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
             token.cancel()
             counts["stopped"] += 1
 
+        def timed() -> T:
+            timer = threading.Timer(max(0.0, deadline - time.monotonic()), token.cancel)
+            timer.daemon = True
+            timer.start()
+            try:
+                return fn(token)
+            finally:
+                timer.cancel()
+
         try:
-            async with anyio.create_task_group() as group:
-                group.start_soon(watch)
-                counts["searches"] += 1
-                try:
-                    answer = await anyio.to_thread.run_sync(fn, token, limiter=workers)
-                finally:
-                    group.cancel_scope.cancel()
-            return answer
+            acquired = False
+            with anyio.move_on_after(max(0.0, deadline - time.monotonic() - MIN_SEARCH)):
+                await workers.acquire()
+                acquired = True
+            if not acquired:
+                counts["refused"] += 1
+                raise _BadRequest(503, "the server is busy with other hints: try again in a moment")
+            try:
+                async with anyio.create_task_group() as group:
+                    group.start_soon(watch)
+                    counts["searches"] += 1
+                    try:
+                        answer = await anyio.to_thread.run_sync(timed)
+                    finally:
+                        group.cancel_scope.cancel()
+                return answer
+            finally:
+                workers.release()
         finally:
             waiting -= 1
 
     async def status(body: Body) -> Body:
-        return {"searches": counts["searches"], "stopped": counts["stopped"], "waiting": waiting}
+        return {**counts, "waiting": waiting}
 
     async def get_variants(body: Body) -> Body:
         return {"variants": variants_json(served), "first": FIRST}
@@ -318,8 +376,21 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
 
     async def hint(body: Body) -> Body:
         game = _game(body, served)
+        fair = body.get("fair", False)
+        if not isinstance(fair, bool):
+            raise _BadRequest(400, f"'fair' must be true or false, not {brief(fair)}")
+        if fair:
+            return {"hint": _fair_hint_json(game)}
         h = await in_worker(lambda token: game.hint(hint_limit, cancel=token))
-        return {"hint": _hint_json(h)}
+        if h.reason == "interrupted":       # the client is here: the wall-clock bound stopped it
+            h = replace(h, reason="seconds")
+        lost = h.status == "unknown" and game.deal is not None and verdicts.lookup(game.deal, game.variant) == "lost"
+        return {"hint": _hint_json(h, at_start=not game.steps, deal_lost=lost)}
+
+    async def finish(body: Body) -> Body:
+        game = _game(body, served)
+        steps = game.finish()
+        return {"steps": [[move_json(m) for m in step] for step in steps], "view": game.view()}
 
     async def new(body: Body) -> Body:
         variant = _variant(body, served)
@@ -365,6 +436,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         Route("/api/state", endpoint(state), methods=["POST"]),
         Route("/api/play", endpoint(play), methods=["POST"]),
         Route("/api/hint", endpoint(hint), methods=["POST"]),
+        Route("/api/finish", endpoint(finish), methods=["POST"]),
         Route("/api/new", endpoint(new), methods=["POST"]),
         Route("/api/verdict", endpoint(verdict), methods=["POST"]),
         Route("/api/status", endpoint(status), methods=["GET"]),
@@ -390,7 +462,8 @@ def _search_winnable(variant: BaseVariant, limit: Limit, cancel: Cancel, tries: 
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | None = None,
-          hint_workers: int = 2, variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = ()) -> int:
+          hint_workers: int = 2, variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = (),
+          hint_wall: float | None = None) -> int:
     """Serve the web game on ``host:port`` (0: any free port) until Ctrl-C;
     print the address first. ``variants``: of variant files, served besides
     the shipped ones; ``hosts``: host names to answer for besides those of
@@ -403,7 +476,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | No
         raise ValueError("--hint-workers must be at least 1")
     limit = DEFAULT_HINT_LIMIT if hint_seconds is None else Limit(
         positions=DEFAULT_HINT_LIMIT.positions, seconds=hint_seconds, memory=DEFAULT_HINT_LIMIT.memory)
-    app = create_app(limit, hint_workers, variants, allowed_hosts(host, hosts))
+    if hint_wall is not None and not (0 < hint_wall < 86400):
+        raise InputError(f"--hint-wall-seconds must be a positive number of seconds, not {hint_wall:g}")
+    app = create_app(limit, hint_workers, variants, allowed_hosts(host, hosts), hint_wall)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
