@@ -3,25 +3,29 @@
 "use strict";
 (() => {
   const SUIT = { C: "♣", S: "♠", H: "♥", D: "♦" };
+  const SUIT_NAME = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
   const RANK = { T: "10" };
+  const RANK_NAME = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
   const FAMILY = { tomb: "Napoleon's Tomb", napoleao: "Paciência Napoleão", jewel: "Paciência do Porta-Jóias" };
   const HOME_KINDS = ["corner", "tomb", "kbase", "abase", "foundation"];
   const STORE = "tomb-solver.";
+  const MAX_DEAL = 10n ** 20n;
   const $ = (id) => document.getElementById(id);
+  const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 
   let variants = [];
-  let saved = load("games", { current: null, games: {} });
+  let saved = load("games", { current: null, games: {}, aside: null });
   let stats = load("stats", {});
   const settings = load("settings", { indicator: false, winnableOnly: false });
-  let game = null;      // {variant, deal, steps, redo, played, won}
+  let game = null;      // {variant, deal, steps, redo, played, won, watched}
   let view = null;      // the server's view of the game now
-  let selected = null;  // the place whose card waits for a destination
-  let focusKey = null;  // the keyboard's place
+  let selected = null;  // the place (data-key) whose card waits for a destination
+  let focusKey = null;  // the keyboard's place (data-key)
   let hintMove = null;
   let watching = false;
-  let indicatorSeq = 0;
   let endShown = null;
   let dealVerdict = null;  // {key, v}: the server's verdict on the deal being played
+  let asked = null;        // {key, controller, promise}: the hint asked for the position now
 
   // -- storage and requests
 
@@ -42,26 +46,33 @@
     store("games", saved);
   }
 
-  async function api(path, body) {
-    const options = body === undefined ? {} : {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  class Superseded extends Error {}
+  class Busy extends Error {}
+
+  async function api(path, body, signal) {
+    const options = body === undefined ? { signal } : {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
     };
     let response;
     try {
       response = await fetch(path, options);
     } catch (e) {
+      if (e.name === "AbortError") throw new Superseded("superseded");
       throw new Error("the server cannot be reached (is `python -m solver serve` running?)");
     }
     let data;
     try {
       data = await response.json();
     } catch (e) {
+      if (e.name === "AbortError") throw new Superseded("superseded");
       throw new Error(`the server answered ${response.status} without JSON`);
     }
+    if (response.status === 503) throw new Busy(data.error || "the server is busy");
     if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
     return data;
   }
   const gameBody = (extra) => Object.assign({ variant: game.variant, deal: game.deal, steps: game.steps }, extra);
+  const positionKey = () => `${game.variant}/${game.deal}/${JSON.stringify(game.steps)}`;
 
   // Actions run one after another, never two at once; body[data-pending]
   // counts those not finished (the browser tests wait for 0).
@@ -69,29 +80,72 @@
   let pending = 0;
   function act(fn) {
     document.body.dataset.pending = ++pending;
-    queue = queue.then(fn).catch((e) => { stopWatching(); say(e.message || String(e), "error"); })
-      .finally(() => { document.body.dataset.pending = --pending; });
+    queue = queue.then(fn).catch((e) => {
+      if (e instanceof Superseded) return;
+      stopWatching();
+      if (e instanceof Busy) return say(`${e.message}.`, "error", { label: "Try again", run: () => act(fn) });
+      say(e.message || String(e), "error");
+    }).finally(() => { document.body.dataset.pending = --pending; });
     return queue;
   }
-  function say(text, kind) {
+  function say(text, kind, button) {
     const m = $("message");
     m.textContent = text;
     m.className = kind || "";
+    if (button) {
+      const b = el("button", "inline", button.label);
+      b.type = "button";
+      b.onclick = () => { b.remove(); button.run(); focusTable(); };
+      m.append(" ", b);
+    }
   }
 
   // -- the game
 
   function freshGame(variant, deal) {
-    return { variant, deal, steps: [], redo: [], played: false, won: false, watched: false };
+    return { variant, deal: String(deal), steps: [], redo: [], played: false, won: false, watched: false };
+  }
+  const unfinished = () => game && view && game.steps.length > 0 && !view.won && !view.stuck;
+
+  // A game left unfinished (by New deal, Replay, or choosing another game)
+  // is put aside, never lost: "Back to deal N" (or Undo at the start of the
+  // next deal) brings it back.
+  function putAside() {
+    if (!unfinished()) return;
+    saved.aside = JSON.parse(JSON.stringify(game));
+    store("games", saved);
+  }
+  function asideText() {
+    const a = saved.aside;
+    if (!a) return "";
+    const title = a.variant === game.variant ? "" : `${titleOf(a.variant)}, `;
+    return `Back to ${title}deal ${a.deal} (${plural(a.steps.length, "move")})`;
+  }
+  async function backToAside() {
+    const a = saved.aside;
+    if (!a) return;
+    saved.aside = unfinished() ? JSON.parse(JSON.stringify(game)) : null;
+    stopWatching();
+    const was = game;
+    game = Object.assign(freshGame(a.variant, a.deal), a);
+    selected = hintMove = null;
+    try {
+      await refresh();
+    } catch (e) {
+      game = was;
+      throw e;
+    }
+    say(`Back to deal ${game.deal}, where you left it (${plural(game.steps.length, "move")}).`);
   }
 
   async function startGame(variant, deal) {
     stopWatching();
+    putAside();
     game = freshGame(variant, deal);
     selected = hintMove = null;
     focusKey = null;
     await refresh();
-    say(`Deal ${deal}: good luck.`);
+    say(`Deal ${game.deal}: good luck.` + (saved.aside ? ` Your last game is put aside: “${asideText()}” brings it back.` : ""));
   }
 
   async function refresh() {
@@ -100,9 +154,11 @@
   }
 
   function setView(v) {
+    const before = cardPlaces();
     view = v;
     persist();
     render();
+    animateFrom(before);
     updateStatus();
     checkEnd();
     updateIndicator();
@@ -119,7 +175,7 @@
 
   // "J♦ waste → cell 1; then 5♥ cell 2 → tomb by itself"
   function describeStep(step) {
-    const words = { turn: "Turned the stock", deal: "Dealt a round", redeal: "Redealt", jewel: "a jewel opened" };
+    const words = { turn: "Turned the stock", deal: "Dealt a round", redeal: "Redealt", jewel: "A jewel opened" };
     const one = (m) => m.action === "move"
       ? `${m.card ? pretty(m.card) + " " : ""}${m.from.replace(":", " ")} → ${m.to.replace(":", " ")}`
       : words[m.action];
@@ -127,6 +183,9 @@
     return one(first) + (auto.length ? `; then by itself: ${auto.map(one).join(", ")}` : "") + ".";
   }
   const pretty = (code) => (RANK[code[0]] || code[0]) + SUIT[code[1]];
+  const cardName = (code) => `${RANK_NAME[code[0]] || code[0]} of ${SUIT_NAME[code[1]]}`;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const titleOf = (name) => (variants.find((v) => v.name === name) || { title: name }).title || name;
 
   // Undo and redo move a step from one list to the other and replay; a
   // replay the server refuses puts it back.
@@ -139,12 +198,14 @@
       from.push(to.pop());
       throw e;
     }
-    say(done());
+    if (!view.won && !view.stuck) say(done());   // else the end of the game is said
   }
   async function undo() {
-    if (!game.steps.length) return say("This is the start of the deal: nothing to undo.");
-    await shift(game.steps, game.redo,
-      () => `Undone (${game.steps.length} step${game.steps.length === 1 ? "" : "s"} from the start).`);
+    if (!game.steps.length) {
+      if (saved.aside) return backToAside();
+      return say("This is the start of the deal: nothing to undo.");
+    }
+    await shift(game.steps, game.redo, () => `Undone (${plural(game.steps.length, "step")} from the start).`);
   }
   async function redo() {
     if (!game.redo.length) return say("Nothing to redo.");
@@ -158,6 +219,14 @@
     say("Back at the start of the deal; Redo plays the moves again.");
   }
 
+  async function finish() {
+    const data = await api("/api/finish", gameBody());
+    game.steps.push(...data.steps);
+    game.redo = [];
+    selected = hintMove = null;
+    setView(data.view);
+  }
+
   async function stockAction() {
     const m = view.legal.find((x) => x.action !== "move");
     if (!m) {
@@ -167,24 +236,56 @@
     await playMove(m);
   }
 
-  async function hint() {
-    if (view.won) return say("The deal is won.", "end");
-    say("The solver is thinking…", "hint");
-    const data = await api("/api/hint", gameBody());
-    const h = data.hint;
+  // The solver's hint for the position now: one request a position, shared
+  // by the Hint button and the indicator; a request for a position the game
+  // has left is aborted (the server then stops its search).
+  function hintNow() {
+    const key = positionKey();
+    if (asked && asked.key === key) return asked.promise;
+    if (asked) asked.controller.abort();
+    const controller = new AbortController();
+    const promise = api("/api/hint", gameBody(), controller.signal).then((d) => d.hint);
+    asked = { key, controller, promise };
+    promise.catch(() => { if (asked && asked.promise === promise) asked = null; });
+    return promise;
+  }
+  function dropStaleHint() {
+    if (asked && asked.key !== positionKey()) {
+      asked.controller.abort();
+      asked = null;
+    }
+  }
+
+  function showHint(h) {
     hintMove = h.move;
     if (h.move) {
       if (h.move.action === "move") {
         selected = h.move.from;
-        focusKey = h.move.to;
+        focusKey = targetKey(h.move);
       } else {
         selected = null;
         focusKey = "@deck";
       }
     }
     render();
+  }
+
+  async function hint() {
+    if (view.won) return say("The deal is won.", "end");
+    say("The solver is thinking…", "hint");
+    const key = positionKey();
+    const h = await hintNow();
+    if (key !== positionKey()) return;
+    showHint(h);
     say(h.text, "hint");
     showIndicator(h);
+  }
+
+  async function fairHint() {
+    if (view.won) return say("The deal is won.", "end");
+    const h = (await api("/api/hint", gameBody({ fair: true }))).hint;
+    showHint(h);
+    say(h.text, "hint");
   }
 
   async function newDeal() {
@@ -197,17 +298,20 @@
   function stopWatching() {
     watching = false;
     $("watch").classList.remove("on");
+    $("watch").setAttribute("aria-pressed", "false");
   }
   function toggleWatch() {
     if (watching) return stopWatching();
     watching = true;
     $("watch").classList.add("on");
+    $("watch").setAttribute("aria-pressed", "true");
     tick();
   }
   function tick() {
     act(async () => {
       if (!watching) return;
-      const h = (await api("/api/hint", gameBody())).hint;
+      const h = await hintNow();
+      if (!watching) return;
       if (!h.move) {
         stopWatching();
         return say(h.text, "end");
@@ -246,17 +350,23 @@
     say(head + " Asking the solver about this deal…", "end");
     fetchVerdict().then((v) => {
       if (endShown === key) say(`${head} ${verdictText(v)}`, "end");
-    }).catch((e) => say(`${head} (${e.message})`, "end"));
+    }).catch((e) => { if (endShown === key) say(`${head} (${e.message})`, "end"); });
   }
 
   // The verdict on the deal (and its difficulty), asked once a deal.
-  async function fetchVerdict() {
+  let verdictAsked = null;
+  function fetchVerdict() {
     const key = `${game.variant}/${game.deal}`;
-    if (!dealVerdict || dealVerdict.key !== key) {
-      dealVerdict = { key, v: await api("/api/verdict", { variant: game.variant, deal: game.deal }) };
-    }
-    updateStatus();
-    return dealVerdict.v;
+    if (dealVerdict && dealVerdict.key === key) return Promise.resolve(dealVerdict.v);
+    if (verdictAsked && verdictAsked.key === key) return verdictAsked.promise;
+    const promise = api("/api/verdict", { variant: game.variant, deal: game.deal }).then((v) => {
+      dealVerdict = { key, v };
+      if (game && `${game.variant}/${game.deal}` === key) updateStatus();
+      return v;
+    });
+    verdictAsked = { key, promise };
+    promise.catch(() => { if (verdictAsked && verdictAsked.promise === promise) verdictAsked = null; });
+    return promise;
   }
 
   function verdictText(v) {
@@ -276,24 +386,43 @@
     return { won: "winnable", lost: "lost", unknown: "unknown" }[v.verdict];
   }
 
-  function updateIndicator() {
+  // The indicator uses every proof the page has: a deal proven lost is
+  // lost in every position; a deal proven won is won at its start; else
+  // the solver's hint for the position (which a line proven won continues).
+  async function updateIndicator() {
+    dropStaleHint();
     const box = $("winnable");
     if (!settings.indicator || view.won) {
       box.textContent = "";
+      box.className = "";
       return;
     }
-    fetchVerdict().catch(() => {});
-    const seq = ++indicatorSeq;
+    const key = positionKey();
     box.textContent = "…";
     box.className = "";
-    api("/api/hint", gameBody()).then((data) => { if (seq === indicatorSeq) showIndicator(data.hint); })
-      .catch(() => { if (seq === indicatorSeq) box.textContent = ""; });
+    try {
+      const v = await fetchVerdict();
+      if (key !== positionKey()) return;
+      if (v.verdict === "lost") {       // lost everywhere; the search may add the best score
+        showIndicator({ status: "lost", proof: "index" });
+        const h = await hintNow();
+        if (key === positionKey() && h.status === "lost" && h.proof === "search") showIndicator(h);
+        return;
+      }
+      if (v.verdict === "won" && !game.steps.length) return showIndicator({ status: "won" });
+      const h = await hintNow();
+      if (key === positionKey()) showIndicator(h);
+    } catch (e) {
+      if (key === positionKey() && !(e instanceof Superseded)) { box.textContent = ""; box.className = ""; }
+    }
   }
   function showIndicator(h) {
     if (!settings.indicator) return;
     const box = $("winnable");
     if (h.status === "won") { box.textContent = "✓ can still be won"; box.className = "yes"; }
-    else if (h.status === "lost") { box.textContent = `✗ cannot be won any more (best ${h.score})`; box.className = "no"; }
+    else if (h.status === "lost" && h.proof === "index") {
+      box.textContent = "✗ cannot be won: the deal is proven lost"; box.className = "no";
+    } else if (h.status === "lost") { box.textContent = `✗ cannot be won any more (best ${h.score})`; box.className = "no"; }
     else { box.textContent = "? unknown within the limit"; box.className = "maybe"; }
   }
 
@@ -302,7 +431,7 @@
     const known = dealVerdict && dealVerdict.key === `${game.variant}/${game.deal}` ? dealVerdict.v : null;
     const shown = known && (settings.indicator || view.won || view.stuck);
     $("deal-info").textContent = `Deal ${game.deal}` + (shown ? ` · ${shortVerdict(known)}` : "");
-    $("score").textContent = `Score ${view.score}/${view.total} · ${game.steps.length} moves`;
+    $("score").textContent = `Score ${view.score}/${view.total} · ${plural(game.steps.length, "move")}`;
     let counter = "";
     if (view.family === "tomb") {
       counter = t.tomb.wants === null ? "Tomb: full" :
@@ -315,10 +444,18 @@
     }
     $("counter").textContent = counter;
     const s = stats[game.variant] || { played: 0, won: 0 };
-    $("wins").textContent = `Wins here: ${s.won} of ${s.played} game${s.played === 1 ? "" : "s"} finished`;
-    $("undo").disabled = !game.steps.length;
+    $("wins").textContent = `Wins here: ${s.won} of ${plural(s.played, "game")} finished`;
+    $("undo").disabled = !game.steps.length && !saved.aside;
+    $("undo").title = !game.steps.length && saved.aside ? `U: ${asideText()}` : "U";
     $("restart").disabled = !game.steps.length;
     $("redo").disabled = !game.redo.length;
+    $("finish").disabled = !view.finishable;
+    $("fair-hint").disabled = view.family !== "tomb" || view.won || view.stuck;
+    $("fair-hint").title = view.family === "tomb" ? "the careful player's move, from what you can see"
+      : "the blind players are written for Napoleon's Tomb";
+    const back = $("back-to-previous");
+    back.hidden = !saved.aside;
+    back.textContent = asideText();
     $("deal-input").value = game.deal;
     $("variant").value = game.variant;
     const v = variants.find((x) => x.name === game.variant);
@@ -341,24 +478,51 @@
     const suit = code[1];
     const c = el("div", "card" + (suit === "H" || suit === "D" ? " red" : ""));
     c.dataset.card = code;
-    c.title = pretty(code);
-    c.append(el("span", "corner"), el("span", "pip", SUIT[suit]));
-    c.firstChild.append(rank, document.createElement("br"), SUIT[suit]);
+    c.setAttribute("aria-hidden", "true");
+    // The rank and suit are drawn by the style sheet from these attributes,
+    // so that the place's name (its aria-label) is all that is read.
+    const corner = el("span", "corner");
+    corner.dataset.rank = rank;
+    corner.dataset.suit = SUIT[suit];
+    const pip = el("span", "pip");
+    pip.dataset.suit = SUIT[suit];
+    c.append(corner, pip);
     return c;
   }
-  function backEl() { return el("div", "card back"); }
-  function slotEl(text) { return el("div", "slot", text); }
-  function place(key, cls) {
+  function backEl() {
+    const b = el("div", "card back");
+    b.setAttribute("aria-hidden", "true");
+    return b;
+  }
+  function slotEl(text) {
+    const s = el("div", "slot");
+    s.dataset.text = text;
+    s.setAttribute("aria-hidden", "true");
+    return s;
+  }
+  // A place: data-key (unique on the table), data-place (its name in the
+  // moves), a button for assistive technology named by what it holds.
+  function place(key, cls, name, placeName) {
     const p = el("div", "place" + (cls ? " " + cls : ""));
     p.dataset.key = key;
+    p.dataset.place = placeName || key;
+    p.setAttribute("role", "button");
+    p.setAttribute("aria-label", name);
+    p.tabIndex = -1;
     return p;
   }
   function withCount(p, count) {
-    if (count > 1) p.append(el("span", "count", String(count)));
+    if (count > 1) {
+      const c = el("span", "count");
+      c.dataset.n = String(count);
+      c.setAttribute("aria-hidden", "true");
+      p.append(c);
+    }
     return p;
   }
-  function pile(key, top, count, empty) {
-    const p = place(key, "stack");
+  const holding = (count, top, what) => count ? `${plural(count, what || "card")}, ${cardName(top)} on top` : "empty";
+  function pile(key, top, count, empty, name, placeName) {
+    const p = place(key, "stack", name, placeName);
     p.append(top ? cardEl(top) : slotEl(empty || ""));
     return withCount(p, count);
   }
@@ -368,40 +532,53 @@
     return node;
   }
   function labelled(node, text) {
-    const wrap = el("div");
-    wrap.append(node, el("div", "label", text));
+    const wrap = el("div", "spot");
+    const label = el("div", "label", text);
+    label.setAttribute("aria-hidden", "true");
+    wrap.append(node, label);
     return wrap;
   }
-  function deck(t, emptyText) {
-    const p = place("@deck", "stack");
+  function deck(t, emptyText, name) {
+    const p = place("@deck", "stack", name);
     p.append(t.stock.count ? backEl() : slotEl(emptyText));
     return withCount(p, t.stock.count);
+  }
+  function fan(key, cards, cls, name, empty) {
+    const p = place(key, cls, name);
+    if (cards.length) cards.forEach((c) => p.append(cardEl(c)));
+    else p.append(slotEl(empty || ""));
+    return p;
   }
 
   function renderTomb(t, box) {
     const grid = el("div", "tomb-grid");
     const corners = [[1, 1], [1, 5], [3, 1], [3, 5]];
-    t.corners.forEach((c, i) => grid.append(at(labelled(pile(`corner:${i + 1}`, c.top, c.count, "7"),
-      c.count ? `${c.count} card${c.count > 1 ? "s" : ""}` : "any 7"), ...corners[i])));
-    const wants = t.tomb.wants === null ? "full" : `wants ${rankName(t.tomb.wants).split(" ")[1]}, round ${t.tomb.round}/${t.tomb.rounds}`;
-    grid.append(at(labelled(pile("tomb", t.tomb.top, t.tomb.count, "6"), wants), 2, 3));
+    t.corners.forEach((c, i) => grid.append(at(labelled(
+      pile(`corner:${i + 1}`, c.top, c.count, "7", `corner ${i + 1}: ${c.count ? holding(c.count, c.top) : "empty, takes a 7"}`),
+      c.count ? plural(c.count, "card") : "any 7"), ...corners[i])));
+    const wants = t.tomb.wants === null ? "full" : `wants ${rankName(t.tomb.wants)}, round ${t.tomb.round} of ${t.tomb.rounds}`;
+    const tombName = `tomb: ${t.tomb.count ? holding(t.tomb.count, t.tomb.top) : "empty"}; ${wants}`;
+    const shortWants = t.tomb.wants === null ? "full" : `wants ${rankName(t.tomb.wants).split(" ")[1]}, round ${t.tomb.round}/${t.tomb.rounds}`;
+    grid.append(at(labelled(pile("tomb", t.tomb.top, t.tomb.count, "6", tombName), shortWants), 2, 3));
     grid.lastChild.classList.add("tomb-centre");
     grid.lastChild.lastChild.classList.add("two");
     const cells = [[1, 3], [2, 2], [2, 4], [3, 3]];   // north, west, east, south of the tomb
-    t.cells.forEach((c, i) => grid.append(at(labelled(pile(`cell:${i + 1}`, c, 1, "cell"), `cell ${i + 1}`), ...cells[i])));
+    t.cells.forEach((c, i) => grid.append(at(labelled(
+      pile(`cell:${i + 1}`, c, 1, "cell", `cell ${i + 1}: ${c ? cardName(c) : "empty"}`), `cell ${i + 1}`), ...cells[i])));
     box.append(grid);
     const row = el("div", "tomb-row");
-    const pass = t.pass.of > 1 ? ` · pass ${t.pass.number}/${t.pass.of}` : "";
+    const pass = t.pass.of > 1 ? `, pass ${t.pass.number} of ${t.pass.of}` : "";
     const canRedeal = view.legal.some((m) => m.action === "redeal");
-    row.append(labelled(deck(t, canRedeal ? "↻" : "empty"), `stock ${t.stock.count}${pass}`));
-    const waste = place("waste", "fan-right");
-    if (t.waste.fan.length) t.waste.fan.forEach((c) => waste.append(cardEl(c)));
-    else waste.append(slotEl("waste"));
+    const stockName = `stock: ${t.stock.count ? plural(t.stock.count, "card") : canRedeal ? "empty, redeal" : "empty"}${pass}`;
+    row.append(labelled(deck(t, canRedeal ? "↻" : "empty", stockName),
+      `stock ${t.stock.count}` + (t.pass.of > 1 ? ` · pass ${t.pass.number}/${t.pass.of}` : "")));
+    const shown = t.waste.fan.length > 1 ? `, showing ${t.waste.fan.map(cardName).join(", ")} (on top)` :
+      t.waste.count ? `, ${cardName(t.waste.fan[0])} on top` : "";
+    const waste = fan("waste", t.waste.fan, "fan-right", `waste: ${t.waste.count ? plural(t.waste.count, "card") + shown : "empty"}`, "waste");
     row.append(labelled(withCount(waste, t.waste.count), `waste ${t.waste.count}`));
     if (t.reserve !== null) {
-      const r = place("reserve", "fan-right reserve-sixes");
-      if (t.reserve.length) t.reserve.forEach((c) => r.append(cardEl(c)));
-      else r.append(slotEl("6s"));
+      const r = fan("reserve", t.reserve, "fan-right reserve-sixes",
+        `sixes reserve: ${t.reserve.length ? t.reserve.map(cardName).join(", ") : "empty"}`, "6s");
       row.append(labelled(r, "sixes reserve"));
     }
     box.append(row);
@@ -410,81 +587,119 @@
   function renderNapoleao(t, box) {
     const ring = el("div", "ring");
     const spots = [[1, 2], [1, 3], [1, 4], [1, 5], [2, 6], [3, 6], [4, 5], [4, 4], [4, 3], [4, 2], [3, 1], [2, 1]];
-    t.piles.forEach((p, i) => ring.append(at(labelled(pile(`pile:${i + 1}`, p.top, p.count, ""), `pile ${i + 1}`), ...spots[i])));
-    for (const [row, kind, first] of [[2, "kbase", "K"], [3, "abase", "A"]]) {
+    t.piles.forEach((p, i) => ring.append(at(labelled(
+      pile(`pile:${i + 1}`, p.top, p.count, "", `pile ${i + 1}: ${holding(p.count, p.top)}`), `pile ${i + 1}`), ...spots[i])));
+    for (const [row, kind, first, word] of [[2, "kbase", "K", "King"], [3, "abase", "A", "Ace"]]) {
       const bases = at(el("div", "bases-row"), row, "2 / span 4");
       for (const s of "CSHD") {
         const b = t[kind + "s"][s];
-        bases.append(labelled(pile(`${kind}:${s}`, b.top, b.count, first + SUIT[s]), `${b.count}/13`));
+        const name = `${word} base of ${SUIT_NAME[s]}: ${b.count ? `${b.count} of 13, ${cardName(b.top)} on top` : "empty"}`;
+        bases.append(labelled(pile(`${kind}:${s}`, b.top, b.count, first + SUIT[s], name), `${b.count}/13`));
       }
       ring.append(bases);
     }
-    box.append(ring);
-    const row = el("div", "tomb-row");
     const canRedeal = view.legal.some((m) => m.action === "redeal");
-    row.append(labelled(deck(t, canRedeal ? "↻" : "empty"), `stock ${t.stock.count} · pass ${t.pass.number}/${t.pass.of}`));
-    box.append(row);
+    const name = `stock: ${t.stock.count ? plural(t.stock.count, "card") : canRedeal ? "empty, redeal" : "empty"}, pass ${t.pass.number} of ${t.pass.of}`;
+    ring.append(at(labelled(deck(t, canRedeal ? "↻" : "empty", name), `stock ${t.stock.count} · ${t.pass.number}/${t.pass.of}`), 1, 6));
+    box.append(ring);
   }
 
   function renderJewel(t, box) {
     const b = el("div", "box");
     const lid = el("div", "box-row");
-    t.lid.forEach((c, i) => lid.append(labelled(pile(`lid:${i + 1}`, c, 1, ""), `lid ${i + 1}`)));
+    t.lid.forEach((c, i) => lid.append(labelled(pile(`lid:${i + 1}`, c, 1, "", `lid ${i + 1}: ${c ? cardName(c) : "empty"}`), `lid ${i + 1}`)));
     b.append(lid);
-    const fanned = (key, cards, label) => {
-      const p = place(key, "fan-down");
-      if (cards.length) cards.forEach((c) => p.append(cardEl(c)));
-      else p.append(slotEl(""));
+    const down = (key, cards, label) => {
+      const top = cards.length ? `, ${cardName(cards[cards.length - 1])} on top` : "";
+      const p = fan(key, cards, "fan-down", `${label}: ${cards.length ? plural(cards.length, "card") + top : "empty"}`);
+      p.style.setProperty("--down", `${downStep(cards.length)}px`);
       return labelled(p, label);
     };
     const middle = el("div", "box-middle");
     const left = el("div", "box-row");
     const right = el("div", "box-row");
-    t.sides.forEach((cards, i) => (i < 2 ? left : right).append(fanned(`side:${i + 1}`, cards, `side ${i + 1}`)));
-    const jewels = el("div", "place stack");
+    t.sides.forEach((cards, i) => (i < 2 ? left : right).append(down(`side:${i + 1}`, cards, `side ${i + 1}`)));
+    const jewels = el("div", "place stack jewels");
+    jewels.setAttribute("role", "img");
+    jewels.setAttribute("aria-label", `jewels: ${t.jewels.count} face down`);
     jewels.append(t.jewels.count ? backEl() : slotEl("no jewels"));
     middle.append(left, labelled(withCount(jewels, t.jewels.count), `jewels ${t.jewels.count}`), right);
     b.append(middle);
     const bottom = el("div", "box-row");
-    t.bottoms.forEach((cards, i) => bottom.append(fanned(`bottom:${i + 1}`, cards, `bottom ${i + 1}`)));
+    t.bottoms.forEach((cards, i) => bottom.append(down(`bottom:${i + 1}`, cards, `bottom ${i + 1}`)));
     b.append(bottom);
-    const row = el("div", "box-row");
-    row.append(labelled(deck(t, "empty"), `stock ${t.stock.count}`));
-    row.append(labelled(pile("stock", t.turned, 1, "turned"), "turned card"));
-    t.reserves.forEach((r, i) => row.append(labelled(pile(`reserve:${i + 1}`, r.top, r.count, ""), `reserve ${i + 1}`)));
-    b.append(row);
+    const side = el("div", "jewel-side");
+    side.append(labelled(deck(t, "empty", `stock: ${t.stock.count ? plural(t.stock.count, "card") : "empty"}`), `stock ${t.stock.count}`));
+    side.append(labelled(pile("stock", t.turned, 1, "turned", `turned card: ${t.turned ? cardName(t.turned) : "none"}`), "turned"));
+    t.reserves.forEach((r, i) => side.append(labelled(
+      pile(`reserve:${i + 1}`, r.top, r.count, "", `reserve ${i + 1}: ${holding(r.count, r.top)}`), `reserve ${i + 1}`)));
     const homes = el("div", "foundations");
     for (const s of "CSHD") {
-      t.foundations[s].forEach((f) => homes.append(labelled(pile(`foundation:${s}`, f.top, f.count, "A" + SUIT[s]), `${f.count}/13`)));
+      t.foundations[s].forEach((f, i) => {
+        const which = t.foundations[s].length > 1 ? (i ? " (second)" : " (first)") : "";
+        const name = `foundation of ${SUIT_NAME[s]}${which}: ${f.count ? `${f.count} of 13, ${cardName(f.top)} on top` : "empty"}`;
+        homes.append(labelled(pile(i ? `foundation:${s}#${i + 1}` : `foundation:${s}`, f.top, f.count, "A" + SUIT[s], name,
+          `foundation:${s}`), `${f.count}/13`));
+      });
     }
-    b.append(homes);
-    box.append(b);
+    box.append(side, b, homes);
+    box.classList.add("jewel-table");
+  }
+  // How far apart the cards of a side or bottom pile lie: closer as the pile
+  // grows, so that the whole box fits the screen.
+  function downStep(n) {
+    const phone = window.innerWidth <= 640;
+    const room = phone ? 150 : 190;           // the pile's height beyond its first card
+    const full = phone ? 15 : 20;
+    return n > 1 ? Math.max(phone ? 9 : 11, Math.min(full, Math.floor(room / (n - 1)))) : full;
   }
 
   function render() {
     const box = $("table");
+    const hadFocus = box.contains(document.activeElement);
     box.textContent = "";
+    box.className = "";
     ({ tomb: renderTomb, napoleao: renderNapoleao, jewel: renderJewel })[view.family](view.table, box);
     const places = [...box.querySelectorAll("[data-key]")];
     if (focusKey && !places.some((p) => p.dataset.key === focusKey)) focusKey = null;
     const targets = selected ? movesFrom(selected).map((m) => m.to) : [];
+    const hintDst = hintMove && hintMove.action === "move" ? targetKey(hintMove) : null;
     for (const p of places) {
       const key = p.dataset.key;
       p.classList.toggle("selected", key === selected);
-      p.classList.toggle("target", targets.includes(key));
+      p.classList.toggle("target", targets.includes(p.dataset.place));
       p.classList.toggle("focus", key === focusKey);
+      p.tabIndex = key === (focusKey || places[0].dataset.key) ? 0 : -1;
       if (hintMove && hintMove.action === "move") {
         p.classList.toggle("hint-src", key === hintMove.from);
-        p.classList.toggle("hint-dst", key === hintMove.to);
+        p.classList.toggle("hint-dst", key === hintDst);
       }
     }
+    if (hadFocus || tableWanted) focusTable();
   }
 
-  // -- choosing moves
+  // -- places and moves
 
   const kind = (key) => key.split(":")[0];
-  const movesFrom = (key) => view.legal.filter((m) => m.action === "move" && m.from === key);
-  const findMove = (from, to) => view.legal.find((m) => m.action === "move" && m.from === from && m.to === to);
+  const placeOf = (key) => {
+    const p = $("table").querySelector(`[data-key="${CSS.escape(key)}"]`);
+    return p ? p.dataset.place : key.split("#")[0];
+  };
+  const movesFrom = (key) => view.legal.filter((m) => m.action === "move" && m.from === placeOf(key));
+  const findMove = (from, to) => view.legal.find((m) => m.action === "move" && m.from === placeOf(from) && m.to === placeOf(to));
+  // The place a move lands on: for two foundations of a suit, the one the
+  // card fits (its rank one above the foundation's count).
+  function targetKey(move) {
+    if (view.family !== "jewel" || kind(move.to) !== "foundation") return move.to;
+    const suit = move.to.split(":")[1];
+    const found = view.table.foundations[suit];
+    const src = $("table").querySelector(`[data-key="${CSS.escape(move.from)}"]`);
+    const cards = src ? src.querySelectorAll(".card") : [];
+    const code = move.card || (cards.length ? cards[cards.length - 1].dataset.card : null);
+    const rank = code ? "A23456789TJQK".indexOf(code[0]) + 1 : 0;
+    const i = found.findIndex((f) => f.count === rank - 1);
+    return i > 0 ? `foundation:${suit}#${i + 1}` : move.to;
+  }
 
   // The move a tap (or Enter) makes from a place: the first move home if
   // there is one, else the only destination, or the first of several of
@@ -501,6 +716,10 @@
       const m = findMove(selected, key);
       if (m) return act(() => playMove(m));
     }
+    if (viaKeyboard && hintMove && hintMove.action !== "move" && key === focusKey) {
+      const m = hintMove;
+      return act(() => playMove(m));
+    }
     const moves = movesFrom(key);
     if (!moves.length) {
       const was = selected;
@@ -515,16 +734,60 @@
     say("Choose where it goes: tap a highlighted place (or tap the card again).");
   }
 
-  // -- pointer: tap, or drag a card to its place
+  // -- cards that move: each card slides from where it was (off when the
+  // player asks for reduced motion)
+
+  function cardPlaces() {
+    const out = new Map();
+    for (const c of $("table").querySelectorAll(".card[data-card]")) out.set(c.dataset.card, c.getBoundingClientRect());
+    return out;
+  }
+  let animationDone = null;
+  function animateFrom(before) {
+    if (reducedMotion.matches || !before.size) return;
+    let moved = 0;
+    for (const c of $("table").querySelectorAll(".card[data-card]")) {
+      const was = before.get(c.dataset.card);
+      if (!was) continue;
+      const now = c.getBoundingClientRect();
+      const dx = was.left - now.left, dy = was.top - now.top;
+      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+      moved += 1;
+      c.style.transition = "none";
+      c.style.transform = `translate(${dx}px, ${dy}px)`;
+      c.style.zIndex = "50";
+      requestAnimationFrame(() => {
+        c.style.transition = "transform 160ms ease-out";
+        c.style.transform = "";
+      });
+      setTimeout(() => { c.style.zIndex = ""; c.style.transition = ""; c.style.transform = ""; }, 200);
+    }
+    if (moved) {
+      document.body.dataset.animating = "1";
+      clearTimeout(animationDone);
+      animationDone = setTimeout(() => { delete document.body.dataset.animating; }, 220);
+    }
+  }
+
+  // -- pointer: tap, or drag a card to its place (mouse, pen or finger)
 
   let drag = null;
+  function endDrag() {
+    if (!drag) return null;
+    const d = drag;
+    drag = null;
+    if (d.ghost) d.ghost.remove();
+    return d;
+  }
   $("table").addEventListener("pointerdown", (e) => {
     const p = e.target.closest("[data-key]");
-    if (!p || e.button !== 0) return;
-    drag = { key: p.dataset.key, x: e.clientX, y: e.clientY, ghost: null, node: p };
+    if (!p || (e.pointerType === "mouse" && e.button !== 0)) return;
+    endDrag();
+    drag = { key: p.dataset.key, x: e.clientX, y: e.clientY, ghost: null, node: p, id: e.pointerId };
+    try { p.setPointerCapture(e.pointerId); } catch (err) { /* the pointer is gone */ }
   });
-  window.addEventListener("pointermove", (e) => {
-    if (!drag) return;
+  $("table").addEventListener("pointermove", (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
     if (!drag.ghost) {
       if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6 || drag.key === "@deck") return;
       const cards = drag.node.querySelectorAll(".card");
@@ -539,21 +802,21 @@
       selected = drag.key;
       render();
     }
+    e.preventDefault();
     drag.ghost.style.left = e.clientX - 30 + "px";
     drag.ghost.style.top = e.clientY - 20 + "px";
   });
-  window.addEventListener("pointerup", (e) => {
-    if (!drag) return;
-    const d = drag;
-    drag = null;
+  $("table").addEventListener("pointerup", (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const d = endDrag();
     if (d.refused) return say("That card cannot move now.");
     if (!d.ghost) {
-      if (e.target.closest("[data-key]") === d.node || d.node.contains(e.target)) choose(d.key, false);
+      const under = document.elementFromPoint(e.clientX, e.clientY);
+      if (under && d.node.contains(under)) choose(d.key, false);
       return;
     }
-    d.ghost.remove();
     const under = document.elementFromPoint(e.clientX, e.clientY);
-    const target = under && under.closest("[data-key]");
+    const target = under && under.closest("#table [data-key]");
     if (!target || target.dataset.key === d.key) {
       selected = null;
       return render();
@@ -563,79 +826,132 @@
     if (m) act(() => playMove(m));
     else { render(); say("The card cannot go there."); }
   });
+  // The browser took the pointer (a scroll, a system gesture): nothing moves
+  // and nothing is left behind.
+  const cancelDrag = (e) => {
+    if (!drag || (e.pointerId !== undefined && e.pointerId !== drag.id)) return;
+    const d = endDrag();
+    if (d.ghost) { selected = null; render(); }
+  };
+  $("table").addEventListener("pointercancel", cancelDrag);
+  $("table").addEventListener("lostpointercapture", (e) => { if (drag && drag.ghost) cancelDrag(e); });
 
-  // -- keyboard
+  // -- keyboard: the table is one stop of the Tab order; arrows move the
+  // focus between its places, which are named for assistive technology
 
+  let tableWanted = false;   // the focus belongs on the table (after a control was used)
+  function focusTable() {
+    tableWanted = false;
+    const places = [...$("table").querySelectorAll("[data-key]")];
+    const p = places.find((x) => x.dataset.key === focusKey) || places.find((x) => x.tabIndex === 0) || places[0];
+    if (p && document.activeElement !== p) p.focus({ preventScroll: true });
+  }
+  $("table").addEventListener("focusin", (e) => {
+    const p = e.target.closest("[data-key]");
+    if (!p) return;
+    focusKey = p.dataset.key;
+    for (const x of $("table").querySelectorAll("[data-key]")) {
+      x.tabIndex = x === p ? 0 : -1;
+      x.classList.toggle("focus", x === p);
+    }
+  });
+
+  // Left and right go through the places in reading order (rows top to
+  // bottom, each left to right), so that every place is reached; up and
+  // down go to the nearest place above or below.
   function moveFocus(dx, dy) {
     const places = [...$("table").querySelectorAll("[data-key]")];
     if (!places.length) return;
+    const centre = (p) => {
+      const r = p.getBoundingClientRect();
+      return { x: r.left + r.width / 2, y: r.top + Math.min(r.height, 60) / 2 };
+    };
     const current = places.find((p) => p.dataset.key === focusKey);
-    if (!current) {
-      focusKey = places[0].dataset.key;
-      return render();
+    let best = null;
+    if (!current) best = places[0];
+    else if (dx) {
+      const order = places.map((p) => ({ p, c: centre(p) }))
+        .sort((a, b) => (Math.abs(a.c.y - b.c.y) > 24 ? a.c.y - b.c.y : a.c.x - b.c.x)).map((o) => o.p);
+      const i = order.indexOf(current) + dx;
+      best = order[(i + order.length) % order.length];
+    } else {
+      const c = centre(current);
+      let bestScore = Infinity;
+      for (const p of places) {
+        if (p === current) continue;
+        const q = centre(p);
+        const along = (q.y - c.y) * dy;
+        if (along <= 4) continue;
+        const score = along + 2 * Math.abs(q.x - c.x);
+        if (score < bestScore) { bestScore = score; best = p; }
+      }
     }
-    const r = current.getBoundingClientRect();
-    const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-    let best = null, bestScore = Infinity;
-    for (const p of places) {
-      if (p === current) continue;
-      const q = p.getBoundingClientRect();
-      const px = q.left + q.width / 2 - cx, py = q.top + q.height / 2 - cy;
-      const along = dx ? px * dx : py * dy;
-      const across = dx ? Math.abs(py) : Math.abs(px);
-      if (along <= 4) continue;
-      const score = along + 2 * across;
-      if (score < bestScore) { bestScore = score; best = p; }
-    }
-    if (best) {
-      focusKey = best.dataset.key;
-      render();
-    }
+    if (!best) return;
+    focusKey = best.dataset.key;
+    best.focus();
   }
 
   document.addEventListener("keydown", (e) => {
     const typing = e.target.closest("input:not([type=checkbox]), select, textarea");
     if (typing || e.ctrlKey || e.metaKey || e.altKey || !view) return;
-    if (e.target.closest("button, input") && (e.key === " " || e.key === "Enter")) return;  // their own
+    const onControl = e.target.closest("button, input, a, select");
+    if (onControl && (e.key === " " || e.key === "Enter")) return;  // the control's own key
+    const onTable = !!e.target.closest("#table");
     const keys = {
       ArrowLeft: () => moveFocus(-1, 0), ArrowRight: () => moveFocus(1, 0),
       ArrowUp: () => moveFocus(0, -1), ArrowDown: () => moveFocus(0, 1),
-      Enter: () => (focusKey ? choose(focusKey, true) : moveFocus(1, 0)),
+      Enter: () => (focusKey ? choose(focusKey, true) : (moveFocus(1, 0))),
       " ": () => {
         if (focusKey && movesFrom(focusKey).length) { selected = focusKey; render(); say("Now move to a place and press Enter."); }
       },
       Escape: () => { selected = null; render(); },
       d: () => act(stockAction), u: () => act(undo), y: () => act(redo), h: () => act(hint),
-      n: () => act(newDeal), w: () => toggleWatch(),
+      n: () => act(newDeal), w: () => toggleWatch(), f: () => { if (view.finishable) act(finish); },
     };
     const f = keys[e.key] || keys[e.key.toLowerCase()];
     if (!f) return;
     e.preventDefault();
     if (e.key.length === 1 || e.key === "Enter") stopWatchingUnless(e.key.toLowerCase() === "w");
+    if (!onTable && (e.key === "Enter" || e.key === " ")) tableWanted = true;
     f();
   });
   function stopWatchingUnless(keep) { if (!keep) stopWatching(); }
 
-  // -- the controls
+  // -- the controls: each gives the focus back to the table, so that the
+  // keys a player presses next play the game, not the button again
 
-  $("undo").onclick = () => { stopWatching(); act(undo); };
-  $("redo").onclick = () => { stopWatching(); act(redo); };
-  $("restart").onclick = () => { stopWatching(); act(restart); };
-  $("hint").onclick = () => { stopWatching(); act(hint); };
-  $("watch").onclick = toggleWatch;
-  $("new").onclick = () => act(newDeal);
+  function control(id, fn) {
+    $(id).addEventListener("click", () => {
+      fn();
+      tableWanted = true;
+      focusTable();
+    });
+  }
+  control("undo", () => { stopWatching(); act(undo); });
+  control("redo", () => { stopWatching(); act(redo); });
+  control("restart", () => { stopWatching(); act(restart); });
+  control("hint", () => { stopWatching(); act(hint); });
+  control("fair-hint", () => { stopWatching(); act(fairHint); });
+  control("finish", () => { stopWatching(); act(finish); });
+  control("watch", toggleWatch);
+  control("new", () => act(newDeal));
+  control("back-to-previous", () => act(backToAside));
   $("deal-form").onsubmit = (e) => {
     e.preventDefault();
     const text = $("deal-input").value.trim();
-    if (!/^[0-9]+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
-      return say(`"${text}" is not a deal number: the page plays deals 1 to ${Number.MAX_SAFE_INTEGER}.`, "error");
+    if (!/^[0-9]{1,21}$/.test(text) || BigInt(text) < 1n || BigInt(text) > MAX_DEAL) {
+      say(`"${text.slice(0, 30)}" is not a deal number: deals are 1 to 100000000000000000000 (10**20).` +
+        ` Deal ${game.deal} goes on.`, "error");
+      $("deal-input").value = game.deal;
+      return;
     }
-    $("deal-input").blur();   // the keys play again
-    act(() => startGame(game.variant, Number(text)));
+    tableWanted = true;
+    act(() => startGame(game.variant, BigInt(text).toString()));
   };
+  $("replay").addEventListener("click", () => { tableWanted = true; });
   $("variant").onchange = () => {
-    $("variant").blur();
-    act(() => resume($("variant").value));
+    tableWanted = true;
+    act(() => { putAside(); return resume($("variant").value); });
   };
   $("winnable-only").checked = settings.winnableOnly;
   $("winnable-only").onchange = () => { settings.winnableOnly = $("winnable-only").checked; store("settings", settings); };
@@ -650,7 +966,7 @@
     stopWatching();
     const g = saved.games[variant];
     if (g && Array.isArray(g.steps) && g.deal) {
-      game = Object.assign(freshGame(variant, g.deal), g);
+      game = Object.assign(freshGame(variant, g.deal), g, { deal: String(g.deal) });
       selected = hintMove = focusKey = null;
       try {
         await refresh();
@@ -662,6 +978,7 @@
       }
     }
     const data = await api("/api/new", { variant, winnable_only: $("winnable-only").checked });
+    game = null;
     await startGame(variant, data.deal);
   }
 
@@ -673,7 +990,7 @@
       const group = el("optgroup");
       group.label = FAMILY[family] || family;
       for (const v of variants.filter((x) => x.family === family)) {
-        const o = el("option", "", v.name);
+        const o = el("option", "", v.title || v.name);
         o.value = v.name;
         o.title = v.description;
         group.append(o);
