@@ -401,6 +401,12 @@
     box.textContent = "…";
     box.className = "";
     try {
+      if (!indexed()) {       // no index: the deal's verdict is a search of its own, asked after the hint's
+        const h = await hintNow();
+        if (key === positionKey()) showIndicator(h);
+        fetchVerdict().catch(() => {});
+        return;
+      }
       const v = await fetchVerdict();
       if (key !== positionKey()) return;
       if (v.verdict === "lost") {       // lost everywhere; the search may add the best score
@@ -415,6 +421,13 @@
     } catch (e) {
       if (key === positionKey() && !(e instanceof Superseded)) { box.textContent = ""; box.className = ""; }
     }
+  }
+  // Whether the verdict index holds the deal being played (its answer is then at once).
+  function indexed() {
+    const v = variants.find((x) => x.name === game.variant);
+    if (!v || !v.index || !/^[0-9]+$/.test(game.deal)) return false;
+    const n = Number(game.deal);
+    return n >= v.index.first && n <= v.index.last;
   }
   function showIndicator(h) {
     if (!settings.indicator) return;
