@@ -82,7 +82,7 @@ is_copy = -c "import solver._core as c, sys; sys.exit('not the sanitized module:
 test-asan: build
 	$(call sanitized_copy,asan)
 	cd build/asan && $(ASAN_RUN) $(call is_copy,asan) \
-		&& $(ASAN_RUN) -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py
+		&& $(ASAN_RUN) -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py --ignore=tests/test_web_page.py
 
 # The tests that use threads again, with the C core built under
 # ThreadSanitizer, as test-asan does: a data race in the core (between the
