@@ -46,3 +46,18 @@ def run_doubling_memory(search: Any, memory: int, stopped: int) -> tuple[int, in
         memory *= 2
         search.set_limits(None, None, memory)
     return status, stops, memory
+
+
+def properties_profile() -> Any:
+    """The hypothesis settings of the property tests: ``properties`` (25
+    derandomized examples a test, no example database) by default,
+    ``properties-long`` (500 fresh ones) with TOMB_PROPERTIES=properties-long."""
+    import os
+
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("properties", max_examples=25, deadline=None, derandomize=True, database=None,
+                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    settings.register_profile("properties-long", parent=settings.get_profile("properties"),
+                              max_examples=500, derandomize=False)
+    return settings.get_profile(os.environ.get("TOMB_PROPERTIES", "properties"))

@@ -60,7 +60,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
+
+from support import properties_profile
 from hypothesis import strategies as st
 
 from solver import Game, Limit, Move, Result, SolverError, hint_after, position_after, solve
@@ -71,17 +73,7 @@ from solver.cli import main
 from solver.deals import Deal, number_from_text
 from solver.session import parse_move
 
-settings.register_profile(
-    "properties",
-    max_examples=25,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile("properties-long", parent=settings.get_profile("properties"),
-                          max_examples=500, derandomize=False)
-PROFILE = settings.get_profile(os.environ.get("TOMB_PROPERTIES", "properties"))
+PROFILE = properties_profile()
 
 #: A search small enough for an example: a few milliseconds.
 SMALL = Limit(positions=3000, seconds=None, memory=2**28)

@@ -28,7 +28,9 @@ import tomllib
 from dataclasses import replace
 from pathlib import Path
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
+
+from support import properties_profile
 from hypothesis import strategies as st
 
 from solver import Game, Limit, families, hint, solve
@@ -42,17 +44,7 @@ from solver.variants import HERE as VARIANT_DIR
 from solver.variants import VariantError, load, load_file, names
 from solver.variants import parse as parse_variant
 
-settings.register_profile(
-    "properties",
-    max_examples=25,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.register_profile("properties-long", parent=settings.get_profile("properties"),
-                          max_examples=500, derandomize=False)
-PROFILE = settings.get_profile(os.environ.get("TOMB_PROPERTIES", "properties"))
+PROFILE = properties_profile()
 
 VARIANTS = names()
 #: A search small enough for an example: a few milliseconds.
