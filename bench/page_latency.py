@@ -1,0 +1,86 @@
+"""Hint latency through the page: a player presses H and waits for the answer.
+
+Starts ``python -m solver serve`` and Debian's Chromium (Playwright), and for
+each variant opens deals, plays a few moves by hints, and times each press
+of H until the hint's sentence is shown (wall-clock, as the player waits).
+With ``--busy N``, N processes spin on the CPU meanwhile (a busy machine).
+Prints p50, p95 and the largest per variant:
+
+    .venv/bin/python bench/page_latency.py --hints 30
+    .venv/bin/python bench/page_latency.py --hints 30 --busy 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+VARIANTS = ["napoleons-tomb-3", "napoleons-tomb", "napoleonin-hauta", "paciencia-napoleao",
+            "paciencia-napoleao-free", "paciencia-porta-joias", "paciencia-porta-joias-free"]
+SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
+
+
+def measure(page, variant: str, hints: int) -> list[float]:
+    """Seconds from pressing H to the hint shown, ``hints`` times: deals 1,
+    2, ... each played along its hints for a few moves."""
+    times: list[float] = []
+    page.select_option("#variant", variant)
+    page.wait_for_function(SETTLED)
+    deal = 0
+    while len(times) < hints:
+        deal += 1
+        page.fill("#deal-input", str(deal))
+        page.press("#deal-input", "Enter")
+        page.wait_for_function(SETTLED)
+        for _ in range(5):
+            start = time.perf_counter()
+            page.keyboard.press("h")
+            page.wait_for_function(SETTLED, timeout=60_000)
+            times.append(time.perf_counter() - start)
+            if page.get_attribute("#message", "class") != "hint" or len(times) >= hints:
+                break
+            page.keyboard.press("Enter")
+            page.wait_for_function(SETTLED)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hints", type=int, default=30, help="hints timed per variant (default 30)")
+    parser.add_argument("--busy", type=int, default=0, help="processes spinning on the CPU meanwhile")
+    parser.add_argument("--variants", nargs="*", default=VARIANTS)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", "0"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = server.stdout.readline().split()[5]
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.goto(url)
+            page.wait_for_function(SETTLED)
+            print(f"{'variant':<28} {'hints':>5} {'p50 s':>7} {'p95 s':>7} {'max s':>7}   busy={args.busy}")
+            for variant in args.variants:
+                t = sorted(measure(page, variant, args.hints))
+                p95 = t[min(len(t) - 1, round(0.95 * (len(t) - 1)))]
+                print(f"{variant:<28} {len(t):>5} {statistics.median(t):>7.3f} {p95:>7.3f} {t[-1]:>7.3f}",
+                      flush=True)
+            browser.close()
+    finally:
+        for s in spinners:
+            s.kill()
+        server.terminate()
+
+
+if __name__ == "__main__":
+    main()
