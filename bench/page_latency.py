@@ -8,6 +8,7 @@ Prints p50, p95 and the largest per variant:
 
     .venv/bin/python bench/page_latency.py --hints 30
     .venv/bin/python bench/page_latency.py --hints 30 --busy 2
+    .venv/bin/python bench/page_latency.py --hints 30 --fresh     # first hints only: a search each
 """
 
 from __future__ import annotations
@@ -27,19 +28,23 @@ VARIANTS = ["napoleons-tomb-3", "napoleons-tomb", "napoleonin-hauta", "paciencia
 SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
 
 
-def measure(page, variant: str, hints: int) -> list[float]:
+def measure(page, variant: str, hints: int, along: int = 5, deals: list[int] | None = None) -> list[float]:
     """Seconds from pressing H to the hint shown, ``hints`` times: deals 1,
-    2, ... each played along its hints for a few moves."""
+    2, ... each played along its hints for ``along`` moves (the hints after
+    the first continue a line the first proved; ``along=1``: the first hint
+    of each deal alone, a search each)."""
     times: list[float] = []
     page.select_option("#variant", variant)
     page.wait_for_function(SETTLED)
-    deal = 0
+    numbers = iter(deals or range(1, 10**9))
     while len(times) < hints:
-        deal += 1
+        deal = next(numbers, None)
+        if deal is None:
+            break
         page.fill("#deal-input", str(deal))
         page.press("#deal-input", "Enter")
         page.wait_for_function(SETTLED)
-        for _ in range(5):
+        for _ in range(along):
             start = time.perf_counter()
             page.keyboard.press("h")
             page.wait_for_function(SETTLED, timeout=60_000)
@@ -56,6 +61,10 @@ def main() -> None:
     parser.add_argument("--hints", type=int, default=30, help="hints timed per variant (default 30)")
     parser.add_argument("--busy", type=int, default=0, help="processes spinning on the CPU meanwhile")
     parser.add_argument("--variants", nargs="*", default=VARIANTS)
+    parser.add_argument("--deals", type=int, nargs="*", default=None,
+                        help="these deals instead of 1, 2, 3... (hard ones: napoleonin-hauta 78606 35118)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="time only the first hint of each deal (a search each), not hints along a line")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -69,9 +78,10 @@ def main() -> None:
             page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
             page.goto(url)
             page.wait_for_function(SETTLED)
-            print(f"{'variant':<28} {'hints':>5} {'p50 s':>7} {'p95 s':>7} {'max s':>7}   busy={args.busy}")
+            print(f"{'variant':<28} {'hints':>5} {'p50 s':>7} {'p95 s':>7} {'max s':>7}   busy={args.busy}"
+                  f"{' fresh' if args.fresh else ''}")
             for variant in args.variants:
-                t = sorted(measure(page, variant, args.hints))
+                t = sorted(measure(page, variant, args.hints, 1 if args.fresh else 5, args.deals))
                 p95 = t[min(len(t) - 1, round(0.95 * (len(t) - 1)))]
                 print(f"{variant:<28} {len(t):>5} {statistics.median(t):>7.3f} {p95:>7.3f} {t[-1]:>7.3f}",
                       flush=True)
