@@ -13,9 +13,12 @@ Routes (JSON in, JSON out; docs/web.md has the fields):
 - ``POST /api/state``: the table after the steps;
 - ``POST /api/play``: play one move, get the step (with the moves the rules
   made by themselves) and the table;
-- ``POST /api/hint``: the solver's next move and what it proved;
+- ``POST /api/hint``: the solver's next move and what it proved (``fair``:
+  the careful blind player's move instead);
+- ``POST /api/finish``: the cards home, once nothing is left to decide;
 - ``POST /api/new``: a new deal number (``winnable_only`` from the index);
-- ``POST /api/verdict``: whether the deal can be won, and its difficulty.
+- ``POST /api/verdict``: whether the deal can be won, and its difficulty;
+- ``GET  /api/status``: the searches started, stopped, refused, waiting.
 
 Every error is ``{"error": "..."}`` with a 4xx status (400 a bad request,
 404, 405, 413 a body over :data:`MAX_BODY` bytes, 415 a body that is not
@@ -24,22 +27,19 @@ response carries a traceback. Only requests for the host names the server
 was started for are answered (a DNS-rebinding page cannot read the API),
 and a POST must say its body is JSON (a form another site's page sends
 cannot reach the API): a wrong host gets Starlette's plain 400 "Invalid
-host header".
-Hints run in threads (the search releases the GIL), at most
-``hint_workers`` at once, each within its limit.
+host header". Searches run in the :class:`~solver.web.pool.SearchPool`: at
+most ``hint_workers`` at once, each within its CPU limit and its wall-clock
+bound, each stopped when its client goes away.
 """
 
 from __future__ import annotations
 
 import logging
 import socket
-import threading
-import time
-from contextvars import ContextVar
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .. import verdicts
 from ..api import DEFAULT_VARIANT, Cancel, Limit
@@ -50,6 +50,7 @@ from ..inputs import brief, load_json
 from ..hints import DEFAULT_HINT_LIMIT, Hint
 from ..session import Game, describe, move_json, parse_move
 from ..variants import BaseVariant, all_variants, load
+from .pool import Busy, SearchPool
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -58,7 +59,6 @@ if TYPE_CHECKING:
 
 #: A request's JSON object, and what an endpoint answers with.
 Body = dict[str, Any]
-T = TypeVar("T")
 
 __all__ = ["MAX_BODY", "MAX_MOVES", "create_app", "serve"]
 
@@ -69,16 +69,6 @@ MAX_BODY = 512 * 1024
 MAX_MOVES = 5_000
 #: The variant the page opens with: the 3-card deal, as on the seed page.
 FIRST = "napoleons-tomb-3"
-#: Hints that may wait for a worker at once; more are refused (503) at once.
-#: Each waits at most until its wall-clock bound is near.
-MAX_WAITING = 64
-#: The least time a search is given: a request that cannot start its search
-#: this long before its wall-clock bound is refused (503) instead.
-MIN_SEARCH = 0.25
-#: Seconds between two looks at whether a hint's client is still there.
-DISCONNECT_POLL = 0.1
-#: The request an endpoint is answering (for the searches it starts).
-_REQUEST: ContextVar[Request] = ContextVar("request")
 #: The host names a server on this machine is reached by.
 LOOPBACK = ("localhost", "127.0.0.1", "[::1]")
 
@@ -235,6 +225,147 @@ def _fair_hint_json(game: Game) -> dict[str, Any]:
 # ---------------------------------------------------------------------------
 # The application
 
+#: A route's work: the request's JSON object (and the request, for its
+#: searches) in, the answer's JSON object out.
+Handler = Callable[[Body, "Request"], Awaitable[Body]]
+
+
+class _Api:
+    """The routes' work, a method a route, over the variants served, the
+    hints' limit and the pool their searches run in."""
+
+    def __init__(self, served: dict[str, BaseVariant], hint_limit: Limit, pool: SearchPool) -> None:
+        self.served, self.limit, self.pool = served, hint_limit, pool
+
+    async def variants(self, body: Body, request: Request) -> Body:
+        return {"variants": variants_json(self.served), "first": FIRST}
+
+    async def status(self, body: Body, request: Request) -> Body:
+        return self.pool.status()
+
+    async def state(self, body: Body, request: Request) -> Body:
+        return {"view": _game(body, self.served).view()}
+
+    async def play(self, body: Body, request: Request) -> Body:
+        game = _game(body, self.served)
+        if "move" not in body:
+            raise _BadRequest(400, "give the 'move' to play")
+        step = game.play(parse_move(body["move"]))
+        return {"step": [move_json(m) for m in step], "view": game.view()}
+
+    async def hint(self, body: Body, request: Request) -> Body:
+        game = _game(body, self.served)
+        fair = body.get("fair", False)
+        if not isinstance(fair, bool):
+            raise _BadRequest(400, f"'fair' must be true or false, not {brief(fair)}")
+        if fair:
+            return {"hint": _fair_hint_json(game)}
+        h = await self.pool.run(lambda token: game.hint(self.limit, cancel=token), request)
+        if h.reason == "interrupted":       # the client is here: the wall-clock bound stopped it
+            h = replace(h, reason="seconds")
+        lost = h.status == "unknown" and game.deal is not None and verdicts.lookup(game.deal, game.variant) == "lost"
+        return {"hint": _hint_json(h, at_start=not game.steps, deal_lost=lost)}
+
+    async def finish(self, body: Body, request: Request) -> Body:
+        game = _game(body, self.served)
+        steps = game.finish()
+        return {"steps": [[move_json(m) for m in step] for step in steps], "view": game.view()}
+
+    async def new(self, body: Body, request: Request) -> Body:
+        variant = _variant(body, self.served)
+        only = body.get("winnable_only", False)
+        if not isinstance(only, bool):
+            raise _BadRequest(400, "'winnable_only' must be true or false")
+        if only and verdicts.index_for(variant) is None:
+            deal = await self.pool.run(lambda token: _search_winnable(variant, self.limit, token), request)
+            return {"deal": deal, "source": "search"}
+        return {"deal": verdicts.random_deal(variant, winnable_only=only), "source": "index" if only else "random"}
+
+    async def verdict(self, body: Body, request: Request) -> Body:
+        variant, deal = _variant(body, self.served), _deal(body)
+        found, source = verdicts.verdict(deal, variant, search=False)
+        if found is None:
+            found, source = await self.pool.run(
+                lambda token: verdicts.verdict(deal, variant, limit=self.limit, cancel=token), request)
+        out: Body = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
+                     "winnable": True if found == "won" else False if found == "lost" else None,
+                     "difficulty": None}
+        if variant.family == "tomb":
+            level = await self.pool.run(
+                lambda token: verdicts.difficulty(deal, variant, known=found, limit=self.limit, cancel=token), request)
+            out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
+        return out
+
+
+async def _read_body(request: Request) -> Body:
+    """The request's JSON object. A body over MAX_BODY is read on (up to 8
+    times that, not kept), so that the client, still sending, gets the 413
+    rather than a reset."""
+    from starlette.requests import ClientDisconnect
+
+    chunks, total = [], 0
+    try:
+        async for chunk in request.stream():
+            total += len(chunk)
+            if total <= MAX_BODY:
+                chunks.append(chunk)
+            elif total > 8 * MAX_BODY:
+                break
+    except ClientDisconnect:
+        raise _BadRequest(400, "the client went away before the body was read") from None
+    if total > MAX_BODY:
+        raise _BadRequest(413, f"the request body is over {MAX_BODY // 1024} KiB")
+    body = load_json(b"".join(chunks) or b"null", "the request body", lambda m: _BadRequest(400, m))
+    if not isinstance(body, dict):
+        raise _BadRequest(400, "the request body must be a JSON object")
+    return body
+
+
+def _endpoint(handler: Handler) -> Callable[[Request], Awaitable[Response]]:
+    """A JSON endpoint: the body read and checked, every known error a
+    clear 4xx answer."""
+    from starlette.responses import JSONResponse
+
+    async def run(request: Request) -> Response:
+        try:
+            if request.method == "POST" and not _is_json(request.headers.get("content-type", "")):
+                raise _BadRequest(415, "send the body as JSON, with the header Content-Type: application/json")
+            body = await _read_body(request) if request.method == "POST" else dict(request.query_params)
+            return JSONResponse(await handler(body, request))
+        except _BadRequest as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        except Busy as exc:
+            return JSONResponse({"error": str(exc)}, status_code=503)
+        except MoveError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=422)
+        except (SolverError, ValueError) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=400)
+
+    return run
+
+
+async def _page(request: Request) -> Response:
+    from starlette.responses import FileResponse
+
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    from starlette.exceptions import HTTPException
+    from starlette.responses import JSONResponse
+
+    assert isinstance(exc, HTTPException)       # the only errors it is registered for
+    what = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
+    return JSONResponse({"error": what.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    from starlette.responses import JSONResponse
+
+    log.exception("internal error on %s", request.url.path)
+    return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
+                        status_code=500)
+
 
 def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
                variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = LOOPBACK,
@@ -245,205 +376,27 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
     the shipped variants and ``variants`` (of variant files,
     :func:`served_variants`), answering requests for the host names
     ``hosts`` only (``"*"``: any)."""
-    served = served_variants(variants)
     try:
-        import anyio
         from starlette.applications import Starlette
         from starlette.exceptions import HTTPException
         from starlette.middleware import Middleware
         from starlette.middleware.trustedhost import TrustedHostMiddleware
-        from starlette.requests import ClientDisconnect
-        from starlette.responses import FileResponse, JSONResponse
-        from starlette.routing import Mount, Route
+        from starlette.routing import BaseRoute, Mount, Route
         from starlette.staticfiles import StaticFiles
     except ImportError:  # pragma: no cover - depends on the install
         raise ValueError(_missing_extra()) from None
 
-    workers = anyio.CapacityLimiter(hint_workers)
-    waiting = 0
-    #: Searches started, those stopped because their client went away, and
-    #: requests refused because no worker was free in time.
-    counts = {"searches": 0, "stopped": 0, "refused": 0}
-    wall_seconds = hint_wall if hint_wall is not None else (hint_limit.seconds or 2.0) + 1.0
-
-    async def read_body(request: Request) -> Body:
-        # A body over MAX_BODY is read on (up to 8 times that, not kept), so
-        # that the client, still sending, gets the 413 rather than a reset.
-        chunks, total = [], 0
-        try:
-            async for chunk in request.stream():
-                total += len(chunk)
-                if total <= MAX_BODY:
-                    chunks.append(chunk)
-                elif total > 8 * MAX_BODY:
-                    break
-        except ClientDisconnect:
-            raise _BadRequest(400, "the client went away before the body was read") from None
-        if total > MAX_BODY:
-            raise _BadRequest(413, f"the request body is over {MAX_BODY // 1024} KiB")
-        body = load_json(b"".join(chunks) or b"null", "the request body", lambda m: _BadRequest(400, m))
-        if not isinstance(body, dict):
-            raise _BadRequest(400, "the request body must be a JSON object")
-        return body
-
-    def endpoint(handler: Callable[[Body], Awaitable[Body]]) -> Callable[[Request], Awaitable[Response]]:
-        """A JSON endpoint: the body read and checked, every known error a
-        clear 4xx answer."""
-
-        async def run(request: Request) -> Response:
-            try:
-                if request.method == "POST" and not _is_json(request.headers.get("content-type", "")):
-                    raise _BadRequest(415, "send the body as JSON, with the header Content-Type: application/json")
-                body = await read_body(request) if request.method == "POST" else dict(request.query_params)
-                _REQUEST.set(request)
-                return JSONResponse(await handler(body))
-            except _BadRequest as exc:
-                return JSONResponse({"error": exc.message}, status_code=exc.status)
-            except MoveError as exc:
-                return JSONResponse({"error": str(exc)}, status_code=422)
-            except (SolverError, ValueError) as exc:
-                return JSONResponse({"error": str(exc)}, status_code=400)
-
-        return run
-
-    async def in_worker(fn: Callable[[Cancel], T]) -> T:
-        """Run ``fn(token)`` in a thread, at most ``hint_workers`` at once,
-        within ``wall_seconds`` of wall-clock time from now: waiting for a
-        worker (a 503 if none is free in that time) and searching (the
-        token is cancelled when the time is up). The token is cancelled
-        too when the client that asked goes away (the page aborts a
-        request it no longer needs)."""
-        nonlocal waiting
-        if waiting >= MAX_WAITING:
-            raise _BadRequest(503, "the server is busy with other hints: try again in a moment")
-        waiting += 1
-        deadline = time.monotonic() + wall_seconds
-        token = Cancel()
-        request = _REQUEST.get()
-
-        async def watch() -> None:
-            while not await request.is_disconnected():
-                await anyio.sleep(DISCONNECT_POLL)
-            token.cancel()
-            counts["stopped"] += 1
-
-        def timed() -> T:
-            timer = threading.Timer(max(0.0, deadline - time.monotonic()), token.cancel)
-            timer.daemon = True
-            timer.start()
-            try:
-                return fn(token)
-            finally:
-                timer.cancel()
-
-        try:
-            acquired = False
-            with anyio.move_on_after(max(0.0, deadline - time.monotonic() - MIN_SEARCH)):
-                await workers.acquire()
-                acquired = True
-            if not acquired:
-                counts["refused"] += 1
-                raise _BadRequest(503, "the server is busy with other hints: try again in a moment")
-            try:
-                async with anyio.create_task_group() as group:
-                    group.start_soon(watch)
-                    counts["searches"] += 1
-                    try:
-                        answer = await anyio.to_thread.run_sync(timed)
-                    finally:
-                        group.cancel_scope.cancel()
-                return answer
-            finally:
-                workers.release()
-        finally:
-            waiting -= 1
-
-    async def status(body: Body) -> Body:
-        return {**counts, "waiting": waiting}
-
-    async def get_variants(body: Body) -> Body:
-        return {"variants": variants_json(served), "first": FIRST}
-
-    async def state(body: Body) -> Body:
-        return {"view": _game(body, served).view()}
-
-    async def play(body: Body) -> Body:
-        game = _game(body, served)
-        if "move" not in body:
-            raise _BadRequest(400, "give the 'move' to play")
-        step = game.play(parse_move(body["move"]))
-        return {"step": [move_json(m) for m in step], "view": game.view()}
-
-    async def hint(body: Body) -> Body:
-        game = _game(body, served)
-        fair = body.get("fair", False)
-        if not isinstance(fair, bool):
-            raise _BadRequest(400, f"'fair' must be true or false, not {brief(fair)}")
-        if fair:
-            return {"hint": _fair_hint_json(game)}
-        h = await in_worker(lambda token: game.hint(hint_limit, cancel=token))
-        if h.reason == "interrupted":       # the client is here: the wall-clock bound stopped it
-            h = replace(h, reason="seconds")
-        lost = h.status == "unknown" and game.deal is not None and verdicts.lookup(game.deal, game.variant) == "lost"
-        return {"hint": _hint_json(h, at_start=not game.steps, deal_lost=lost)}
-
-    async def finish(body: Body) -> Body:
-        game = _game(body, served)
-        steps = game.finish()
-        return {"steps": [[move_json(m) for m in step] for step in steps], "view": game.view()}
-
-    async def new(body: Body) -> Body:
-        variant = _variant(body, served)
-        only = body.get("winnable_only", False)
-        if not isinstance(only, bool):
-            raise _BadRequest(400, "'winnable_only' must be true or false")
-        if only and verdicts.index_for(variant) is None:
-            deal = await in_worker(lambda token: _search_winnable(variant, hint_limit, token))
-            return {"deal": deal, "source": "search"}
-        return {"deal": verdicts.random_deal(variant, winnable_only=only), "source": "index" if only else "random"}
-
-    async def verdict(body: Body) -> Body:
-        variant, deal = _variant(body, served), _deal(body)
-        found, source = verdicts.verdict(deal, variant, search=False)
-        if found is None:
-            found, source = await in_worker(
-                lambda token: verdicts.verdict(deal, variant, limit=hint_limit, cancel=token))
-        out: Body = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
-                     "winnable": True if found == "won" else False if found == "lost" else None,
-                     "difficulty": None}
-        if variant.family == "tomb":
-            level = await in_worker(
-                lambda token: verdicts.difficulty(deal, variant, known=found, limit=hint_limit, cancel=token))
-            out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
-        return out
-
-    async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)       # the only errors it is registered for
-        what = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
-        return JSONResponse({"error": what.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
-
-    async def internal_error(request: Request, exc: Exception) -> Response:
-        log.exception("internal error on %s", request.url.path)
-        return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
-                            status_code=500)
-
-    routes = [
-        Route("/", page),
-        Route("/api/variants", endpoint(get_variants), methods=["GET"]),
-        Route("/api/state", endpoint(state), methods=["POST"]),
-        Route("/api/play", endpoint(play), methods=["POST"]),
-        Route("/api/hint", endpoint(hint), methods=["POST"]),
-        Route("/api/finish", endpoint(finish), methods=["POST"]),
-        Route("/api/new", endpoint(new), methods=["POST"]),
-        Route("/api/verdict", endpoint(verdict), methods=["POST"]),
-        Route("/api/status", endpoint(status), methods=["GET"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
+    wall = hint_wall if hint_wall is not None else (hint_limit.seconds or 2.0) + 1.0
+    api = _Api(served_variants(variants), hint_limit, SearchPool(hint_workers, wall))
+    routes: list[BaseRoute] = [Route("/", _page)]
+    for path, handler, method in (("variants", api.variants, "GET"), ("status", api.status, "GET"),
+                                  ("state", api.state, "POST"), ("play", api.play, "POST"),
+                                  ("hint", api.hint, "POST"), ("finish", api.finish, "POST"),
+                                  ("new", api.new, "POST"), ("verdict", api.verdict, "POST")):
+        routes.append(Route(f"/api/{path}", _endpoint(handler), methods=[method]))
+    routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     allowed = sorted({h.lower() for h in hosts})
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: internal_error},
+    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error},
                      middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed, www_redirect=False)])
 
 
