@@ -67,7 +67,8 @@ test-slow: build
 # the package and the tests in build/asan, run from there (so that they,
 # and the commands they start, import the copy; the .venv's module is
 # left as it is). Every test that reaches the core runs; only the
-# browser's are left out (Chromium would load the sanitizer too).
+# browser's (test_web_browser.py, test_web_page.py) are left out (Chromium
+# would load the sanitizer too).
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so) $$($${CC:-cc} -print-file-name=libstdc++.so)" ../../$(PY)
 # $(call sanitized_copy,KIND): the package and the tests copied into
