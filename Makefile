@@ -101,11 +101,12 @@ test-tsan: build
 	cd build/tsan && $(TSAN_RUN) $(call is_copy,tsan) \
 		&& $(TSAN_RUN) -m pytest -p no:cacheprovider $(TSAN_TESTS)
 
-# Lint and type check (configured in pyproject.toml): ruff on the package
-# and the tests, mypy --strict on the package; the C sources: no warning
-# (cwarn), no function over 80 lines (funclen).
+# Lint and type check (configured in pyproject.toml): ruff on the whole
+# tree (the package, the tests, bench/ and tools/), mypy --strict on the
+# package; the C sources: no warning (cwarn), no function over 80 lines
+# (funclen).
 lint: build cwarn funclen
-	$(PY) -m ruff check solver tests
+	$(PY) -m ruff check .
 	$(PY) -m mypy
 
 # The C sources that cwarn and funclen check: every file under csrc/.

@@ -109,7 +109,7 @@ def overhead(args) -> None:
         "batch.run_batch(sys.argv[3], 'napoleons-tomb-3', [(1, 2000)], Limit(), progress=None, **kw)\n"
     )
     out = {}
-    for r in range(args.rounds):
+    for _ in range(args.rounds):
         for engine in ("pool", "dask"):
             for size in (1, 500):
                 with tempfile.TemporaryDirectory() as tmp:
