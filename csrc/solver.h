@@ -8,9 +8,10 @@
  * lines are the same for every family; the rules, the positions and the
  * shortcut flags are the family's.
  *
- * This header has the shared part and the Napoleon's Tomb family (its
- * structs and flags keep the prefix solver_ / SOLVER_); deck2.h has the
- * two-deck games.
+ * This header has the shared part (solver_*, SOLVER_*: the handle, its
+ * verbs, the move record, the stats) and the Napoleon's Tomb family (its
+ * structs tomb_rules and tomb_position; its shortcut flags keep the prefix
+ * SOLVER_); deck2.h has the two-deck games.
  *
  * The Tomb's cards are numbered 0..51 in PySolFC's fresh-deck order: id =
  * suit*13 + rank-1 with suits clubs, spades, hearts, diamonds; rank 1 = Ace

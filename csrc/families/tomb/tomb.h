@@ -92,8 +92,10 @@ enum { LV_GREEDY = 1, LV_SEVEN = 2, LV_SIXES = 3, LV_RESERVE = 4, LV_HAND = 5 };
  * card other than the top one (0: none), which does not read the top card.
  * The reference for the summaries' bit-level check (bitmoves_check.c). */
 int tomb_others_forced(const tomb_game *g, const tomb_state *s);
-/* Plays a move generated for s. Fills *turned with the cards a turn turned
- * (if turned is not NULL) and returns the card moved, or -1 for turn/redeal. */
+/* Plays a move generated for s. Fills *out (if out is not NULL) with the
+ * move as the API records it (its action, card and places; for a turn, the
+ * cards turned) and returns the card moved, or -1 for a turn, a redeal or a
+ * bury. */
 int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out);
 int tomb_score(const tomb_state *s);
 /* Cards that must reach the foundations before one of this rank fits (99: never). */
