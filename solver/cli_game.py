@@ -14,7 +14,6 @@ import json
 from .api import DEFAULT_VARIANT, Limit
 from .deals import number_from_text
 
-EXIT = {True: 0, False: 1, None: 3}
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -104,7 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _winnable(args: argparse.Namespace) -> int:
     from . import verdicts
-    from .cli import limit_of, variant_of
+    from .cli import EXIT, limit_of, variant_of
 
     variant = variant_of(args)
     assert variant is not None      # --variant has a default
@@ -119,14 +118,14 @@ def _winnable(args: argparse.Namespace) -> int:
         if level is not None:
             out["difficulty"] = level
         print(json.dumps(out))
-        return EXIT[answer]
+        return EXIT[found or "unknown"]
     text = {True: "winnable", False: "lost (no line wins it)", None: "unknown"}[answer]
     where = {"index": "from the verdict index", "search": "from a search", "none": "not in the verdict index"}[source]
     line = f"{variant.name}, deal {deal}: {text} ({where})"
     if level is not None:
         line += f"; difficulty {level}: {verdicts.DIFFICULTIES[level]}"
     print(line)
-    return EXIT[answer]
+    return EXIT[found or "unknown"]
 
 
 def _index(args: argparse.Namespace) -> int:
