@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bits.h"
 #include "cardnames.h"
 #include "deck2.h"
 
@@ -78,18 +79,6 @@ static inline int family_check_twice(const int *count, const char *where, char *
     return 0;
 }
 
-/* Writes the low `bits` bits (1..64) of value into the zeroed key at bit
- * *at, and moves *at on. */
-static inline void family_put_bits(uint64_t *key, int *at, uint64_t value, int bits)
-{
-    if (bits < 64)
-        value &= (1ull << bits) - 1;
-    int w = *at >> 6, o = *at & 63;
-    key[w] |= value << o;
-    if (o && o + bits > 64)
-        key[w + 1] |= value >> (64 - o);
-    *at += bits;
-}
 
 /* Each returns 0, or -1 with a message in err for impossible rules or positions. */
 int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,

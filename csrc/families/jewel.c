@@ -447,9 +447,9 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
         sort_desc(lid, D2_LID);
     }
     for (int p = 0; p < D2_TABLEAU; p++)
-        family_put_bits(key, &at, piles[p], 22);
+        put_bits(key, &at, piles[p], 22);
     for (int i = 0; i < D2_LID; i++)
-        family_put_bits(key, &at, lid[i], 6);
+        put_bits(key, &at, lid[i], 6);
     /* Reserves: label of the reserve holding each sid (0: none). With the
      * symmetry, reserves are labelled in the order of their bottom cards. */
     uint8_t label[D2_RESERVES] = { 1, 2, 3 };
@@ -473,13 +473,13 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
         }
     at += 2 * g->nsid;
     for (int su = 0; su < 4; su++) {
-        family_put_bits(key, &at, s->found[su][0], 4);
-        family_put_bits(key, &at, s->found[su][1], 4);
+        put_bits(key, &at, s->found[su][0], 4);
+        put_bits(key, &at, s->found[su][1], 4);
     }
-    family_put_bits(key, &at, s->next, 7);
-    family_put_bits(key, &at, s->jused, 4);
-    family_put_bits(key, &at, s->turned == NO ? 0 : s->turned + 1u, 6);
-    family_put_bits(key, &at, 1, 1);
+    put_bits(key, &at, s->next, 7);
+    put_bits(key, &at, s->jused, 4);
+    put_bits(key, &at, s->turned == NO ? 0 : s->turned + 1u, 6);
+    put_bits(key, &at, 1, 1);
 }
 
 /* Shortcut "dead-cards" (docs/search.md): an upper bound on the score of

@@ -124,7 +124,7 @@ static void np_apply(const void *game, void *state, const gmove *m)
         else
             s->ab[su]++;
         int at = rid * g->gone_bits;
-        family_put_bits(s->gone, &at, (uint64_t)(s->pass + 1), g->gone_bits);
+        put_bits(s->gone, &at, (uint64_t)(s->pass + 1), g->gone_bits);
     } else if (m->kind == NM_DEAL) {
         int k = s->nstock - s->next;
         if (k > D2_PILES)
@@ -295,12 +295,12 @@ static void np_key(const void *game, const void *state, uint64_t *key)
     int full = at / 64;
     memcpy(key, s->gone, sizeof(uint64_t) * (size_t)(full + (at % 64 != 0)));
     memset(key + full + (at % 64 != 0), 0, sizeof(uint64_t) * (size_t)(words - full - (at % 64 != 0)));
-    family_put_bits(key, &at, s->next, 7);
-    family_put_bits(key, &at, s->pass, 3);
+    put_bits(key, &at, s->next, 7);
+    put_bits(key, &at, s->pass, 3);
     for (int i = 0; i < 4; i++)
-        family_put_bits(key, &at, s->kb[i], 4);
-    family_put_bits(key, &at, (uint64_t)restricted(g, s), 1);
-    family_put_bits(key, &at, 1, 1);   /* never an all-zero key */
+        put_bits(key, &at, s->kb[i], 4);
+    put_bits(key, &at, (uint64_t)restricted(g, s), 1);
+    put_bits(key, &at, 1, 1);   /* never an all-zero key */
 }
 
 static int np_describe(const void *game, const void *state, const gmove *m, solver_move *out)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "ctable.h"
 
 #define FIRST_SLOTS (1u << 12)
@@ -9,13 +10,7 @@
 
 static uint64_t mix(uint64_t v)
 {
-    v ^= 0x9e3779b97f4a7c15ull;
-    v ^= v >> 30;
-    v *= 0xbf58476d1ce4e5b9ull;
-    v ^= v >> 27;
-    v *= 0x94d049bb133111ebull;
-    v ^= v >> 31;
-    return v;
+    return mix64(v ^ 0x9e3779b97f4a7c15ull);
 }
 
 static int set_init(ct_set *s, mem_account *mem, uint64_t capacity)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bits.h"
 #include "table.h"
 
 static uint64_t hash_key(const uint64_t *key, int words)
@@ -12,12 +13,7 @@ static uint64_t hash_key(const uint64_t *key, int words)
     uint64_t h = 0x9e3779b97f4a7c15ull * (uint64_t)words;
     for (int i = 0; i < words; i++)
         h = (h ^ key[i]) * 0xff51afd7ed558ccdull + (h >> 32);
-    h ^= h >> 30;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 27;
-    h *= 0x94d049bb133111ebull;
-    h ^= h >> 31;
-    return h;
+    return mix64(h);
 }
 
 /* Slots noted (filled) per slot of the table: clearing more of them one by

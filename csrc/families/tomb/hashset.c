@@ -22,7 +22,7 @@ static int set64_grow(set64 *s, mem_account *a)
     if (set64_init(&t, a, s->cap * 2) < 0) return -1;
     for (uint64_t i = 0; i < s->cap; i++)
         if (s->v[i]) {
-            uint64_t j = memo_mix(s->v[i]) & (t.cap - 1);
+            uint64_t j = mix64(s->v[i]) & (t.cap - 1);
             while (t.v[j]) j = (j + 1) & (t.cap - 1);
             t.v[j] = s->v[i];
             t.n++;
@@ -37,7 +37,7 @@ int set64_add(set64 *s, mem_account *a, uint64_t key)
     key += 1;
     if ((s->n + 1) * 4 > s->cap * 3 && set64_grow(s, a) < 0)
         return -1;
-    uint64_t j = memo_mix(key) & (s->cap - 1);
+    uint64_t j = mix64(key) & (s->cap - 1);
     while (s->v[j]) {
         if (s->v[j] == key) return 0;
         j = (j + 1) & (s->cap - 1);

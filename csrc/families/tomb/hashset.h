@@ -18,16 +18,11 @@
 
 #include <stdint.h>
 #include <string.h>
+#include "bits.h"
 #include "mem.h"
 
-/* The hash mix of the memo's tables (splitmix64's finaliser). */
-static inline uint64_t memo_mix(uint64_t h)
-{
-    h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ull; h ^= h >> 27; h *= 0x94d049bb133111ebull; h ^= h >> 31;
-    return h;
-}
 
-/* ---- set64: keys + 1 (0 is an empty slot), hashed by memo_mix ---- */
+/* ---- set64: keys + 1 (0 is an empty slot), hashed by mix64 ---- */
 
 typedef struct { uint64_t *v; uint64_t cap, n; } set64;
 

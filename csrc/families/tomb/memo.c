@@ -118,7 +118,7 @@ int entries_grow(memo *m)
     if (!t) return -1;
     for (uint64_t i = 0; i < m->cap; i++)
         if (memo_entries(m)[i].key) {
-            uint64_t j = memo_mix(memo_entries(m)[i].key) & (cap - 1);
+            uint64_t j = mix64(memo_entries(m)[i].key) & (cap - 1);
             while (t[j].key) j = (j + 1) & (cap - 1);
             t[j] = memo_entries(m)[i];
         }

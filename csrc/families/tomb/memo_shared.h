@@ -12,7 +12,7 @@ static inline entry *memo_entries(const memo *m) { return (entry *)m->entries; }
 static inline entry *memo_probe(const memo *m, uint64_t key, uint64_t *slot)
 {
     entry *e = memo_entries(m);
-    uint64_t j = memo_mix(key + 1) & (m->cap - 1);
+    uint64_t j = mix64(key + 1) & (m->cap - 1);
     while (e[j].key) {
         if (e[j].key == key + 1) break;
         j = (j + 1) & (m->cap - 1);
@@ -24,7 +24,7 @@ static inline entry *memo_probe(const memo *m, uint64_t key, uint64_t *slot)
 /* The empty slot where key goes (not in the table). */
 static inline uint64_t memo_free_slot(const memo *m, uint64_t key)
 {
-    uint64_t j = memo_mix(key + 1) & (m->cap - 1);
+    uint64_t j = mix64(key + 1) & (m->cap - 1);
     while (memo_entries(m)[j].key) j = (j + 1) & (m->cap - 1);
     return j;
 }

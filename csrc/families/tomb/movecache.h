@@ -35,7 +35,7 @@ typedef struct {
 
 static inline uint64_t *moves_line(const memo *m, uint64_t q)
 {
-    return &m->lines[(memo_mix(q + 1) & (MOVES_LINES - 1)) * 8];
+    return &m->lines[(mix64(q + 1) & (MOVES_LINES - 1)) * 8];
 }
 
 void moves_free(memo *m);

@@ -55,7 +55,7 @@ typedef struct {
 
 static int graph_find(const graph *gr, uint64_t state)
 {
-    uint64_t j = memo_mix(state + 1) & (gr->kcap - 1);
+    uint64_t j = mix64(state + 1) & (gr->kcap - 1);
     while (gr->keys[j]) {
         if (gr->keys[j] == state + 1) return gr->idx[j];
         j = (j + 1) & (gr->kcap - 1);
@@ -74,7 +74,7 @@ static int graph_add(graph *gr, node nd)
         if (!keys || !idx) { free(keys); free(idx); return -2; }
         for (uint64_t i = 0; i < gr->kcap; i++)
             if (gr->keys[i]) {
-                uint64_t j = memo_mix(gr->keys[i]) & (kcap - 1);
+                uint64_t j = mix64(gr->keys[i]) & (kcap - 1);
                 while (keys[j]) j = (j + 1) & (kcap - 1);
                 keys[j] = gr->keys[i];
                 idx[j] = gr->idx[i];
@@ -88,7 +88,7 @@ static int graph_add(graph *gr, node nd)
         if (!v) return -2;
         gr->v = v; gr->cap = cap;
     }
-    uint64_t j = memo_mix(nd.state + 1) & (gr->kcap - 1);
+    uint64_t j = mix64(nd.state + 1) & (gr->kcap - 1);
     while (gr->keys[j]) j = (j + 1) & (gr->kcap - 1);
     gr->keys[j] = nd.state + 1;
     gr->idx[j] = gr->n;

@@ -225,7 +225,7 @@ static int sweep_turn(memo *m, sweep *sw, int j)
     /* The turn's pair: the ranks under the card turned (3 bits a rank, 39
      * bits) and the place after it (never 0). */
     uint64_t turn = sw->above | (uint64_t)(j + 1) << 39, v;
-    entry *recent = &m->recent[memo_mix(turn) >> (64 - RECENT_BITS)];
+    entry *recent = &m->recent[mix64(turn) >> (64 - RECENT_BITS)];
     if (recent->key == turn)
         v = recent->val;
     else {
@@ -321,7 +321,7 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
         return status;
     if ((m->count + 1) * 4 > m->cap * 3 && entries_grow(m) < 0)
         return SOLVER_LIMIT_MEMORY;
-    uint64_t j = cap == m->cap ? slot : memo_mix(key + 1) & (m->cap - 1);
+    uint64_t j = cap == m->cap ? slot : mix64(key + 1) & (m->cap - 1);
     entry *entries = memo_entries(m);
     while (entries[j].key) j = (j + 1) & (m->cap - 1);
     entries[j].key = key + 1;

@@ -309,7 +309,7 @@ static inline int add_state(memo *m, summary_work *w, int keep, uint64_t x)
 static inline uint64_t push_key(const memo *m, uint64_t q, int rank, reduction *rd)
 {
     uint64_t key = reduce(m, q, rank, rd);
-    __builtin_prefetch(&memo_entries(m)[memo_mix(key + 1) & (m->cap - 1)]);
+    __builtin_prefetch(&memo_entries(m)[mix64(key + 1) & (m->cap - 1)]);
     if (m->lines)
         __builtin_prefetch(moves_line(m, q));   /* read first if it is worked out */
     return key;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bits.h"
 #include "tomb.h"
 
 enum { P_STOCK = SOLVER_PLACE_STOCK, P_WASTE = SOLVER_PLACE_WASTE, P_CELL = SOLVER_PLACE_CELL,
@@ -404,15 +405,6 @@ int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out)
     return card;
 }
 
-/* Appends `bits` bits of value v to the key at bit position *pos. */
-static void put_bits(uint64_t *key, int *pos, uint64_t v, int bits)
-{
-    int w = *pos >> 6, o = *pos & 63;
-    key[w] |= v << o;
-    if (o + bits > 64)
-        key[w + 1] |= v >> (64 - o);
-    *pos += bits;
-}
 
 /* With the suit symmetry, the fields after the talon, 45 bits, go in the
  * last word above the talon's last 4 ranks (bits 16-60), with the top bit:
