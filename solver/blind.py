@@ -65,6 +65,7 @@ __all__ = [
     "StrategyError",
     "View",
     "careful",
+    "careful_move",
     "play",
     "simple",
     "get_strategy",
@@ -347,6 +348,16 @@ def _view(pos: TombPosition, moves: tuple[Move, ...]) -> View:
 def view_of(pos: TombPosition) -> View:
     """The :class:`View` of a position (all legal moves offered; no game history)."""
     return _view(pos, tuple(shown for shown, _ in _offered(pos, None)))
+
+
+def careful_move(pos: TombPosition) -> Move | None:
+    """The careful player's choice in ``pos`` (from what a player sees), as
+    the legal move it stands for (a turn with the cards it turns); ``None``
+    when it would stop. A hint that does not peek, and the hints' fallback."""
+    offered = _offered(pos, None)
+    view = _view(pos, tuple(shown for shown, _ in offered))
+    choice = careful.choose(view, view.moves)
+    return next((real for shown, real in offered if shown == choice), None)
 
 
 def _choose(chooser: Strategy | Chooser, view: View) -> Move | None:

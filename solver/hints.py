@@ -39,7 +39,7 @@ from . import families
 from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, Result, Stats, position_after, solve, start_position
 from .families import AnyPosition
 from .game import Move, TombPosition
-from .blind import careful, view_of
+from .blind import careful_move
 from .variants import BaseVariant
 from .vocabulary import VERDICTS, Reason, Verdict
 
@@ -145,11 +145,9 @@ def _fallback(pos: AnyPosition) -> Move | None:
         return None
     candidates = []
     if isinstance(pos, TombPosition):
-        view = view_of(pos)
-        choice = careful.choose(view, view.moves)
+        choice = careful_move(pos)
         if choice is not None:
-            real = next(m for m in legal if m == choice or (choice.action == "turn" and m.action == "turn"))
-            candidates.append(real)
+            candidates.append(choice)
     candidates += [m for m in legal if m not in candidates]
     for m in candidates:
         after = rules.play(pos, m)

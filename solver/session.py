@@ -52,7 +52,7 @@ from .cards import SUITS, Card, CardError
 from .families import AnyPosition
 from .game import IllegalMoveError, Move, MoveError, TombPosition
 from .api import Stats
-from .blind import careful, view_of
+from .blind import careful_move
 from .hints import Hint, hint as _hint
 from .rules import jewel, napoleao, tomb
 from .rules.jewel import JewelPosition
@@ -774,13 +774,8 @@ class Game:
         if not isinstance(pos, TombPosition):
             raise GameError(f"a fair hint needs the blind player, written for the Napoleon's Tomb variants;"
                             f" {self.variant.name} is not one")
-        view = view_of(pos)
-        choice = careful.choose(view, view.moves)
-        if choice is None:
-            return None
-        if choice.action == "turn":
-            return Move("turn")
-        return self._family.to_player(pos, choice)
+        choice = careful_move(pos)
+        return None if choice is None else self._family.to_player(pos, choice)
 
     # -- what the player sees
 
