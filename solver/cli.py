@@ -182,9 +182,13 @@ def _read_moves(where: str) -> tuple[list[Any], dict[str, Any]]:
         name = shown_path(where)
     if not text.strip():
         return [], {}
-    if text.lstrip()[0] not in "[{" and not _is_json(text):    # a scalar at most: nothing nests
-        return _printed_moves(text, name), {}
-    data = load_json(text, f"{name}: the moves", InputError)
+    if text.lstrip()[0] in "[{":
+        data = load_json(text, f"{name}: the moves", InputError)
+    else:                           # JSON here is a scalar at most: nothing nests
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return _printed_moves(text, name), {}
     if isinstance(data, list):
         return data, {}
     if isinstance(data, dict):
@@ -194,14 +198,6 @@ def _read_moves(where: str) -> tuple[list[Any], dict[str, Any]]:
             raise InputError(f"{name}: 'moves' must be a JSON list of moves")
         return data["moves"], data
     raise InputError(f"{name}: expected a JSON list of moves or an object with 'moves', not {type(data).__name__}")
-
-
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _printed_moves(text: str, name: str) -> list[Move]:

@@ -317,7 +317,7 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
     end = expected - 1
     if end < start:
         raise VerdictIndexError(f"{db}: holds no {name} deal from {start} on: run the batch first (docs/web.md)")
-    kept = bytes(bits[: (end - first) // 8 + 1]).ljust((end - first) // 8 + 1, b"\0")
+    kept = bytes(bits[: (end - first) // 8 + 1])
     meta_all = _read_meta(folder)
     meta_all[name] = {
         "first": first,

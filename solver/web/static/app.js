@@ -961,7 +961,6 @@
     tableWanted = true;
     act(() => startGame(game.variant, BigInt(text).toString()));
   };
-  $("replay").addEventListener("click", () => { tableWanted = true; });
   $("variant").onchange = () => {
     tableWanted = true;
     act(() => { putAside(); return resume($("variant").value); });
