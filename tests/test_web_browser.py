@@ -27,6 +27,9 @@ CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
 SHOTS = ROOT / "build" / "screenshots"
+#: The page is at rest: every action it started is done (body[data-pending]
+#: is 0) and no card is still sliding into place.
+SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +67,7 @@ class Page:
         route.fulfill(response=response)
 
     def settle(self) -> None:
-        self.page.wait_for_function("document.body.dataset.pending === '0' && !document.body.dataset.animating")
+        self.page.wait_for_function(SETTLED)
 
     def press(self, key: str) -> None:
         self.page.keyboard.press(key)

@@ -24,7 +24,7 @@ from conftest import Server
 from solver import verdicts
 from solver.variants import names
 
-from test_web_browser import CHROMIUM, FLAGS
+from test_web_browser import CHROMIUM, FLAGS, SETTLED
 
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
@@ -82,8 +82,8 @@ class Tab:
     # -- waiting and reading
 
     def settle(self) -> None:
-        """Every action the page started is done (body[data-pending] is 0)."""
-        self.page.wait_for_function("document.body.dataset.pending === '0'")
+        """Every action the page started is done, and no card still slides."""
+        self.page.wait_for_function(SETTLED)
 
     def press(self, key: str) -> None:
         self.page.keyboard.press(key)
