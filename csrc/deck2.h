@@ -19,15 +19,15 @@
 
 #include "solver.h"
 
-#define D2_NO_CARD 255
-#define D2_PILES 12       /* Paciência Napoleão's ring */
-#define D2_LID 5
-#define D2_TABLEAU 8      /* Porta-Jóias: sides 1-4, then bottom 1-4 */
-#define D2_JEWELS 13
-#define D2_RESERVES 3
+#define DECK2_NO_CARD 255
+#define DECK2_PILES 12       /* Paciência Napoleão's ring */
+#define DECK2_LID 5
+#define DECK2_TABLEAU 8      /* Porta-Jóias: sides 1-4, then bottom 1-4 */
+#define DECK2_JEWELS 13
+#define DECK2_RESERVES 3
 
-enum { D2_NAPOLEAO = 1, D2_JEWEL = 2 };
-enum { D2_EMPTY_NONE = 0, D2_EMPTY_ANY = 1, D2_EMPTY_KING = 2 };
+enum { DECK2_NAPOLEAO = 1, DECK2_JEWEL = 2 };
+enum { DECK2_EMPTY_NONE = 0, DECK2_EMPTY_ANY = 1, DECK2_EMPTY_KING = 2 };
 
 /* Rule parameters (from a variant file). */
 typedef struct {
@@ -41,47 +41,46 @@ typedef struct {
     /* jewel */
     int reserves;             /* 0..3 */
     int runs_move;            /* runs in alternating colours move as a unit */
-    int empty_pile;           /* D2_EMPTY_*: what an empty side/bottom place takes once the jewels are gone */
-    int empty_lid;            /* D2_EMPTY_NONE or D2_EMPTY_ANY, the same for a lid place */
+    int empty_pile;           /* DECK2_EMPTY_*: what an empty side/bottom place takes once the jewels are gone */
+    int empty_lid;            /* DECK2_EMPTY_NONE or DECK2_EMPTY_ANY, the same for a lid place */
     int reserve_when_stuck;   /* a turned card goes onto a reserve only when no foundation and no
                                  side or bottom pile's top card takes it */
-} d2_rules;
+} deck2_rules;
 
 /* A position. Piles list cards bottom first; stock and jewels next card first. */
 typedef struct {
     uint8_t stock[104];
     int nstock;
     /* napoleao */
-    uint8_t piles[D2_PILES][104];
-    int npiles[D2_PILES];
+    uint8_t piles[DECK2_PILES][104];
+    int npiles[DECK2_PILES];
     int kbases[4], abases[4];     /* cards on each King / Ace base, suits C S H D */
     int redeals;                  /* redeals made */
     int rounds;                   /* rounds dealt in this pass */
     /* jewel */
-    int turned;                   /* the card turned and not yet placed, or D2_NO_CARD */
-    uint8_t lid[D2_LID];          /* D2_NO_CARD for an empty place */
-    uint8_t tableau[D2_TABLEAU][104];
-    int ntableau[D2_TABLEAU];
-    uint8_t jewels[D2_JEWELS];
+    int turned;                   /* the card turned and not yet placed, or DECK2_NO_CARD */
+    uint8_t lid[DECK2_LID];          /* DECK2_NO_CARD for an empty place */
+    uint8_t tableau[DECK2_TABLEAU][104];
+    int ntableau[DECK2_TABLEAU];
+    uint8_t jewels[DECK2_JEWELS];
     int njewels;
-    uint8_t reserves[D2_RESERVES][104];
-    int nreserves[D2_RESERVES];
+    uint8_t reserves[DECK2_RESERVES][104];
+    int nreserves[DECK2_RESERVES];
     int foundations[4][2];        /* per suit, the counts of its two foundations */
-} d2_position;
+} deck2_position;
 
 /* Shortcuts (docs/search.md argues each one; each can be switched off). */
-#define D2_LAST_COPY_HOME 1u      /* the last copy of a card out goes home at once, where that is safe */
-#define D2_INTERCHANGEABLE 2u     /* jewel: relabelled lid/pile/reserve places share one table entry */
-#define D2_RESTARTS 4u            /* randomised restarts look for a win before the full search */
-#define D2_DEAD_CARDS 8u          /* napoleao: a position whose bound is no better than the best seen is not expanded */
-#define D2_ALL_SHORTCUTS 15u
+#define DECK2_LAST_COPY_HOME 1u      /* the last copy of a card out goes home at once, where that is safe */
+#define DECK2_INTERCHANGEABLE 2u     /* jewel: relabelled lid/pile/reserve places share one table entry */
+#define DECK2_RESTARTS 4u            /* randomised restarts look for a win before the full search */
+#define DECK2_DEAD_CARDS 8u          /* napoleao: a position whose bound is no better than the best seen is not expanded */
+#define DECK2_ALL_SHORTCUTS 15u
 
 /* Returns NULL and writes a message into err (size errlen) if the rules or
  * the position are impossible. */
-solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned flags,
-                         char *err, int errlen);
+solver *solver_new_deck2(const deck2_rules *rules, const deck2_position *pos, unsigned flags, char *err, int errlen);
 /* A new root for a search of solver_new_deck2, as solver_reset_tomb
  * (solver.h); the two-deck games' searches keep none of their memory. */
-int solver_reset_deck2(solver *s, const d2_position *pos, char *err, int errlen);
+int solver_reset_deck2(solver *s, const deck2_position *pos, char *err, int errlen);
 
 #endif

@@ -93,14 +93,18 @@ enum {
     /* The Tomb's places: each alone of its kind, or its cells, which are
      * interchangeable: no index. */
     SOLVER_PLACE_STOCK = 0,   /* the stock, of every family */
-    SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL,
+    SOLVER_PLACE_WASTE,
+    SOLVER_PLACE_CELL,
     SOLVER_PLACE_RESERVE,     /* the sixes reserve */
-    SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB,
+    SOLVER_PLACE_CORNER,
+    SOLVER_PLACE_TOMB,
     /* The two-deck games' places: the index says which. */
     SOLVER_PLACE_PILE,        /* Paciência Napoleão's ring: piles 1..12 */
-    SOLVER_PLACE_KBASE, SOLVER_PLACE_ABASE,   /* its King and Ace bases: by suit */
+    SOLVER_PLACE_KBASE,
+    SOLVER_PLACE_ABASE,   /* its King and Ace bases: by suit */
     SOLVER_PLACE_LID,         /* Porta-Jóias: lid places 1..5 */
-    SOLVER_PLACE_SIDE, SOLVER_PLACE_BOTTOM,   /* its side and bottom piles: 1..4 */
+    SOLVER_PLACE_SIDE,
+    SOLVER_PLACE_BOTTOM,   /* its side and bottom piles: 1..4 */
     SOLVER_PLACE_RESERVE_PILE,    /* its reserves: 1..3 */
     SOLVER_PLACE_FOUNDATION   /* its foundations: by suit */
 };
@@ -147,8 +151,7 @@ typedef struct solver solver;
 /* Each family's constructor (solver_new_tomb below, solver_new_deck2 in
  * deck2.h) returns NULL and writes a message into err (size errlen) if the
  * rules or the position are impossible. */
-solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos,
-                        unsigned flags, char *err, int errlen);
+solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos, unsigned flags, char *err, int errlen);
 /* Each family's reset (solver_reset_tomb below, solver_reset_deck2 in
  * deck2.h) gives a search of its family a new root, with the same rules
  * and shortcuts: the search starts again as the constructor would make it,
@@ -159,8 +162,7 @@ solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos,
 int solver_reset_tomb(solver *s, const tomb_position *pos, char *err, int errlen);
 /* The verbs, the same for every family's search. */
 /* 0 means no limit. Limits count over all runs of the handle. */
-void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds,
-                       uint64_t max_bytes);
+void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes);
 int solver_run(solver *s);
 /* Safe to call from another thread: the run returns SOLVER_INTERRUPTED soon. */
 void solver_stop(solver *s);

@@ -24,22 +24,22 @@ class _FFI:
 ffi: _FFI
 
 class _Lib:
-    D2_ALL_SHORTCUTS: int
-    D2_DEAD_CARDS: int
-    D2_EMPTY_ANY: int
-    D2_EMPTY_KING: int
-    D2_EMPTY_NONE: int
-    D2_INTERCHANGEABLE: int
-    D2_JEWEL: int
-    D2_JEWELS: int
-    D2_LAST_COPY_HOME: int
-    D2_LID: int
-    D2_NAPOLEAO: int
-    D2_NO_CARD: int
-    D2_PILES: int
-    D2_RESERVES: int
-    D2_RESTARTS: int
-    D2_TABLEAU: int
+    DECK2_ALL_SHORTCUTS: int
+    DECK2_DEAD_CARDS: int
+    DECK2_EMPTY_ANY: int
+    DECK2_EMPTY_KING: int
+    DECK2_EMPTY_NONE: int
+    DECK2_INTERCHANGEABLE: int
+    DECK2_JEWEL: int
+    DECK2_JEWELS: int
+    DECK2_LAST_COPY_HOME: int
+    DECK2_LID: int
+    DECK2_NAPOLEAO: int
+    DECK2_NO_CARD: int
+    DECK2_PILES: int
+    DECK2_RESERVES: int
+    DECK2_RESTARTS: int
+    DECK2_TABLEAU: int
     SOLVER_ALL_SHORTCUTS: int
     SOLVER_BY_PLACES: int
     SOLVER_DEAL: int

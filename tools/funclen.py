@@ -1,19 +1,25 @@
-"""Fails on any C function longer than a limit (80 lines by default).
+"""Fails on any C function longer than a limit (80 lines by default), and
+on any Python function longer than its own (50 lines by default).
 
-A function's length counts from the first line of its signature to its
-closing brace, both included. Usage:
+A C function's length counts from the first line of its signature to its
+closing brace, both included; a Python function's, from its ``def`` to its
+last line (its decorators left out). Usage:
 
-    python tools/funclen.py [--max N] FILE.c ...
+    python tools/funclen.py [--max N] [--max-py M] FILE.c FILE.py ...
 
 Prints ``file:line: name is N lines (over M)`` for each function over the
-limit and exits 1 if there is one, else 0. The scan is lexical: comments,
+limit and exits 1 if there is one, else 0. The C scan is lexical: comments,
 string and character literals and preprocessor lines are blanked first;
-a function is a ``{`` at file scope whose declaration ends in ``)``.
+a function is a ``{`` at file scope whose declaration ends in ``)``. A
+Python file is read with ``ast``: a method is named ``Class.method``, and a
+function nested in another is counted in its parent's lines and on its own
+(``outer.inner``).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 from collections.abc import Iterator
@@ -21,6 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 LIMIT = 80
+LIMIT_PY = 50
 
 
 class Function(NamedTuple):
@@ -122,20 +129,45 @@ def _name(head: str) -> str:
     return found[-1] if found else "?"
 
 
+def python_functions(text: str, filename: str = "<unknown>") -> Iterator[Function]:
+    """The function definitions of a Python source, in order, methods and
+    nested functions included (named by their enclosing classes and
+    functions)."""
+
+    def walk(node: ast.AST, prefix: str) -> Iterator[Function]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = prefix + child.name
+                yield Function(name, child.lineno, child.end_lineno or child.lineno)
+                yield from walk(child, name + ".")
+            elif isinstance(child, ast.ClassDef):
+                yield from walk(child, prefix + child.name + ".")
+            else:
+                yield from walk(child, prefix)
+
+    yield from walk(ast.parse(text, filename), "")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max", type=int, default=LIMIT, help="longest allowed function, in lines")
+    parser.add_argument("--max", type=int, default=LIMIT, help="longest allowed C function, in lines")
+    parser.add_argument("--max-py", type=int, default=LIMIT_PY, help="longest allowed Python function, in lines")
     parser.add_argument("--list", action="store_true", help="print every function's length")
     parser.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args(argv)
     over = 0
     for path in args.files:
-        for f in functions(path.read_text(encoding="utf-8")):
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".py":
+            found, limit = python_functions(text, str(path)), args.max_py
+        else:
+            found, limit = functions(text), args.max
+        for f in found:
             if args.list:
                 print(f"{path}:{f.first}: {f.name} {f.lines}")
-            elif f.lines > args.max:
+            elif f.lines > limit:
                 over += 1
-                print(f"{path}:{f.first}: {f.name} is {f.lines} lines (over {args.max})")
+                print(f"{path}:{f.first}: {f.name} is {f.lines} lines (over {limit})")
     return 1 if over else 0
 
 

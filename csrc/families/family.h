@@ -38,7 +38,7 @@ typedef struct family {
     void (*key)(const void *game, const void *state, uint64_t *key);
     int (*score)(const void *game, const void *state);
     /* Optional: an upper bound on the score of every position reachable from
-     * state (D2_DEAD_CARDS), reached by move m (NULL at the root); NULL for
+     * state (DECK2_DEAD_CARDS), reached by move m (NULL at the root); NULL for
      * none. Only whether it is above `limit` matters to the caller: once it
      * is known to be, the family may stop and return any value above it. A
      * family may return max_score after moves where the bound is not worth
@@ -81,10 +81,10 @@ static inline int family_check_twice(const int *count, const char *where, char *
 
 
 /* Each returns 0, or -1 with a message in err for impossible rules or positions. */
-int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
-                  void *root, char *err, int errlen);
-int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
-               void *root, char *err, int errlen);
+int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+                  int errlen);
+int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+               int errlen);
 /* The state size of each family, for the root's buffer. */
 size_t napoleao_state_size(void);
 size_t jewel_state_size(void);

@@ -26,18 +26,18 @@
 
 #define JW_PMAX 13      /* a run down from a King */
 #define JW_SIDS 104
-#define NO D2_NO_CARD
+#define NO DECK2_NO_CARD
 
 /* Places in gmove.src / gmove.dst. */
 enum { P_LID = 0, P_PILE = 5, P_RES = 13, P_FOUND = 16, P_STOCK = 20, P_TURNED = 21 };
 enum { JM_MOVE = 0, JM_FILL };
 
 typedef struct {
-    uint8_t lid[D2_LID];
-    uint8_t pile[D2_TABLEAU][JW_PMAX];
-    uint8_t npile[D2_TABLEAU];
-    uint8_t res[D2_RESERVES][JW_SIDS];   /* sids: see jw_game.sidcard */
-    uint8_t nres[D2_RESERVES];
+    uint8_t lid[DECK2_LID];
+    uint8_t pile[DECK2_TABLEAU][JW_PMAX];
+    uint8_t npile[DECK2_TABLEAU];
+    uint8_t res[DECK2_RESERVES][JW_SIDS];   /* sids: see jw_game.sidcard */
+    uint8_t nres[DECK2_RESERVES];
     uint8_t found[4][2];                 /* larger first */
     uint8_t next;                        /* stock cards turned */
     uint8_t jused;                       /* jewels turned */
@@ -45,19 +45,28 @@ typedef struct {
 } jw_state;
 
 typedef struct {
-    d2_rules rules;
+    deck2_rules rules;
     unsigned flags;
     uint8_t sidcard[JW_SIDS];  /* root reserve cards (sids 0..nroot-1), then the stock */
     int nroot, nstock, nsid;
-    uint8_t jewel[D2_JEWELS];
+    uint8_t jewel[DECK2_JEWELS];
     int njewels;
     int key_words;
 } jw_game;
 
-size_t jewel_state_size(void) { return sizeof(jw_state); }
+size_t jewel_state_size(void)
+{
+    return sizeof(jw_state);
+}
 
-static int red(int c) { return c / 13 >= 2; }
-static int rank_of(int c) { return c % 13 + 1; }
+static int red(int c)
+{
+    return c / 13 >= 2;
+}
+static int rank_of(int c)
+{
+    return c % 13 + 1;
+}
 
 static int jw_score(const void *game, const void *state)
 {
@@ -80,7 +89,10 @@ static int on_pile(int top, int c)
     return rank_of(top) == rank_of(c) + 1 && red(top) != red(c);
 }
 
-static int jewels_left(const jw_game *g, const jw_state *s) { return s->jused < g->njewels; }
+static int jewels_left(const jw_game *g, const jw_state *s)
+{
+    return s->jused < g->njewels;
+}
 
 /* Is a card of kind k still to be turned from the stock? */
 static int to_come(const jw_game *g, const jw_state *s, int k)
@@ -102,7 +114,7 @@ static int to_come(const jw_game *g, const jw_state *s, int k)
  * other suit of c's colour at c's rank). */
 static int safe_home(const jw_game *g, const jw_state *s, int c, int empties)
 {
-    if (!(g->flags & D2_LAST_COPY_HOME))
+    if (!(g->flags & DECK2_LAST_COPY_HOME))
         return 0;
     int su = c / 13, r = rank_of(c);
     if (!((s->found[su][0] >= r) ^ (s->found[su][1] >= r)))
@@ -126,7 +138,7 @@ static int safe_home(const jw_game *g, const jw_state *s, int c, int empties)
 static int empty_pile_takes(const jw_game *g, int c)
 {
     int e = g->rules.empty_pile;
-    return e == D2_EMPTY_ANY || (e == D2_EMPTY_KING && rank_of(c) == 13);
+    return e == DECK2_EMPTY_ANY || (e == DECK2_EMPTY_KING && rank_of(c) == 13);
 }
 
 /* Adds the moves of card c from place src (count cards, for a run) to the
@@ -134,9 +146,9 @@ static int empty_pile_takes(const jw_game *g, int c)
 static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src, int count,
                     int src_pile_size)
 {
-    int sym = g->flags & D2_INTERCHANGEABLE;
+    int sym = g->flags & DECK2_INTERCHANGEABLE;
     int seen_empty = 0;
-    for (int p = 0; p < D2_TABLEAU; p++) {
+    for (int p = 0; p < DECK2_TABLEAU; p++) {
         if (P_PILE + p == src)
             continue;
         if (s->npile[p]) {
@@ -155,12 +167,12 @@ static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int 
 
 static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src)
 {
-    if (g->rules.empty_lid != D2_EMPTY_ANY || jewels_left(g, s) || src < P_PILE)
+    if (g->rules.empty_lid != DECK2_EMPTY_ANY || jewels_left(g, s) || src < P_PILE)
         return n;
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         if (s->lid[i] == NO) {
             out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_LID + i), 1, 0 };
-            if (g->flags & D2_INTERCHANGEABLE)
+            if (g->flags & DECK2_INTERCHANGEABLE)
                 break;
         }
     return n;
@@ -196,10 +208,10 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
     int placed = 0;      /* home or onto a pile's top card */
     for (int i = first; i < n; i++)
         placed |= out[i].dst >= P_FOUND || (out[i].dst >= P_PILE && s->npile[out[i].dst - P_PILE]);
-    int seen_empty = 0, listed = 0, need_c = need(s, c), rank[D2_RESERVES];
+    int seen_empty = 0, listed = 0, need_c = need(s, c), rank[DECK2_RESERVES];
     for (int k = 0; k < g->rules.reserves && !(placed && g->rules.reserve_when_stuck); k++) {
         if (!s->nres[k]) {
-            if (seen_empty && (g->flags & D2_INTERCHANGEABLE))
+            if (seen_empty && (g->flags & DECK2_INTERCHANGEABLE))
                 continue;
             seen_empty = 1;
         }
@@ -227,12 +239,12 @@ STEP int jewel_fill(const jw_game *g, const jw_state *s, gmove *out)
 {
     if (!jewels_left(g, s))
         return 0;
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         if (s->lid[i] == NO) {
             out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_LID + i), 0, 0 };
             return 1;
         }
-    for (int p = 0; p < D2_TABLEAU; p++)
+    for (int p = 0; p < DECK2_TABLEAU; p++)
         if (!s->npile[p]) {
             out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_PILE + p), 0, 0 };
             return 1;
@@ -260,10 +272,10 @@ STEP int home_move(const jw_game *g, const jw_state *s, gmove *out, int n, int c
 STEP int home_moves(const jw_game *g, const jw_state *s, gmove *out)
 {
     int n = 0;
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         if (s->lid[i] != NO && (n = home_move(g, s, out, n, s->lid[i], P_LID + i, 1)) < 0)
             return -1;
-    for (int p = 0; p < D2_TABLEAU; p++)
+    for (int p = 0; p < DECK2_TABLEAU; p++)
         if (s->npile[p] && (n = home_move(g, s, out, n, s->pile[p][s->npile[p] - 1], P_PILE + p, s->npile[p] == 1)) < 0)
             return -1;
     for (int k = 0; k < g->rules.reserves; k++)
@@ -275,7 +287,7 @@ STEP int home_moves(const jw_game *g, const jw_state *s, gmove *out)
 /* Pile to pile (runs too, if they move), reserve to pile, into empty places. */
 STEP int tableau_moves(const jw_game *g, const jw_state *s, gmove *out, int n)
 {
-    for (int p = 0; p < D2_TABLEAU; p++) {
+    for (int p = 0; p < DECK2_TABLEAU; p++) {
         int h = s->npile[p];
         if (!h)
             continue;
@@ -426,7 +438,9 @@ static void sort_desc(uint32_t *v, int n)
 {
     for (int i = 1; i < n; i++)
         for (int j = i; j > 0 && v[j] > v[j - 1]; j--) {
-            uint32_t t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+            uint32_t t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
         }
 }
 
@@ -434,39 +448,42 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
 {
     const jw_game *g = game;
     const jw_state *s = state;
-    int sym = g->flags & D2_INTERCHANGEABLE;
+    int sym = g->flags & DECK2_INTERCHANGEABLE;
     memset(key, 0, sizeof(uint64_t) * (size_t)g->key_words);
     int at = 0;
-    uint32_t piles[D2_TABLEAU], lid[D2_LID];
-    for (int p = 0; p < D2_TABLEAU; p++)
+    uint32_t piles[DECK2_TABLEAU], lid[DECK2_LID];
+    for (int p = 0; p < DECK2_TABLEAU; p++)
         piles[p] = pile_code(s, p);
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         lid[i] = s->lid[i] == NO ? 0 : s->lid[i] + 1u;
     if (sym) {
-        sort_desc(piles, D2_TABLEAU);
-        sort_desc(lid, D2_LID);
+        sort_desc(piles, DECK2_TABLEAU);
+        sort_desc(lid, DECK2_LID);
     }
-    for (int p = 0; p < D2_TABLEAU; p++)
+    for (int p = 0; p < DECK2_TABLEAU; p++)
         put_bits(key, &at, piles[p], 22);
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         put_bits(key, &at, lid[i], 6);
     /* Reserves: label of the reserve holding each sid (0: none). With the
      * symmetry, reserves are labelled in the order of their bottom cards. */
-    uint8_t label[D2_RESERVES] = { 1, 2, 3 };
+    uint8_t label[DECK2_RESERVES] = { 1, 2, 3 };
     if (sym) {
-        int order[D2_RESERVES] = { 0, 1, 2 };
-        for (int i = 1; i < D2_RESERVES; i++)
+        int order[DECK2_RESERVES] = { 0, 1, 2 };
+        for (int i = 1; i < DECK2_RESERVES; i++)
             for (int j = i; j > 0; j--) {
                 int a = order[j - 1], b = order[j];
                 int ka = s->nres[a] ? s->res[a][0] : 255, kb = s->nres[b] ? s->res[b][0] : 255;
-                if (kb < ka) { order[j - 1] = b; order[j] = a; }
+                if (kb < ka) {
+                    order[j - 1] = b;
+                    order[j] = a;
+                }
             }
-        for (int i = 0; i < D2_RESERVES; i++)
+        for (int i = 0; i < DECK2_RESERVES; i++)
             label[order[i]] = (uint8_t)(i + 1);
     }
     /* The fields start at an even bit (8 * 22 + 5 * 6), so no 2-bit field
      * crosses a word: each card in a reserve sets its own. */
-    for (int k = 0; k < D2_RESERVES; k++)
+    for (int k = 0; k < DECK2_RESERVES; k++)
         for (int i = 0; i < s->nres[k]; i++) {
             int bit = at + 2 * s->res[k][i];
             key[bit / 64] |= (uint64_t)label[k] << (bit % 64);
@@ -501,10 +518,12 @@ enum { L_LID, L_PILE, L_RES, L_JEWEL, L_STOCK };
  * what some line could do with it (acc: free to move, home, leave its
  * place, lie on a pile), grown by the passes. */
 typedef struct {
-    int n, nb, bottom[D2_TABLEAU];   /* cards; the pile bottoms' indexes */
+    int n, nb, bottom[DECK2_TABLEAU];   /* cards; the pile bottoms' indexes */
     uint8_t card[JW_SIDS], loc[JW_SIDS], jidx[JW_SIDS];
     int16_t above[JW_SIDS];
-    struct { uint8_t acc[JW_SIDS], home[JW_SIDS], leave[JW_SIDS], onpile[JW_SIDS]; } can;
+    struct {
+        uint8_t acc[JW_SIDS], home[JW_SIDS], leave[JW_SIDS], onpile[JW_SIDS];
+    } can;
 } bound_cards;
 
 /* One card, at index b->n. */
@@ -523,10 +542,10 @@ STEP void bound_gather(const jw_game *g, const jw_state *s, bound_cards *b)
 {
     memset(&b->can, 0, sizeof b->can);
     b->n = b->nb = 0;
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         if (s->lid[i] != NO)
             bound_add(b, s->lid[i], L_LID, -1, 1);
-    for (int p = 0; p < D2_TABLEAU; p++) {
+    for (int p = 0; p < DECK2_TABLEAU; p++) {
         if (s->npile[p])
             b->bottom[b->nb++] = b->n;
         for (int i = 0; i < s->npile[p]; i++) {
@@ -585,8 +604,8 @@ STEP int bound_opens(const bound_cards *b, int empty_now)
 /* One pass from the top of each pile and reserve down: a card is free when
  * every card above it could leave, which the card above, seen just before,
  * shows. Whether anything grew; -1 once score + *homes passes limit. */
-STEP int bound_pass(const jw_game *g, const jw_state *s, bound_cards *b, int opens, int space,
-                    int score, int limit, int *homes)
+STEP int bound_pass(const jw_game *g, const jw_state *s, bound_cards *b, int opens, int space, int score, int limit,
+                    int *homes)
 {
     int hi[4][2], changed = 0;
     uint8_t pile_kind[52];
@@ -613,7 +632,7 @@ STEP int bound_pass(const jw_game *g, const jw_state *s, bound_cards *b, int ope
         }
         int o = su < 2 ? 26 : 0;    /* the other colour's two suits */
         int builds = r < 13 && (pile_kind[o + r] || pile_kind[o + 13 + r]);
-        int sp = space && (g->rules.empty_lid == D2_EMPTY_ANY || empty_pile_takes(g, c));
+        int sp = space && (g->rules.empty_lid == DECK2_EMPTY_ANY || empty_pile_takes(g, c));
         int on = builds || sp || b->loc[i] == L_JEWEL || b->loc[i] == L_PILE;
         if (!onpile[i] && on)
             onpile[i] = changed = 1;
@@ -638,9 +657,9 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
     bound_gather(g, s, &b);
     int jewels = g->njewels - s->jused;
     int empty_now = 0;              /* places empty now (a jewel fills the first next) */
-    for (int p = 0; p < D2_TABLEAU; p++)
+    for (int p = 0; p < DECK2_TABLEAU; p++)
         empty_now += !s->npile[p];
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         empty_now += s->lid[i] == NO && jewels;
     int changed = 1, space = 0, score = jw_score(game, state), homes = 0;
     while (changed) {
@@ -650,7 +669,7 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
         int opens = bound_opens(&b, empty_now);
         if (!space && opens > jewels)
             space = changed = 1;
-        if (!space && g->rules.empty_lid == D2_EMPTY_ANY && (jewels == 0 || opens >= jewels))
+        if (!space && g->rules.empty_lid == DECK2_EMPTY_ANY && (jewels == 0 || opens >= jewels))
             space = changed = 1;       /* a lid place could take a card: counted as a space */
         int grew = bound_pass(g, s, &b, opens, space, score, limit, &homes);
         if (grew < 0)
@@ -662,12 +681,25 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
 
 static void place_of(int place, int *kind, int *index)
 {
-    if (place < P_PILE) { *kind = SOLVER_PLACE_LID; *index = place - P_LID + 1; }
-    else if (place < P_PILE + 4) { *kind = SOLVER_PLACE_SIDE; *index = place - P_PILE + 1; }
-    else if (place < P_RES) { *kind = SOLVER_PLACE_BOTTOM; *index = place - P_PILE - 3; }
-    else if (place < P_FOUND) { *kind = SOLVER_PLACE_RESERVE_PILE; *index = place - P_RES + 1; }
-    else if (place < P_STOCK) { *kind = SOLVER_PLACE_FOUNDATION; *index = place - P_FOUND; }
-    else { *kind = SOLVER_PLACE_STOCK; *index = 0; }
+    if (place < P_PILE) {
+        *kind = SOLVER_PLACE_LID;
+        *index = place - P_LID + 1;
+    } else if (place < P_PILE + 4) {
+        *kind = SOLVER_PLACE_SIDE;
+        *index = place - P_PILE + 1;
+    } else if (place < P_RES) {
+        *kind = SOLVER_PLACE_BOTTOM;
+        *index = place - P_PILE - 3;
+    } else if (place < P_FOUND) {
+        *kind = SOLVER_PLACE_RESERVE_PILE;
+        *index = place - P_RES + 1;
+    } else if (place < P_STOCK) {
+        *kind = SOLVER_PLACE_FOUNDATION;
+        *index = place - P_FOUND;
+    } else {
+        *kind = SOLVER_PLACE_STOCK;
+        *index = 0;
+    }
 }
 
 static int jw_describe(const void *game, const void *state, const gmove *m, solver_move *out)
@@ -709,15 +741,15 @@ static int jw_describe(const void *game, const void *state, const gmove *m, solv
 /* The root's reserve cards and stock as sids (jw_game.sidcard; g->nsid and
  * g->nroot set), the reserves into s, the cards counted in count; 1 if a
  * card id is not 0..51. */
-static int take_sids(jw_game *g, jw_state *s, const d2_position *p, int *count)
+static int take_sids(jw_game *g, jw_state *s, const deck2_position *p, int *count)
 {
     int sid = 0, bad = 0;
-    for (int k = 0; k < D2_RESERVES; k++)
+    for (int k = 0; k < DECK2_RESERVES; k++)
         for (int i = 0; i < p->nreserves[k]; i++) {
             s->res[k][i] = (uint8_t)sid;
             g->sidcard[sid++] = p->reserves[k][i];
         }
-    for (int k = 0; k < D2_RESERVES; k++)
+    for (int k = 0; k < DECK2_RESERVES; k++)
         s->nres[k] = (uint8_t)p->nreserves[k];
     g->nstock = p->nstock;
     for (int i = 0; i < p->nstock; i++)
@@ -734,10 +766,10 @@ static int take_sids(jw_game *g, jw_state *s, const d2_position *p, int *count)
 
 /* The root's piles into s, their cards counted in count; -1 with err if
  * one is not a run down in alternating colours of at most 13 cards. */
-static int take_piles(jw_state *s, const d2_position *p, int *count, char *err, int errlen)
+static int take_piles(jw_state *s, const deck2_position *p, int *count, char *err, int errlen)
 {
     char text[200];
-    for (int q = 0; q < D2_TABLEAU; q++) {
+    for (int q = 0; q < DECK2_TABLEAU; q++) {
         snprintf(text, sizeof text, "position: %s pile %d is not a run down in alternating colours of at most 13 cards",
                  q < 4 ? "side" : "bottom", q < 4 ? q + 1 : q - 3);
         if (!(p->ntableau[q] >= 0 && p->ntableau[q] <= JW_PMAX))
@@ -758,7 +790,7 @@ static int take_piles(jw_state *s, const d2_position *p, int *count, char *err, 
 
 /* The root's foundations into s (larger first), their cards counted in
  * count; -1 if one holds more than 13 cards or fewer than none. */
-static int take_foundations(jw_state *s, const d2_position *p, int *count)
+static int take_foundations(jw_state *s, const deck2_position *p, int *count)
 {
     for (int su = 0; su < 4; su++) {
         int a = p->foundations[su][0], b = p->foundations[su][1];
@@ -774,10 +806,10 @@ static int take_foundations(jw_state *s, const d2_position *p, int *count)
     return 0;
 }
 
-int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
-               void *root, char *err, int errlen)
+int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+               int errlen)
 {
-    if (r->reserves < 0 || r->reserves > D2_RESERVES)
+    if (r->reserves < 0 || r->reserves > DECK2_RESERVES)
         return family_fail(err, errlen, "rules: reserves must be 0..3");
     jw_game *g = calloc(1, sizeof *g);
     if (!g)
@@ -787,9 +819,9 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
     int count[52] = { 0 }, bad = 0;
 #define CHECK(cond, msg) do { if (!(cond)) { free(g); return family_fail(err, errlen, msg); } } while (0)
     CHECK(p->nstock >= 0 && p->nstock <= JW_SIDS, "position: the stock must hold 0..104 cards");
-    CHECK(p->njewels >= 0 && p->njewels <= D2_JEWELS, "position: there are 0..13 jewels");
+    CHECK(p->njewels >= 0 && p->njewels <= DECK2_JEWELS, "position: there are 0..13 jewels");
     int nroot = 0;
-    for (int k = 0; k < D2_RESERVES; k++) {
+    for (int k = 0; k < DECK2_RESERVES; k++) {
         CHECK(p->nreserves[k] >= 0 && p->nreserves[k] <= JW_SIDS, "position: a reserve holds 0..104 cards");
         CHECK(k < r->reserves || p->nreserves[k] == 0, "position: a card lies in a reserve the rules do not have");
         nroot += p->nreserves[k];
@@ -799,7 +831,7 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
     CHECK(g->nsid <= JW_SIDS, "position: more than 104 cards");
     g->nroot = nroot;
     bad |= take_sids(g, s, p, count);
-    for (int i = 0; i < D2_LID; i++) {
+    for (int i = 0; i < DECK2_LID; i++) {
         s->lid[i] = p->lid[i];
         if (p->lid[i] != NO) {
             bad |= p->lid[i] >= 52;
@@ -825,9 +857,9 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
         return -1;
     }
     int spaces = 0;
-    for (int i = 0; i < D2_LID; i++)
+    for (int i = 0; i < DECK2_LID; i++)
         spaces += s->lid[i] == NO;
-    for (int q = 0; q < D2_TABLEAU; q++)
+    for (int q = 0; q < DECK2_TABLEAU; q++)
         spaces += s->npile[q] == 0;
     CHECK(!(p->njewels && spaces > 1), "position: more than one space waits for a jewel");
     CHECK(!(p->njewels && spaces && p->turned != NO), "position: a card is turned while a space waits for a jewel");
@@ -836,7 +868,7 @@ int jewel_init(family *f, const d2_rules *r, const d2_position *p, unsigned flag
     s->jused = 0;
     g->rules = *r;
     g->flags = flags;
-    g->key_words = (8 * 22 + D2_LID * 6 + g->nsid * 2 + 32 + 7 + 4 + 6 + 1 + 63) / 64;
+    g->key_words = (8 * 22 + DECK2_LID * 6 + g->nsid * 2 + 32 + 7 + 4 + 6 + 1 + 63) / 64;
 #undef CHECK
     f->state_size = sizeof(jw_state);
     f->key_words = g->key_words;

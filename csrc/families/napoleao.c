@@ -26,8 +26,8 @@ enum { NM_HOME = 0, NM_DEAL, NM_REDEAL };
 typedef struct {
     uint8_t stock[NP_CARDS];        /* rids of this pass's pack */
     uint8_t nstock, next;           /* pack size, cards dealt */
-    uint8_t pile[D2_PILES][NP_MAXP];
-    uint8_t npile[D2_PILES];
+    uint8_t pile[DECK2_PILES][NP_MAXP];
+    uint8_t npile[DECK2_PILES];
     uint8_t kb[4], ab[4];
     uint8_t pass, rounds;           /* pass since the root; rounds dealt in this pass */
     /* For each card, 0 or 1 + the pass it went home in, in gone_bits bits:
@@ -36,7 +36,7 @@ typedef struct {
 } np_state;
 
 typedef struct {
-    d2_rules rules;
+    deck2_rules rules;
     unsigned flags;
     uint8_t card[NP_CARDS];         /* kind of each rid */
     int nrid;
@@ -45,13 +45,15 @@ typedef struct {
     int gone_bits;
 } np_game;
 
-size_t napoleao_state_size(void) { return sizeof(np_state); }
+size_t napoleao_state_size(void)
+{
+    return sizeof(np_state);
+}
 
 static int restricted(const np_game *g, const np_state *s)
 {
     int redeals = g->root_redeals + s->pass;
-    return (redeals == 0 || g->rules.restricted_again) && s->rounds >= 1
-           && s->rounds <= g->rules.restricted_rounds;
+    return (redeals == 0 || g->rules.restricted_again) && s->rounds >= 1 && s->rounds <= g->rules.restricted_rounds;
 }
 
 static int np_score(const void *game, const void *state)
@@ -79,7 +81,7 @@ static int np_moves(const void *game, const void *state, gmove *out)
     /* Shortcut "last-copy-home" acts in the last pass, and in every pass
      * where no round is dealt while a card fits (docs/search.md). */
     int last = s->pass == g->last_pass || g->rules.deal_when_stuck;
-    for (int p = 0; p < D2_PILES; p++) {
+    for (int p = 0; p < DECK2_PILES; p++) {
         if (!s->npile[p])
             continue;
         int c = g->card[s->pile[p][s->npile[p] - 1]];
@@ -93,7 +95,7 @@ static int np_moves(const void *game, const void *state, gmove *out)
             gmove m = { NM_HOME, (uint8_t)c, (uint8_t)p, (uint8_t)(k ? su : 4 + su), 0, 0 };
             /* Shortcut (docs/search.md, "last-copy-home"): a card whose other
              * copy is home goes home at once. */
-            if ((g->flags & D2_LAST_COPY_HOME) && last && other_copy_home(s, su, r, k)) {
+            if ((g->flags & DECK2_LAST_COPY_HOME) && last && other_copy_home(s, su, r, k)) {
                 out[0] = m;
                 return 1;
             }
@@ -127,16 +129,16 @@ static void np_apply(const void *game, void *state, const gmove *m)
         put_bits(s->gone, &at, (uint64_t)(s->pass + 1), g->gone_bits);
     } else if (m->kind == NM_DEAL) {
         int k = s->nstock - s->next;
-        if (k > D2_PILES)
-            k = D2_PILES;
+        if (k > DECK2_PILES)
+            k = DECK2_PILES;
         for (int i = 0; i < k; i++)
             s->pile[i][s->npile[i]++] = s->stock[s->next + i];
         s->next = (uint8_t)(s->next + k);
         s->rounds++;
     } else {
         int n = 0;
-        for (int i = 0; i < D2_PILES; i++) {
-            int p = g->rules.deal_from_last ? D2_PILES - 1 - i : i;
+        for (int i = 0; i < DECK2_PILES; i++) {
+            int p = g->rules.deal_from_last ? DECK2_PILES - 1 - i : i;
             for (int j = 0; j < s->npile[p]; j++)
                 s->stock[n++] = s->pile[p][j];
         }
@@ -172,11 +174,11 @@ static inline void first_rounds(const np_game *g, const np_state *s, int *round_
 {
     for (int c = 0; c < 52; c++)
         round_of[c] = NEVER;
-    for (int p = 0; p < D2_PILES; p++)
+    for (int p = 0; p < DECK2_PILES; p++)
         for (int i = 0; i < s->npile[p]; i++)
             round_of[g->card[s->pile[p][i]]] = -1;
     for (int j = s->nstock - 1; j >= s->next; j--) {
-        int c = g->card[s->stock[j]], r = (j - s->next) / D2_PILES;
+        int c = g->card[s->stock[j]], r = (j - s->next) / DECK2_PILES;
         if (r < round_of[c])
             round_of[c] = r;
     }
@@ -189,7 +191,7 @@ static inline void first_rounds(const np_game *g, const np_state *s, int *round_
 static inline void soonest_rounds(const np_game *g, const np_state *s, const int *a0, const int *k0,
                                   const int *round_of, int soonest[][NP_MAXP])
 {
-    for (int p = 0; p < D2_PILES; p++)
+    for (int p = 0; p < DECK2_PILES; p++)
         for (int i = 0; i < s->npile[p]; i++) {
             int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
             int best = NEVER;
@@ -229,9 +231,9 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
     }
     int round_of[52];
     first_rounds(g, s, round_of);
-    int soonest[D2_PILES][NP_MAXP];
+    int soonest[DECK2_PILES][NP_MAXP];
     soonest_rounds(g, s, a0, k0, round_of, soonest);
-    int depth[D2_PILES];                 /* top cards of each pile that could go home */
+    int depth[DECK2_PILES];                 /* top cards of each pile that could go home */
     int changed = 1;
     while (changed) {
         changed = 0;
@@ -242,12 +244,13 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
         int free_kind[52] = { 0 };
         for (int j = s->next; j < s->nstock; j++)
             free_kind[g->card[s->stock[j]]] = 1;
-        for (int p = 0; p < D2_PILES; p++) {
+        for (int p = 0; p < DECK2_PILES; p++) {
             int d = 0;
             for (int i = s->npile[p] - 1; i >= 0; i--) {
                 int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
                 int covered_ok = 1;
-                for (int j = s->next + p; j < s->nstock && (j - s->next) / D2_PILES <= soonest[p][i]; j += D2_PILES) {
+                for (int j = s->next + p; j < s->nstock && (j - s->next) / DECK2_PILES <= soonest[p][i];
+                     j += DECK2_PILES) {
                     int z = g->card[s->stock[j]];
                     if (!rank_fits(z % 13 + 1, z / 13, a0, hi, k0, lo)) {
                         covered_ok = 0;
@@ -276,7 +279,7 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
         }
     }
     int n = np_score(game, state);
-    for (int p = 0; p < D2_PILES; p++)
+    for (int p = 0; p < DECK2_PILES; p++)
         n += depth[p];
     for (int j = s->next; j < s->nstock; j++) {
         int c = g->card[s->stock[j]];
@@ -317,8 +320,8 @@ static int np_describe(const void *game, const void *state, const gmove *m, solv
         out->dst_index = m->dst & 3;
     } else if (m->kind == NM_DEAL) {
         int k = s->nstock - s->next;
-        if (k > D2_PILES)
-            k = D2_PILES;
+        if (k > DECK2_PILES)
+            k = DECK2_PILES;
         out->action = SOLVER_DEAL;
         out->ncards = k;
         for (int i = 0; i < k; i++)
@@ -336,7 +339,7 @@ static int np_milestone(const gmove *m)
 
 /* The bases of the root into s, their cards counted in count; -1 if one
  * holds more than 13 cards or fewer than none. */
-static int take_bases(np_state *s, const d2_position *p, int *count)
+static int take_bases(np_state *s, const deck2_position *p, int *count)
 {
     for (int su = 0; su < 4; su++) {
         if (p->kbases[su] < 0 || p->kbases[su] > 13 || p->abases[su] < 0 || p->abases[su] > 13)
@@ -351,8 +354,8 @@ static int take_bases(np_state *s, const d2_position *p, int *count)
     return 0;
 }
 
-int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned flags,
-                  void *root, char *err, int errlen)
+int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+                  int errlen)
 {
     char text[200];
     if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
@@ -368,12 +371,13 @@ int napoleao_init(family *f, const d2_rules *r, const d2_position *p, unsigned f
     np_state *s = root;
     memset(s, 0, sizeof *s);
     int nrid = 0;
-    for (int i = 0; i < D2_PILES; i++) {
-        int later = (p->nstock + D2_PILES - 1) / D2_PILES;
+    for (int i = 0; i < DECK2_PILES; i++) {
+        int later = (p->nstock + DECK2_PILES - 1) / DECK2_PILES;
         if (p->npiles[i] < 0 || p->npiles[i] + later > NP_MAXP) {
             free(g);
-            snprintf(text, sizeof text, "position: pile %d holds %d cards; the core takes at most %d with the stock dealt",
-                     i + 1, p->npiles[i], NP_MAXP);
+            snprintf(text, sizeof text,
+                     "position: pile %d holds %d cards; the core takes at most %d with the stock dealt", i + 1,
+                     p->npiles[i], NP_MAXP);
             return family_fail(err, errlen, text);
         }
         for (int j = 0; j < p->npiles[i]; j++) {

@@ -76,8 +76,7 @@ static uint64_t most_nodes(const ctable *t)
 
 int ctable_needs_growth(const ctable *t)
 {
-    return set_full(&t->index, most_nodes(t)) || set_full(&t->roots, 1)
-           || t->nvals + most_nodes(t) > t->vals_cap;
+    return set_full(&t->index, most_nodes(t)) || set_full(&t->roots, 1) || t->nvals + most_nodes(t) > t->vals_cap;
 }
 
 /* The slot where value v (with hash h) lies or would go. */
@@ -130,7 +129,8 @@ int ctable_grow(ctable *t)
         uint64_t cap = t->vals_cap + t->vals_cap / 2;
         if (cap > MAX_IDS)
             return -1;
-        uint64_t *v = mem_resize(t->mem, SOLVER_MEM_TABLE, t->vals, sizeof(uint64_t) * t->vals_cap, sizeof(uint64_t) * cap);
+        uint64_t *v =
+            mem_resize(t->mem, SOLVER_MEM_TABLE, t->vals, sizeof(uint64_t) * t->vals_cap, sizeof(uint64_t) * cap);
         if (!v)
             return -1;
         t->vals = v;
@@ -184,8 +184,8 @@ int ctable_insert(ctable *t, const uint64_t *key, const ctable_path *from, ctabl
         for (int j = 0; j < n; j += 2) {
             int k = at + n + j / 2;
             changed[k] = changed[at + j] || changed[at + j + 1];
-            path->ids[k] = changed[k] ? node_id(t, (uint64_t)path->ids[at + j] << 32 | path->ids[at + j + 1])
-                                      : from->ids[k];
+            path->ids[k] =
+                changed[k] ? node_id(t, (uint64_t)path->ids[at + j] << 32 | path->ids[at + j + 1]) : from->ids[k];
         }
     path->valid = 1;
     uint64_t root = (uint64_t)path->ids[at] << 32 | path->ids[at + 1];

@@ -113,7 +113,9 @@ void dfs_free(dfs *e);
 /* The restarts' random numbers (xorshift): the next of *seed, non-zero. */
 static inline uint64_t dfs_next_rand(uint64_t *seed)
 {
-    *seed ^= *seed << 13; *seed ^= *seed >> 7; *seed ^= *seed << 17;
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
     return *seed;
 }
 
@@ -177,8 +179,7 @@ static inline int dfs_check_clock(dfs *e, const dfs_ops *ops, double start, doub
 }
 
 /* The limits on positions and the store's growth: DFS_GO_ON or the status. */
-static inline __attribute__((always_inline)) int dfs_check_store(dfs *e, const dfs_ops *ops, void *ctx,
-                                                                 uint64_t cap)
+static inline __attribute__((always_inline)) int dfs_check_store(dfs *e, const dfs_ops *ops, void *ctx, uint64_t cap)
 {
     if (e->max_positions && e->stats.positions >= e->max_positions)
         return SOLVER_LIMIT_POSITIONS;

@@ -48,7 +48,7 @@ int solver_line_pack(const solver *s, int which, uint8_t *out, int size)
         solver_move m;
         if (s->family->line_move(s, which, i, &m) < 0)
             return -1;
-        const int fields[7] = {m.action, m.card, m.src, m.src_index, m.dst, m.dst_index, m.ncards};
+        const int fields[7] = { m.action, m.card, m.src, m.src_index, m.dst, m.dst_index, m.ncards };
         if (bytes + 7 + m.ncards <= size) {
             for (int k = 0; k < 7; k++)
                 out[bytes + k] = (uint8_t)fields[k];

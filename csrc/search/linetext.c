@@ -12,11 +12,20 @@
 #include "handle.h"
 
 static const char *const PLACE_NAMES[] = {
-    [SOLVER_PLACE_STOCK] = "stock", [SOLVER_PLACE_WASTE] = "waste", [SOLVER_PLACE_CELL] = "cell",
-    [SOLVER_PLACE_RESERVE] = "reserve", [SOLVER_PLACE_CORNER] = "corner", [SOLVER_PLACE_TOMB] = "tomb",
-    [SOLVER_PLACE_PILE] = "pile", [SOLVER_PLACE_KBASE] = "kbase", [SOLVER_PLACE_ABASE] = "abase",
-    [SOLVER_PLACE_LID] = "lid", [SOLVER_PLACE_SIDE] = "side", [SOLVER_PLACE_BOTTOM] = "bottom",
-    [SOLVER_PLACE_RESERVE_PILE] = "reserve", [SOLVER_PLACE_FOUNDATION] = "foundation",
+    [SOLVER_PLACE_STOCK] = "stock",
+    [SOLVER_PLACE_WASTE] = "waste",
+    [SOLVER_PLACE_CELL] = "cell",
+    [SOLVER_PLACE_RESERVE] = "reserve",
+    [SOLVER_PLACE_CORNER] = "corner",
+    [SOLVER_PLACE_TOMB] = "tomb",
+    [SOLVER_PLACE_PILE] = "pile",
+    [SOLVER_PLACE_KBASE] = "kbase",
+    [SOLVER_PLACE_ABASE] = "abase",
+    [SOLVER_PLACE_LID] = "lid",
+    [SOLVER_PLACE_SIDE] = "side",
+    [SOLVER_PLACE_BOTTOM] = "bottom",
+    [SOLVER_PLACE_RESERVE_PILE] = "reserve",
+    [SOLVER_PLACE_FOUNDATION] = "foundation",
 };
 #define N_PLACES ((int)(sizeof PLACE_NAMES / sizeof PLACE_NAMES[0]))
 
@@ -46,7 +55,7 @@ static int put_card(text *t, int card)
 {
     if (card < 0 || card >= 52)
         return -1;
-    char c[4] = {'"', CARD_RANKS[card % 13], CARD_SUITS[card / 13], '"'};
+    char c[4] = { '"', CARD_RANKS[card % 13], CARD_SUITS[card / 13], '"' };
     put(t, c, 4);
     return 0;
 }
@@ -60,20 +69,24 @@ static int put_place(text *t, int kind, int index)
     PUT(t, "\"");
     put_str(t, PLACE_NAMES[kind]);
     switch (kind) {
-    case SOLVER_PLACE_KBASE: case SOLVER_PLACE_ABASE: case SOLVER_PLACE_FOUNDATION: {
-        char suit[2] = {':', CARD_SUITS[index & 3]};
+    case SOLVER_PLACE_KBASE:
+    case SOLVER_PLACE_ABASE:
+    case SOLVER_PLACE_FOUNDATION: {
+        char suit[2] = { ':', CARD_SUITS[index & 3] };
         put(t, suit, 2);
         break;
     }
-    case SOLVER_PLACE_PILE: case SOLVER_PLACE_LID: case SOLVER_PLACE_SIDE:
-    case SOLVER_PLACE_BOTTOM: case SOLVER_PLACE_RESERVE_PILE: {
+    case SOLVER_PLACE_PILE:
+    case SOLVER_PLACE_LID:
+    case SOLVER_PLACE_SIDE:
+    case SOLVER_PLACE_BOTTOM:
+    case SOLVER_PLACE_RESERVE_PILE: {
         char num[16];
         int n = snprintf(num, sizeof num, ":%d", index);
         put(t, num, n);
         break;
     }
-    default:
-        break;
+    default: break;
     }
     PUT(t, "\"");
     return 0;
@@ -83,7 +96,8 @@ static int put_place(text *t, int kind, int index)
 static int put_move(text *t, const solver_move *m)
 {
     switch (m->action) {
-    case SOLVER_TURN: case SOLVER_DEAL:
+    case SOLVER_TURN:
+    case SOLVER_DEAL:
         if (m->action == SOLVER_TURN)
             PUT(t, "{\"action\": \"turn\", \"cards\": [");
         else
@@ -96,10 +110,9 @@ static int put_move(text *t, const solver_move *m)
         }
         PUT(t, "]}");
         return 0;
-    case SOLVER_REDEAL:
-        PUT(t, "{\"action\": \"redeal\"}");
-        return 0;
-    case SOLVER_JEWEL_FILL: case SOLVER_MOVE:
+    case SOLVER_REDEAL: PUT(t, "{\"action\": \"redeal\"}"); return 0;
+    case SOLVER_JEWEL_FILL:
+    case SOLVER_MOVE:
         if (m->action == SOLVER_JEWEL_FILL)
             PUT(t, "{\"action\": \"jewel\", \"card\": ");
         else
@@ -116,14 +129,13 @@ static int put_move(text *t, const solver_move *m)
             return -1;
         PUT(t, "}");
         return 0;
-    default:
-        return -1;
+    default: return -1;
     }
 }
 
 int solver_line_text(const solver *s, int which, char *out, int size)
 {
-    text t = {out, 0, size};
+    text t = { out, 0, size };
     int n = s->family->line_length(s, which);
     for (int i = 0; i < n; i++) {
         solver_move m;
@@ -141,7 +153,7 @@ int solver_line_text(const solver *s, int which, char *out, int size)
 
 static const char *const MEMORY_PARTS[SOLVER_MEM_PARTS] = {
     [SOLVER_MEM_TABLE] = "table", [SOLVER_MEM_SUMMARIES] = "summaries", [SOLVER_MEM_CACHES] = "caches",
-    [SOLVER_MEM_STACK] = "stack", [SOLVER_MEM_SETS] = "sets", [SOLVER_MEM_LINES] = "lines",
+    [SOLVER_MEM_STACK] = "stack", [SOLVER_MEM_SETS] = "sets",           [SOLVER_MEM_LINES] = "lines",
 };
 
 const char *solver_memory_part(int part)
@@ -217,7 +229,7 @@ static void put_parts(text *t, const solver_stats *st)
 
 int solver_stats_text(const solver_stats *st, char *out, int size)
 {
-    text t = {out, 0, size};
+    text t = { out, 0, size };
     PUT(&t, "{\"positions\": ");
     put_u64(&t, st->positions);
     PUT(&t, ", \"seconds\": ");

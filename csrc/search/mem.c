@@ -165,7 +165,10 @@ void *mem_resize(mem_account *a, int part, void *p, size_t old, size_t bytes)
         mem_release(a, part, old - bytes);
         if (mapped(old) && !mapped(bytes)) {
             void *q = malloc(bytes ? bytes : 1);
-            if (!q) { mem_note(a, part, old - bytes); return NULL; }
+            if (!q) {
+                mem_note(a, part, old - bytes);
+                return NULL;
+            }
             memcpy(q, p, bytes);
             block_free(p, old, 0);
             return q;

@@ -33,8 +33,8 @@ int table_init(table *t, mem_account *mem, int words, uint64_t capacity)
     t->count = 0;
     t->filled_cap = capacity <= UINT32_MAX ? capacity / FILLED_SHARE : 0;
     t->slots = mem_alloc(mem, SOLVER_MEM_TABLE, slot_bytes(t));
-    t->filled = t->slots && t->filled_cap
-        ? mem_resize(mem, SOLVER_MEM_TABLE, NULL, 0, t->filled_cap * sizeof(uint32_t)) : NULL;
+    t->filled =
+        t->slots && t->filled_cap ? mem_resize(mem, SOLVER_MEM_TABLE, NULL, 0, t->filled_cap * sizeof(uint32_t)) : NULL;
     if (t->slots && (t->filled || !t->filled_cap))
         return 0;
     table_free(t);

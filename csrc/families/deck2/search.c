@@ -15,7 +15,7 @@
 #include "handle.h"
 
 
-/* The staged search (D2_RESTARTS), docs/search.md "restarts": rounds of a
+/* The staged search (DECK2_RESTARTS), docs/search.md "restarts": rounds of a
  * full search and of restarts. Round r lets the full search store up to
  * FIRST_BUDGET << r positions, then runs restarts for as many positions as
  * the full search has stored in all (FIRST_SHARE times as many until the
@@ -48,7 +48,7 @@ typedef struct deck2_search deck2_search;
 struct deck2_search {
     solver h;                   /* the handle (handle.h): first */
     dfs e;                      /* the search: stack, limits, stats, lines */
-    d2_rules rules;             /* as given: a reset makes its new search with them */
+    deck2_rules rules;             /* as given: a reset makes its new search with them */
     family fam;
     void *root;
     ctable table;
@@ -77,7 +77,10 @@ typedef struct {
     uint16_t n, next;
 } frame_head;
 
-static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
+static size_t align8(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
 
 static frame_head *frame_hd(const void *f)
 {
@@ -114,12 +117,12 @@ static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
     s->h.family = &DECK2_FAMILY;
     s->h.e = &s->e;
     s->flags = flags;
-    s->stage = (flags & D2_RESTARTS) ? STAGE_FULL : STAGE_TO_END;
+    s->stage = (flags & DECK2_RESTARTS) ? STAGE_FULL : STAGE_TO_END;
     s->prefix_budget = PREFIX_BUDGET;
     return 0;
 }
 
-static deck2_search *new_search(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err,
+static deck2_search *new_search(const deck2_rules *rules, const deck2_position *pos, unsigned flags, char *err,
                                 int errlen)
 {
     deck2_search *s = calloc(1, sizeof *s);
@@ -127,15 +130,15 @@ static deck2_search *new_search(const d2_rules *rules, const d2_position *pos, u
         family_fail(err, errlen, "out of memory");
         return NULL;
     }
-    size_t size = rules->family == D2_JEWEL ? jewel_state_size() : napoleao_state_size();
+    size_t size = rules->family == DECK2_JEWEL ? jewel_state_size() : napoleao_state_size();
     s->root = calloc(1, size);
     s->rules = *rules;
     int rc = -1;
     if (!s->root)
         family_fail(err, errlen, "out of memory");
-    else if (rules->family == D2_NAPOLEAO)
+    else if (rules->family == DECK2_NAPOLEAO)
         rc = napoleao_init(&s->fam, rules, pos, flags, s->root, err, errlen);
-    else if (rules->family == D2_JEWEL)
+    else if (rules->family == DECK2_JEWEL)
         rc = jewel_init(&s->fam, rules, pos, flags, s->root, err, errlen);
     else
         family_fail(err, errlen, "rules: unknown game family");
@@ -154,7 +157,7 @@ static deck2_search *new_search(const d2_rules *rules, const d2_position *pos, u
     return s;
 }
 
-solver *solver_new_deck2(const d2_rules *rules, const d2_position *pos, unsigned flags, char *err, int errlen)
+solver *solver_new_deck2(const deck2_rules *rules, const deck2_position *pos, unsigned flags, char *err, int errlen)
 {
     deck2_search *s = new_search(rules, pos, flags, err, errlen);
     return s ? &s->h : NULL;
@@ -165,7 +168,7 @@ static void free_parts(deck2_search *s);
 /* The two-deck games' searches are long, and their tables their own: a
  * reset makes a new search (it has run nothing, so only its handle, engine
  * and account point into it) and moves it into the handle. */
-int solver_reset_deck2(solver *h, const d2_position *pos, char *err, int errlen)
+int solver_reset_deck2(solver *h, const deck2_position *pos, char *err, int errlen)
 {
     if (!h || h->family != &DECK2_FAMILY)
         return family_fail(err, errlen, "solver_reset_deck2: not a search of the two-deck games'");
@@ -199,7 +202,7 @@ static deck2_search *restart_search(deck2_search *parent)
     s->fam = parent->fam;
     s->fam.free_game = NULL;
     s->root = malloc(s->fam.state_size);
-    if (!s->root || start_search(s, parent->flags & ~D2_RESTARTS, parent->e.mem) < 0) {
+    if (!s->root || start_search(s, parent->flags & ~DECK2_RESTARTS, parent->e.mem) < 0) {
         free(s->root);
         free(s);
         return NULL;
@@ -236,9 +239,18 @@ static int store_insert(void *ctx, const void *parent, void *f)
     return ctable_insert(&s->table, s->key, parent ? frame_path(parent) : NULL, frame_path(f));
 }
 
-static int store_needs_growth(const void *ctx) { return ctable_needs_growth(&((const deck2_search *)ctx)->table); }
-static int store_grow(void *ctx) { return ctable_grow(&((deck2_search *)ctx)->table); }
-static uint64_t store_count(const void *ctx) { return ctable_count(&((const deck2_search *)ctx)->table); }
+static int store_needs_growth(const void *ctx)
+{
+    return ctable_needs_growth(&((const deck2_search *)ctx)->table);
+}
+static int store_grow(void *ctx)
+{
+    return ctable_grow(&((deck2_search *)ctx)->table);
+}
+static uint64_t store_count(const void *ctx)
+{
+    return ctable_count(&((const deck2_search *)ctx)->table);
+}
 
 static void root_frame(void *ctx, void *f)
 {
@@ -247,9 +259,18 @@ static void root_frame(void *ctx, void *f)
     s->fam.key(s->fam.game, s->root, s->key);
 }
 
-static int frame_exhausted(const void *f) { return frame_hd(f)->next == frame_hd(f)->n; }
-static const void *frame_take(void *f) { return &frame_moves(f)[frame_hd(f)->next++]; }
-static const void *frame_current(const void *f) { return &frame_moves(f)[frame_hd(f)->next - 1]; }
+static int frame_exhausted(const void *f)
+{
+    return frame_hd(f)->next == frame_hd(f)->n;
+}
+static const void *frame_take(void *f)
+{
+    return &frame_moves(f)[frame_hd(f)->next++];
+}
+static const void *frame_current(const void *f)
+{
+    return &frame_moves(f)[frame_hd(f)->next - 1];
+}
 
 static void child_frame(void *ctx, const void *parent, const void *m, void *f)
 {
@@ -270,7 +291,7 @@ static int frame_score(const void *ctx, const void *f)
 static int dead_cards(void *ctx, const void *f, const void *m, int best_seen)
 {
     deck2_search *s = ctx;
-    if (!s->fam.bound || !(s->flags & D2_DEAD_CARDS))
+    if (!s->fam.bound || !(s->flags & DECK2_DEAD_CARDS))
         return 0;
     int best = best_seen > s->prune_at ? best_seen : s->prune_at;
     int u = s->fam.bound(s->fam.game, frame_state(f), m, best);
@@ -285,13 +306,19 @@ static void shuffle_moves(deck2_search *s, gmove *mv, int n)
     for (int k = n - 1; k >= 0; k--) {
         uint64_t r = dfs_next_rand(&s->seed);
         int j = (int)(r % (uint64_t)(k + 1));
-        gmove t = mv[k]; mv[k] = mv[j]; mv[j] = t;
+        gmove t = mv[k];
+        mv[k] = mv[j];
+        mv[j] = t;
         key[k] = (r >> 32) % 8 == 0 ? 0 : mv[k].prio;
     }
     for (int a = 1; a < n; a++)
         for (int b = a; b > 0 && key[b] < key[b - 1]; b--) {
-            gmove t = mv[b]; mv[b] = mv[b - 1]; mv[b - 1] = t;
-            uint8_t u = key[b]; key[b] = key[b - 1]; key[b - 1] = u;
+            gmove t = mv[b];
+            mv[b] = mv[b - 1];
+            mv[b - 1] = t;
+            uint8_t u = key[b];
+            key[b] = key[b - 1];
+            key[b - 1] = u;
         }
 }
 
@@ -308,24 +335,32 @@ static void expand_frame(void *ctx, void *f)
 /* The two-deck search pops a finished frame before it checks the limits
  * on positions and growth; a restart's stop leaves its parent's flag set
  * (the parent's run clears it). */
-static const dfs_ops D2_DFS = {
+static const dfs_ops DECK2_DFS = {
     .store = { store_init, store_insert, store_needs_growth, store_grow, store_count },
-    .move_size = sizeof(gmove), .first_frames = 64, .line_extra = 0, .options = 0,
-    .root = root_frame, .exhausted = frame_exhausted, .take = frame_take, .current = frame_current,
-    .child = child_frame, .score = frame_score, .prune = dead_cards, .expand = expand_frame,
+    .move_size = sizeof(gmove),
+    .first_frames = 64,
+    .line_extra = 0,
+    .options = 0,
+    .root = root_frame,
+    .exhausted = frame_exhausted,
+    .take = frame_take,
+    .current = frame_current,
+    .child = child_frame,
+    .score = frame_score,
+    .prune = dead_cards,
+    .expand = expand_frame,
 };
 
 /* The search, from where it stopped; with cap > 0 it returns PHASE_DONE
  * once the table holds cap positions. */
 static int plain_run(deck2_search *s, uint64_t cap)
 {
-    int status = dfs_run(&s->e, &D2_DFS, s, cap);
+    int status = dfs_run(&s->e, &DECK2_DFS, s, cap);
     return status == DFS_CAPPED ? PHASE_DONE : status;
 }
 
 /* Copies line[0..n) then more[0..m) into *out, charged *cap bytes. */
-static int join_lines(mem_account *mem, void **out, uint64_t *cap, const gmove *line, int n,
-                      const gmove *more, int m)
+static int join_lines(mem_account *mem, void **out, uint64_t *cap, const gmove *line, int n, const gmove *more, int m)
 {
     if (n < 0 || m < 0)
         return -1;
@@ -386,7 +421,8 @@ static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
     s->e.stats.seconds += r->e.stats.seconds;
     s->round_left = s->round_left > r->e.stats.positions ? s->round_left - r->e.stats.positions : 0;
     if (r->e.stats.best_score > s->e.stats.best_score && r->e.best_len > 0) {
-        if (join_lines(s->e.mem, &s->e.best_line, &s->e.best_cap, s->e.best_line, depth, r->e.best_line, r->e.best_len) < 0) {
+        if (join_lines(s->e.mem, &s->e.best_line, &s->e.best_cap, s->e.best_line, depth, r->e.best_line, r->e.best_len)
+            < 0) {
             end_restart(r);
             return SOLVER_LIMIT_MEMORY;
         }
@@ -395,7 +431,8 @@ static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
         s->npoints = 0;         /* the points of the new line */
     }
     if (st == SOLVER_WON) {
-        s->e.win_len = join_lines(s->e.mem, &s->e.win_line, &s->e.win_cap, s->e.best_line, depth, r->e.win_line, r->e.win_len);
+        s->e.win_len =
+            join_lines(s->e.mem, &s->e.win_line, &s->e.win_cap, s->e.best_line, depth, r->e.win_line, r->e.win_len);
         if (s->e.win_len < 0)
             st = SOLVER_LIMIT_MEMORY;
     }
@@ -566,6 +603,10 @@ static void search_free(solver *h)
 }
 
 static const solver_family DECK2_FAMILY = {
-    .set_limits = search_set_limits, .run = search_run, .line_length = search_line_length,
-    .line_move = search_line_move, .root_bound = search_root_bound, .free = search_free,
+    .set_limits = search_set_limits,
+    .run = search_run,
+    .line_length = search_line_length,
+    .line_move = search_line_move,
+    .root_bound = search_root_bound,
+    .free = search_free,
 };

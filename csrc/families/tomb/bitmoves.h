@@ -92,7 +92,8 @@ static inline int q_top_exits(const memo *m, uint64_t q, int top, int others_for
      * the empty fields come first: one more than those is empty. */
     if (r->cells && !q_cell(q, SOLVER_MAX_CELLS - r->cells)) {
         unsigned cells[4];
-        for (int i = 0; i < 4; i++) cells[i] = q_cell(q, i);
+        for (int i = 0; i < 4; i++)
+            cells[i] = q_cell(q, i);
         cells[0] = (unsigned)top;
         exits[0] = q_set_cells(q, cells);
         return 1;
@@ -109,7 +110,10 @@ static inline int q_top_exits(const memo *m, uint64_t q, int top, int others_for
 /* A move other than the top card's: the control state it leads to (rank
  * 0), or a card pushed onto the top card (its rank) and the control state
  * under it. */
-typedef struct { uint64_t q; int rank; } q_move;
+typedef struct {
+    uint64_t q;
+    int rank;
+} q_move;
 /* At most: each cell card home, a reserve 6 to the tomb, the turn, and each
  * cell card to the reserve and buried. */
 #define Q_MOVES (3 * SOLVER_MAX_CELLS + 2)
@@ -117,7 +121,7 @@ typedef struct { uint64_t q; int rank; } q_move;
 /* q with its cell field i (of cells, its cells) holding v instead, sorted back. */
 static inline uint64_t q_cell_is(uint64_t q, const unsigned *cells, int i, unsigned v)
 {
-    unsigned d[4] = {cells[0], cells[1], cells[2], cells[3]};
+    unsigned d[4] = { cells[0], cells[1], cells[2], cells[3] };
     d[i] = v;
     return q_set_cells(q, d);
 }
@@ -127,16 +131,19 @@ static inline uint64_t q_cell_is(uint64_t q, const unsigned *cells, int i, unsig
 static inline int q_forced_other(const memo *m, uint64_t q, int others_forced, q_move *out)
 {
     unsigned fits = q_fits(q), cells[4];
-    for (int i = 0; i < 4; i++) cells[i] = q_cell(q, i);
+    for (int i = 0; i < 4; i++)
+        cells[i] = q_cell(q, i);
     out[0].rank = 0;
     if (others_forced == LV_RESERVE) {
         out[0].q = q - (1ull << Q_RESERVE_SHIFT) + 1;
         return 1;
     }
     for (int i = 0; i < 4; i++) {
-        if (!cells[i]) continue;
-        int sends = others_forced == LV_SIXES ? cells[i] == 6
-                  : ((fits >> cells[i]) & 1) && (others_forced == LV_GREEDY || q_safe(m, q, (int)cells[i]));
+        if (!cells[i])
+            continue;
+        int sends = others_forced == LV_SIXES
+                        ? cells[i] == 6
+                        : ((fits >> cells[i]) & 1) && (others_forced == LV_GREEDY || q_safe(m, q, (int)cells[i]));
         if (sends) {
             uint64_t without = q_cell_is(q, cells, i, 0);
             out[0].q = others_forced == LV_SIXES ? q_to_reserve(without) : q_home(without, (int)cells[i]);
@@ -160,7 +167,8 @@ static inline int q_free_others(const memo *m, uint64_t q, q_move *out)
 {
     const tomb_rules *r = &m->game->rules;
     unsigned fits = q_fits(q), cells[4];
-    for (int i = 0; i < 4; i++) cells[i] = q_cell(q, i);
+    for (int i = 0; i < 4; i++)
+        cells[i] = q_cell(q, i);
     int n = 0;
     if (r->cell_to_foundation)
         for (int i = 0; i < 4; i++)

@@ -62,11 +62,13 @@ void check_top(const memo *m, uint64_t q, int top, int forced, const uint64_t *e
     int ok = tomb_others_forced(m->game, &st) == forced && ntop == nexits && (nothers > 0) == (others_played != 0);
     for (int i = 0; ok && i < nexits; i++) {
         int found = 0;
-        for (int j = 0; j < ntop; j++) found |= top_states[j] == exits[i];
+        for (int j = 0; j < ntop; j++)
+            found |= top_states[j] == exits[i];
         ok = found;
     }
     if (counted(ok))
-        fprintf(stderr, "check_top: MISMATCH q=%llx top=%d forced=%d exits=%d others=%d / tomb_moves: exits=%d others=%d\n",
+        fprintf(stderr,
+                "check_top: MISMATCH q=%llx top=%d forced=%d exits=%d others=%d / tomb_moves: exits=%d others=%d\n",
                 (unsigned long long)q, top, forced, nexits, others_played, ntop, nothers);
 }
 
@@ -87,15 +89,18 @@ void check_others(const memo *m, uint64_t q, int top, const q_move *moves, int n
         if (!x.rank)
             x.q = after(m, &st, mv[i]);
         int dup = 0;
-        for (int j = 0; j < nwant; j++) dup |= want[j].q == x.q && want[j].rank == x.rank;
-        if (!dup) want[nwant++] = x;
+        for (int j = 0; j < nwant; j++)
+            dup |= want[j].q == x.q && want[j].rank == x.rank;
+        if (!dup)
+            want[nwant++] = x;
     }
     int ok = nwant == nmoves;
     for (int i = 0; ok && i < nmoves; i++)
         ok = want[i].q == moves[i].q && want[i].rank == moves[i].rank;
     if (!counted(ok))
         return;
-    fprintf(stderr, "check_others: MISMATCH q=%llx top=%d bits=%d tomb_moves=%d\n", (unsigned long long)q, top, nmoves, nwant);
+    fprintf(stderr, "check_others: MISMATCH q=%llx top=%d bits=%d tomb_moves=%d\n", (unsigned long long)q, top, nmoves,
+            nwant);
     for (int i = 0; i < nmoves || i < nwant; i++)
         fprintf(stderr, "  %d: bits %llx/%d  tomb_moves %llx/%d\n", i,
                 i < nmoves ? (unsigned long long)moves[i].q : 0ull, i < nmoves ? moves[i].rank : 0,

@@ -29,12 +29,15 @@ uint64_t memo_pack(const tomb_game *g, const tomb_state *s)
     for (int i = 0; i < SOLVER_MAX_CELLS; i++)
         cells[i] = (i < g->rules.cells && s->cells[i] != SOLVER_NO_CARD) ? (unsigned)RANK(s->cells[i]) : 0u;
     sort4(cells);
-    for (int i = 0; i < 4; i++) corners[i] = s->corners[i];
+    for (int i = 0; i < 4; i++)
+        corners[i] = s->corners[i];
     sort4(corners);
     uint64_t q = s->nstock;
-    for (int i = 0; i < SOLVER_MAX_CELLS; i++) q = (q << 4) | cells[i];
+    for (int i = 0; i < SOLVER_MAX_CELLS; i++)
+        q = (q << 4) | cells[i];
     q = (q << 3) | s->nreserve;
-    for (int i = 0; i < 4; i++) q = (q << 3) | corners[i];
+    for (int i = 0; i < 4; i++)
+        q = (q << 3) | corners[i];
     q = (q << 5) | s->tomb;
     return q;
 }
@@ -45,10 +48,16 @@ uint64_t memo_pack(const tomb_game *g, const tomb_state *s)
 void memo_unpack(const memo *m, uint64_t q, int top, tomb_state *s)
 {
     memset(s, 0, sizeof *s);
-    s->tomb = q & 31; q >>= 5;
-    for (int i = 3; i >= 0; i--) { s->corners[i] = q & 7; q >>= 3; }
-    s->nreserve = q & 7; q >>= 3;
-    for (int i = 0; i < s->nreserve; i++) s->reserve[i] = 5;   /* 6 of clubs */
+    s->tomb = q & 31;
+    q >>= 5;
+    for (int i = 3; i >= 0; i--) {
+        s->corners[i] = q & 7;
+        q >>= 3;
+    }
+    s->nreserve = q & 7;
+    q >>= 3;
+    for (int i = 0; i < s->nreserve; i++)
+        s->reserve[i] = 5;   /* 6 of clubs */
     /* The cell cards go to the first cells, in order of rank (hand-home
      * tries them in this order: docs/search.md): with fewer than four cells
      * the rules have only those, and memo_pack writes the others empty. */

@@ -25,9 +25,18 @@ extern uint16_t corner_fits[1 << 12];
 extern uint8_t corner_cards[1 << 12];
 void control_tables(void);
 
-static inline int q_stock(uint64_t q) { return (int)(q >> Q_STOCK_SHIFT); }
-static inline unsigned q_reserve(uint64_t q) { return (unsigned)(q >> Q_RESERVE_SHIFT) & 7u; }
-static inline unsigned q_tomb(uint64_t q) { return (unsigned)q & Q_TOMB_MASK; }
+static inline int q_stock(uint64_t q)
+{
+    return (int)(q >> Q_STOCK_SHIFT);
+}
+static inline unsigned q_reserve(uint64_t q)
+{
+    return (unsigned)(q >> Q_RESERVE_SHIFT) & 7u;
+}
+static inline unsigned q_tomb(uint64_t q)
+{
+    return (unsigned)q & Q_TOMB_MASK;
+}
 
 /* The rank in cell field i (0: the smallest; 0 for an empty cell). */
 static inline unsigned q_cell(uint64_t q, int i)
@@ -88,7 +97,13 @@ static inline uint64_t q_home(uint64_t q, int x)
 }
 
 /* q with one 6 more in the reserve, or one fewer in the stock. */
-static inline uint64_t q_to_reserve(uint64_t q) { return q + (1ull << Q_RESERVE_SHIFT); }
-static inline uint64_t q_turned(uint64_t q) { return q - (1ull << Q_STOCK_SHIFT); }
+static inline uint64_t q_to_reserve(uint64_t q)
+{
+    return q + (1ull << Q_RESERVE_SHIFT);
+}
+static inline uint64_t q_turned(uint64_t q)
+{
+    return q - (1ull << Q_STOCK_SHIFT);
+}
 
 #endif

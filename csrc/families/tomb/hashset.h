@@ -24,7 +24,10 @@
 
 /* ---- set64: keys + 1 (0 is an empty slot), hashed by mix64 ---- */
 
-typedef struct { uint64_t *v; uint64_t cap, n; } set64;
+typedef struct {
+    uint64_t *v;
+    uint64_t cap, n;
+} set64;
 
 int set64_init(set64 *s, mem_account *a, uint64_t cap);   /* -1 if out of memory */
 void set64_free(set64 *s, mem_account *a);
@@ -34,10 +37,24 @@ int set64_add(set64 *s, mem_account *a, uint64_t key);
 /* ---- smallset ---- */
 
 #define SMALLSET_INLINE 24
-typedef struct { uint64_t inl[SMALLSET_INLINE]; int n; set64 big; } smallset;
+typedef struct {
+    uint64_t inl[SMALLSET_INLINE];
+    int n;
+    set64 big;
+} smallset;
 
-static inline void smallset_init(smallset *s) { s->n = 0; s->big.v = NULL; s->big.n = 0; s->big.cap = 0; }
-static inline void smallset_free(smallset *s, mem_account *a) { if (s->big.v) set64_free(&s->big, a); }
+static inline void smallset_init(smallset *s)
+{
+    s->n = 0;
+    s->big.v = NULL;
+    s->big.n = 0;
+    s->big.cap = 0;
+}
+static inline void smallset_free(smallset *s, mem_account *a)
+{
+    if (s->big.v)
+        set64_free(&s->big, a);
+}
 /* 1 new, 0 present, -1 out of memory. */
 int smallset_add(smallset *s, mem_account *a, uint64_t key);
 
@@ -53,7 +70,10 @@ static inline int smallset_next(const smallset *s, uint64_t *pos, uint64_t *key)
     }
     while (*pos < s->big.cap) {
         uint64_t v = s->big.v[(*pos)++];
-        if (v) { *key = v - 1; return 1; }
+        if (v) {
+            *key = v - 1;
+            return 1;
+        }
     }
     return 0;
 }
@@ -62,7 +82,12 @@ static inline int smallset_next(const smallset *s, uint64_t *pos, uint64_t *key)
 
 /* pos: the index in item of each slot's member; heap: room for a queue of
  * the members (summaries.c). */
-typedef struct { uint64_t *slot, *item, *heap; uint32_t *pos; uint64_t cap, n, stamp; int shift; } stampset;
+typedef struct {
+    uint64_t *slot, *item, *heap;
+    uint32_t *pos;
+    uint64_t cap, n, stamp;
+    int shift;
+} stampset;
 #define STAMP_SHIFT 43
 
 /* Doubles the slots (64 at first) and puts the members back; -1 if out of memory. */

@@ -35,9 +35,8 @@
 int memo_by_places(const tomb_game *g)
 {
     const tomb_rules *r = &g->rules;
-    return (g->flags & SOLVER_BY_PLACES) && (g->flags & SOLVER_FORCE_CELL_HOME)
-        && r->turn == 1 && r->passes == 1 && !r->sixes_reserve && !r->cell_to_reserve
-        && !r->cell_to_waste && r->cell_to_foundation;
+    return (g->flags & SOLVER_BY_PLACES) && (g->flags & SOLVER_FORCE_CELL_HOME) && r->turn == 1 && r->passes == 1
+           && !r->sixes_reserve && !r->cell_to_reserve && !r->cell_to_waste && r->cell_to_foundation;
 }
 
 /* By places: the talon (the root's waste, then its stock in turning order,
@@ -71,7 +70,10 @@ int memo_init(memo *m, mem_account *mem, const tomb_game *g, const tomb_state *r
     m->entries = mem_alloc_huge(mem, SOLVER_MEM_SUMMARIES, m->cap * sizeof(entry));
     m->arena_cap = 1u << 16;
     m->arena = mem_alloc(mem, SOLVER_MEM_SUMMARIES, m->arena_cap * ARENA_UNIT + 2);
-    if (!m->entries || !m->arena) { memo_free(m); return -1; }
+    if (!m->entries || !m->arena) {
+        memo_free(m);
+        return -1;
+    }
     m->below[0] = 0;
     memset(m->stock_count[0], 0, sizeof m->stock_count[0]);
     for (int j = 0; j < root->nstock; j++) {
@@ -80,7 +82,10 @@ int memo_init(memo *m, mem_account *mem, const tomb_game *g, const tomb_state *r
         m->stock_count[j + 1][RANK(root->stock[j])]++;
     }
     m->by_places = memo_by_places(g);
-    if (m->by_places && places_init(m, root) < 0) { memo_free(m); return -1; }
+    if (m->by_places && places_init(m, root) < 0) {
+        memo_free(m);
+        return -1;
+    }
     return 0;
 }
 
@@ -115,11 +120,13 @@ int entries_grow(memo *m)
 {
     uint64_t cap = m->cap * 2;
     entry *t = mem_alloc_huge(m->mem, SOLVER_MEM_SUMMARIES, cap * sizeof(entry));   /* both held while it moves */
-    if (!t) return -1;
+    if (!t)
+        return -1;
     for (uint64_t i = 0; i < m->cap; i++)
         if (memo_entries(m)[i].key) {
             uint64_t j = mix64(memo_entries(m)[i].key) & (cap - 1);
-            while (t[j].key) j = (j + 1) & (cap - 1);
+            while (t[j].key)
+                j = (j + 1) & (cap - 1);
             t[j] = memo_entries(m)[i];
         }
     mem_free_huge(m->mem, SOLVER_MEM_SUMMARIES, m->entries, m->cap * sizeof(entry));
@@ -130,8 +137,10 @@ int entries_grow(memo *m)
 
 __attribute__((noinline)) int check_clock(memo *m)
 {
-    if (m->stop && __atomic_load_n(m->stop, __ATOMIC_RELAXED)) return SOLVER_INTERRUPTED;
-    if (m->deadline > 0 && search_clock() >= m->deadline) return SOLVER_LIMIT_SECONDS;
+    if (m->stop && __atomic_load_n(m->stop, __ATOMIC_RELAXED))
+        return SOLVER_INTERRUPTED;
+    if (m->deadline > 0 && search_clock() >= m->deadline)
+        return SOLVER_LIMIT_SECONDS;
     return -1;
 }
 

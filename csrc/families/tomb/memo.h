@@ -15,13 +15,19 @@
  * it here, with no trip to the arena - or (bit 8 clear) where its exits start
  * in the arena (the count, then the exits), in units of 6 bytes: control
  * states take 42 bits. */
-typedef struct { uint64_t key; uint64_t val; } entry;
+typedef struct {
+    uint64_t key;
+    uint64_t val;
+} entry;
 #define E_BEST(e) ((int)((e)->val & 0xff))
 #define E_INLINE 256u
 
 /* A summary being computed: its control state, its top rank, and the state
  * of its closure being expanded. */
-typedef struct { uint64_t q, cur; int top; } trail_frame;
+typedef struct {
+    uint64_t q, cur;
+    int top;
+} trail_frame;
 
 typedef struct {
     const tomb_game *game;
@@ -44,7 +50,8 @@ typedef struct {
      * turning order, as ranks; pre[j][r]: cards of rank r among the first j. */
     int by_places, ntalon, ncells;
     int waste_cap;          /* by places: no turn with this many cards in the waste (0: none) */
-    int greedy;             /* a win phase where every card that fits goes home at once (by control states, through TOMB_GREEDY) */
+    int greedy;             /* a win phase where every card that fits goes home at once (by control
+                             * states, through TOMB_GREEDY) */
     uint8_t talon[52], pre[53][14];
     entry *recent;          /* by places: the turns met last, by hash (places.c) */
     uint16_t below[53];     /* the ranks (bit r) among the bottom j cards of the root's stock */
@@ -71,7 +78,8 @@ static inline uint64_t arena_get(const uint8_t *a, uint64_t i)
     return x & ((1ull << 48) - 1);
 #else
     uint64_t x = 0;
-    for (int b = ARENA_UNIT - 1; b >= 0; b--) x = x << 8 | a[b];
+    for (int b = ARENA_UNIT - 1; b >= 0; b--)
+        x = x << 8 | a[b];
     return x;
 #endif
 }
@@ -79,7 +87,8 @@ static inline uint64_t arena_get(const uint8_t *a, uint64_t i)
 static inline void arena_put(uint8_t *a, uint64_t i, uint64_t x)
 {
     a += ARENA_UNIT * i;
-    for (int b = 0; b < ARENA_UNIT; b++, x >>= 8) a[b] = (uint8_t)x;
+    for (int b = 0; b < ARENA_UNIT; b++, x >>= 8)
+        a[b] = (uint8_t)x;
 }
 
 /* The exits of a summary: returns how many, and sets *v to them in the

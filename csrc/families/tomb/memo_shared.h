@@ -5,7 +5,10 @@
 
 #include "memo.h"
 
-static inline entry *memo_entries(const memo *m) { return (entry *)m->entries; }
+static inline entry *memo_entries(const memo *m)
+{
+    return (entry *)m->entries;
+}
 
 /* The entry of key, or NULL; *slot: where the probe ended (the entry's
  * slot, or the empty slot where it would go). */
@@ -14,7 +17,8 @@ static inline entry *memo_probe(const memo *m, uint64_t key, uint64_t *slot)
     entry *e = memo_entries(m);
     uint64_t j = mix64(key + 1) & (m->cap - 1);
     while (e[j].key) {
-        if (e[j].key == key + 1) break;
+        if (e[j].key == key + 1)
+            break;
         j = (j + 1) & (m->cap - 1);
     }
     *slot = j;
@@ -25,7 +29,8 @@ static inline entry *memo_probe(const memo *m, uint64_t key, uint64_t *slot)
 static inline uint64_t memo_free_slot(const memo *m, uint64_t key)
 {
     uint64_t j = mix64(key + 1) & (m->cap - 1);
-    while (memo_entries(m)[j].key) j = (j + 1) & (m->cap - 1);
+    while (memo_entries(m)[j].key)
+        j = (j + 1) & (m->cap - 1);
     return j;
 }
 
@@ -49,8 +54,10 @@ int check_clock(memo *m);
  * runs for every position. */
 static inline int check(memo *m)
 {
-    if (m->max_positions && m->positions >= m->max_positions) return SOLVER_LIMIT_POSITIONS;
-    if ((++m->ticks & 1023) == 0) return check_clock(m);
+    if (m->max_positions && m->positions >= m->max_positions)
+        return SOLVER_LIMIT_POSITIONS;
+    if ((++m->ticks & 1023) == 0)
+        return check_clock(m);
     return -1;
 }
 

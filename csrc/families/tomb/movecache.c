@@ -28,7 +28,8 @@ int succ_grow(memo *m)
 {
     uint64_t cap = m->succ_cap ? 2 * m->succ_cap : 1024;
     uint64_t *v = mem_resize(m->mem, SOLVER_MEM_SETS, m->succ, m->succ_cap * sizeof(uint64_t), cap * sizeof(uint64_t));
-    if (!v) return -1;
+    if (!v)
+        return -1;
     m->succ = v;
     m->succ_cap = cap;
     return 0;
@@ -45,8 +46,10 @@ static int64_t moves_once(memo *m, uint64_t from, uint64_t len)
     uint64_t n = 0;
     for (uint64_t i = 0; i < len; i++) {
         int r = stampset_add(&m->once, m->mem, m->succ[from + i]);
-        if (r < 0) return -1;
-        if (r) m->succ[from + n++] = m->succ[from + i];
+        if (r < 0)
+            return -1;
+        if (r)
+            m->succ[from + n++] = m->succ[from + i];
     }
     return (int64_t)n;
 }

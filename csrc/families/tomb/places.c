@@ -21,7 +21,9 @@
 #define PLACES_BEST(v) ((int)((v) >> 53))
 
 /* The foundations' closure of the cards out, by rank counts c[1..13]. */
-typedef struct { int score, ncells, tomb, n[14]; } closure;
+typedef struct {
+    int score, ncells, tomb, n[14];
+} closure;
 
 static void close_out(const int *c, closure *o)
 {
@@ -35,9 +37,11 @@ static void close_out(const int *c, closure *o)
     }
     int rounds = 4, k = 0;            /* the tomb: whole rounds 6..A, then a part */
     for (int r = 1; r <= 6; r++)
-        if (c[r] < rounds) rounds = c[r];
+        if (c[r] < rounds)
+            rounds = c[r];
     if (rounds < 4)
-        while (k < 6 && c[6 - k] > rounds) k++;
+        while (k < 6 && c[6 - k] > rounds)
+            k++;
     for (int r = 1; r <= 6; r++)
         cells += c[r] - rounds - (r > 6 - k);
     o->tomb = 6 * rounds + k;
@@ -83,8 +87,10 @@ static void close_add(const int *c, int r, closure *o)
 
 static int closure_fits(const closure *o, int y)
 {
-    if (y <= 6) return o->tomb < 24 && y == 6 - o->tomb % 6;
-    if (y == 7) return o->n[7] < 4;
+    if (y <= 6)
+        return o->tomb < 24 && y == 6 - o->tomb % 6;
+    if (y == 7)
+        return o->n[7] < 4;
     return o->n[y - 1] > o->n[y];
 }
 
@@ -187,8 +193,7 @@ static inline int places_forced(const memo *m, const closure *o, int y, int j)
     if ((flags & SOLVER_FORCE_SEVEN_HOME) && y == 7)
         return 1;
     int fit = closure_fits(o, y);
-    return (m->greedy && fit)
-        || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->game->stock_first[y] >= m->ntalon - j);
+    return (m->greedy && fit) || ((flags & SOLVER_FORCE_WASTE_HOME) && fit && m->game->stock_first[y] >= m->ntalon - j);
 }
 
 /* A sweep of the places of one summary (y on top): the cards out at the
@@ -202,8 +207,8 @@ typedef struct {
     int best, y, depth;
 } sweep;
 
-static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t key,
-                          const int *c0, const closure *o0, uint64_t *val);
+static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t key, const int *c0, const closure *o0,
+                          uint64_t *val);
 
 /* The turn at place j: the summary of the card turned, from the recent
  * turns or worked out, and the places where it leaves reached. */
@@ -218,7 +223,8 @@ static int sweep_turn(memo *m, sweep *sw, int j)
          * does, since it is not out, and the other two rules ask it). */
         m->positions++;
         status = check(m);
-        if (status >= 0) return status;
+        if (status >= 0)
+            return status;
         sw->reach |= 2ull << j;
         return -1;
     }
@@ -229,16 +235,20 @@ static int sweep_turn(memo *m, sweep *sw, int j)
     if (recent->key == turn)
         v = recent->val;
     else {
-        if (sw->y) m->chain[m->chain_n++] = sw->y;
-        status = places_summary(m, j + 1, sw->above, turned, sw->depth + 1,
-                                places_key(m, j + 1, turned, sw->c, &sw->o), sw->c, &sw->o, &v);
-        if (sw->y) m->chain_n--;
-        if (status >= 0) return status;
+        if (sw->y)
+            m->chain[m->chain_n++] = sw->y;
+        status = places_summary(m, j + 1, sw->above, turned, sw->depth + 1, places_key(m, j + 1, turned, sw->c, &sw->o),
+                                sw->c, &sw->o, &v);
+        if (sw->y)
+            m->chain_n--;
+        if (status >= 0)
+            return status;
         recent->key = turn;
         recent->val = v;
     }
     sw->reach |= v & PLACES_MASK;
-    if (PLACES_BEST(v) > sw->best) sw->best = PLACES_BEST(v);
+    if (PLACES_BEST(v) > sw->best)
+        sw->best = PLACES_BEST(v);
     return -1;
 }
 
@@ -248,8 +258,10 @@ static inline int sweep_visit(memo *m, sweep *sw, int j, int *forced)
 {
     m->positions++;
     int status = check(m);
-    if (status >= 0) return status;
-    if (sw->o.score > sw->best) sw->best = sw->o.score;
+    if (status >= 0)
+        return status;
+    if (sw->o.score > sw->best)
+        sw->best = sw->o.score;
     *forced = 0;
     if (sw->y) {
         int fit = closure_fits(&sw->o, sw->y);
@@ -260,7 +272,8 @@ static inline int sweep_visit(memo *m, sweep *sw, int j, int *forced)
             sw->exits |= 1ull << j;
         *forced = places_forced(m, &sw->o, sw->y, j);
     }
-    if (m->target && sw->best >= m->target) return MEMO_FOUND;
+    if (m->target && sw->best >= m->target)
+        return MEMO_FOUND;
     return -1;
 }
 
@@ -271,12 +284,14 @@ static inline int places_sweep(memo *m, sweep *sw, int e)
     const int n = m->ntalon;
     for (int j = e;;) {
         int forced, status = sweep_visit(m, sw, j, &forced);
-        if (status >= 0) return status;
+        if (status >= 0)
+            return status;
         if (j == n)
             return m->target == 52 && sw->y && places_endgame(m, sw->c, sw->y) ? MEMO_FOUND : -1;
         if (!forced && !(m->waste_cap && sw->depth >= m->waste_cap)) {
             status = sweep_turn(m, sw, j);
-            if (status >= 0) return status;
+            if (status >= 0)
+                return status;
         }
         uint64_t later = sw->reach >> (j + 1);
         if (!later)
@@ -298,8 +313,8 @@ static inline int places_sweep(memo *m, sweep *sw, int e)
  * change (frozen-foundations). Not stored: the probe ends at the empty slot
  * where it will go, unless the table grows meanwhile (the summaries nested
  * in it only fill slots, so the free slot is this one or a later one). */
-static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t key,
-                          const int *c0, const closure *o0, uint64_t *val)
+static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t key, const int *c0, const closure *o0,
+                          uint64_t *val)
 {
     uint64_t slot, cap = m->cap;
     const entry *en = memo_probe(m, key, &slot);
@@ -323,7 +338,8 @@ static int places_summary(memo *m, int e, uint64_t b, int y, int depth, uint64_t
         return SOLVER_LIMIT_MEMORY;
     uint64_t j = cap == m->cap ? slot : mix64(key + 1) & (m->cap - 1);
     entry *entries = memo_entries(m);
-    while (entries[j].key) j = (j + 1) & (m->cap - 1);
+    while (entries[j].key)
+        j = (j + 1) & (m->cap - 1);
     entries[j].key = key + 1;
     entries[j].val = sw.exits | ((uint64_t)(sw.best - o0->score) << 53);
     *val = sw.exits | ((uint64_t)sw.best << 53);
@@ -354,7 +370,8 @@ int places_best(memo *m, const tomb_state *s, int *best)
     for (int i = 0; i < w; i++) {
         m->chain[i] = RANK(s->waste[i]);
         c[m->chain[i]]--;
-        if (i < w - 1) b += 1ull << (3 * (m->chain[i] - 1));
+        if (i < w - 1)
+            b += 1ull << (3 * (m->chain[i] - 1));
     }
     closure o;
     close_out(c, &o);
@@ -371,17 +388,20 @@ int places_best(memo *m, const tomb_state *s, int *best)
             st = places_enter(m, __builtin_ctzll(x), b, m->chain[k], k + 1, &v);
             if (st < 0) {
                 next |= v & PLACES_MASK;
-                if (PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
+                if (PLACES_BEST(v) > *best)
+                    *best = PLACES_BEST(v);
             }
         }
         cur = next;
-        if (k > 0) b -= 1ull << (3 * (m->chain[k - 1] - 1));
+        if (k > 0)
+            b -= 1ull << (3 * (m->chain[k - 1] - 1));
     }
     for (uint64_t x = cur; x && st < 0 && !(m->target && *best >= m->target); x &= x - 1) {
         uint64_t v;
         m->chain_n = 0;
         st = places_enter(m, __builtin_ctzll(x), 0, 0, 0, &v);
-        if (st < 0 && PLACES_BEST(v) > *best) *best = PLACES_BEST(v);
+        if (st < 0 && PLACES_BEST(v) > *best)
+            *best = PLACES_BEST(v);
     }
     if (st == MEMO_FOUND || (st < 0 && m->target && *best >= m->target)) {
         *best = m->target;

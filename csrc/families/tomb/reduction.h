@@ -37,13 +37,16 @@ typedef struct {
 static inline void reach_corners(reach *rc, unsigned hand)
 {
     unsigned can_show = 0;  /* the ranks some corner can show (6: an empty corner) */
-    for (int i = 0; i < 4; i++) can_show |= 1u << (6 + rc->corners[i]);
+    for (int i = 0; i < 4; i++)
+        can_show |= 1u << (6 + rc->corners[i]);
     rc->avail |= hand & (1u << 7);
     for (int r = 8; r <= 13; r++) {
         if ((rc->avail >> (r - 1)) & (can_show >> (r - 2)) & 1)
             can_show |= 1u << (r - 1);
-        if ((can_show >> (r - 1)) & 1) rc->avail |= hand & (1u << r);
-        else rc->stuck |= 1u << r;
+        if ((can_show >> (r - 1)) & 1)
+            rc->avail |= hand & (1u << r);
+        else
+            rc->stuck |= 1u << r;
     }
 }
 
@@ -54,9 +57,12 @@ static inline void reach_tomb(reach *rc, unsigned hand, int tomb)
     int broken = tomb >= 24;
     rc->tomb_wants = broken ? 6 : 6 - tomb % 6;
     for (int step = 0, r = rc->tomb_wants; step < 6; step++, r = r == 1 ? 6 : r - 1) {
-        if (r == 6 || !broken) rc->avail |= hand & (1u << r);
-        else rc->stuck |= 1u << r;
-        if (!((rc->avail >> r) & 1)) broken = 1;
+        if (r == 6 || !broken)
+            rc->avail |= hand & (1u << r);
+        else
+            rc->stuck |= 1u << r;
+        if (!((rc->avail >> r) & 1))
+            broken = 1;
     }
 }
 
@@ -145,7 +151,10 @@ static inline uint64_t q_replace4(uint64_t q, int shift, int bits, int n, const 
     q_get4(q, shift, bits, v);
     for (int j = 0; j < n; j++)
         for (int i = 0; i < 4; i++)
-            if ((int)v[i] == from[j]) { v[i] = to; break; }
+            if ((int)v[i] == from[j]) {
+                v[i] = to;
+                break;
+            }
     return q_set4(q, v, shift, bits);
 }
 

@@ -47,7 +47,7 @@ _Static_assert(RESTART_BUDGET_BY_PLACES <= RESTART_BUDGET, "a restart's table mu
 /* Chance in percent that a restart parks the waste card in a cell rather than
  * turning over it, by how many cards must go home before it fits (0..4, 5 or
  * more), and what a card under it that fits now adds. */
-static const int PARK_PCT[6] = {90, 75, 55, 35, 35, 15};
+static const int PARK_PCT[6] = { 90, 75, 55, 35, 35, 15 };
 #define PARK_OVER_PLAYABLE 25
 /* Random amount a restart adds to a card's wait, in eighths of a card, when
  * it orders the buries (full-cells). */
@@ -61,8 +61,10 @@ static const int PARK_PCT[6] = {90, 75, 55, 35, 35, 15};
  * Tuned on classic 1-1,000 and 3,001-4,000: 227.5 M positions in all,
  * against 253.7 M with the caps 16 then 20, and the lost deals 122.9 M
  * against 131.0 M. */
-typedef struct { int cap, greedy; } win_phase;
-static const win_phase WIN_PHASES[] = {{22, 1}, {16, 0}};
+typedef struct {
+    int cap, greedy;
+} win_phase;
+static const win_phase WIN_PHASES[] = { { 22, 1 }, { 16, 0 } };
 #define N_WIN_PHASES ((int)(sizeof WIN_PHASES / sizeof WIN_PHASES[0]))
 #define CAPPED_NO_WIN (-2)
 
@@ -115,8 +117,8 @@ static void start_from(tomb_search *s, const tomb_game *game, const tomb_state *
 }
 
 /* A search that charges the account `mem` (NULL: its own). */
-static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos,
-                               unsigned flags, char *err, int errlen, mem_account *mem)
+static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos, unsigned flags, char *err, int errlen,
+                               mem_account *mem)
 {
     tomb_search *s = calloc(1, sizeof *s);
     if (!s) {
@@ -140,8 +142,7 @@ static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos
     return s;
 }
 
-solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos,
-                        unsigned flags, char *err, int errlen)
+solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos, unsigned flags, char *err, int errlen)
 {
     tomb_search *s = new_search(rules, pos, flags, err, errlen, NULL);
     return s ? &s->h : NULL;
@@ -202,8 +203,10 @@ static void order_moves(tomb_search *s, const tomb_state *st, frame *f)
     }
     int ic = -1, it = -1;
     for (int i = 0; i < f->n; i++) {
-        if (TM_ACTION(f->moves[i]) == SOLVER_TURN) it = i;
-        else if (TM_SRC(f->moves[i]) == SOLVER_PLACE_WASTE && TM_DST(f->moves[i]) == SOLVER_PLACE_CELL) ic = i;
+        if (TM_ACTION(f->moves[i]) == SOLVER_TURN)
+            it = i;
+        else if (TM_SRC(f->moves[i]) == SOLVER_PLACE_WASTE && TM_DST(f->moves[i]) == SOLVER_PLACE_CELL)
+            ic = i;
     }
     if (ic < 0 || it < 0)
         return;
@@ -217,7 +220,9 @@ static void order_moves(tomb_search *s, const tomb_state *st, frame *f)
         park = (int)(dfs_next_rand(&s->seed) % 100) < pct;
     }
     if (park != (ic < it)) {
-        tomb_move t = f->moves[ic]; f->moves[ic] = f->moves[it]; f->moves[it] = t;
+        tomb_move t = f->moves[ic];
+        f->moves[ic] = f->moves[it];
+        f->moves[it] = t;
     }
 }
 
@@ -240,8 +245,12 @@ static void order_buries(tomb_search *s, const tomb_state *st, frame *f)
     }
     for (int i = first + 1; i < f->n; i++)   /* insertion sort, most waiting first */
         for (int j = i; j > first && key[j] > key[j - 1]; j--) {
-            int k = key[j]; key[j] = key[j - 1]; key[j - 1] = k;
-            tomb_move t = f->moves[j]; f->moves[j] = f->moves[j - 1]; f->moves[j - 1] = t;
+            int k = key[j];
+            key[j] = key[j - 1];
+            key[j - 1] = k;
+            tomb_move t = f->moves[j];
+            f->moves[j] = f->moves[j - 1];
+            f->moves[j - 1] = t;
         }
 }
 
@@ -261,9 +270,18 @@ static int store_insert(void *ctx, const void *parent, void *f)
     return table_insert(&((tomb_search *)ctx)->table, ((frame *)f)->key);
 }
 
-static int store_needs_growth(const void *ctx) { return table_needs_growth(&((const tomb_search *)ctx)->table); }
-static int store_grow(void *ctx) { return table_grow(&((tomb_search *)ctx)->table); }
-static uint64_t store_count(const void *ctx) { return ((const tomb_search *)ctx)->table.count; }
+static int store_needs_growth(const void *ctx)
+{
+    return table_needs_growth(&((const tomb_search *)ctx)->table);
+}
+static int store_grow(void *ctx)
+{
+    return table_grow(&((tomb_search *)ctx)->table);
+}
+static uint64_t store_count(const void *ctx)
+{
+    return ((const tomb_search *)ctx)->table.count;
+}
 
 static void root_frame(void *ctx, void *frame_p)
 {
@@ -273,9 +291,18 @@ static void root_frame(void *ctx, void *frame_p)
     tomb_key(&s->game, &s->root, f->key);
 }
 
-static int frame_exhausted(const void *f) { return ((const frame *)f)->next == ((const frame *)f)->n; }
-static const void *frame_take(void *f) { return &((frame *)f)->moves[((frame *)f)->next++]; }
-static const void *frame_current(const void *f) { return &((const frame *)f)->moves[((const frame *)f)->next - 1]; }
+static int frame_exhausted(const void *f)
+{
+    return ((const frame *)f)->next == ((const frame *)f)->n;
+}
+static const void *frame_take(void *f)
+{
+    return &((frame *)f)->moves[((frame *)f)->next++];
+}
+static const void *frame_current(const void *f)
+{
+    return &((const frame *)f)->moves[((const frame *)f)->next - 1];
+}
 
 static void child_frame(void *ctx, const void *parent, const void *m, void *frame_p)
 {
@@ -306,10 +333,17 @@ static void expand_frame(void *ctx, void *frame_p)
  * frame, and its stop clears the flag it obeys, a parent's too. */
 static const dfs_ops TOMB_DFS = {
     .store = { store_init, store_insert, store_needs_growth, store_grow, store_count },
-    .move_size = sizeof(tomb_move), .first_frames = 256, .line_extra = 1,
+    .move_size = sizeof(tomb_move),
+    .first_frames = 256,
+    .line_extra = 1,
     .options = DFS_LIMITS_BEFORE_POP | DFS_CLEAR_SHARED_STOP,
-    .root = root_frame, .exhausted = frame_exhausted, .take = frame_take, .current = frame_current,
-    .child = child_frame, .score = frame_score, .expand = expand_frame,
+    .root = root_frame,
+    .exhausted = frame_exhausted,
+    .take = frame_take,
+    .current = frame_current,
+    .child = child_frame,
+    .score = frame_score,
+    .expand = expand_frame,
 };
 
 /* The plain search, from where it stopped, until the table holds cap
@@ -322,8 +356,7 @@ static int plain_run(tomb_search *s, uint64_t cap)
 
 static int use_memo(const tomb_search *s)
 {
-    return (s->game.flags & SOLVER_SUMMARIES) && (s->game.flags & SOLVER_SUIT_SYMMETRY)
-        && s->game.rules.passes == 1;
+    return (s->game.flags & SOLVER_SUMMARIES) && (s->game.flags & SOLVER_SUIT_SYMMETRY) && s->game.rules.passes == 1;
 }
 
 /* Walks from the root to a position of score `target`, choosing at each step
@@ -340,12 +373,18 @@ static int walk(tomb_search *s, int target, void **line, uint64_t *line_cap, int
             tomb_state ch = cur;
             tomb_apply(&s->game, &ch, mv[i], NULL);
             int best, st = memo_best(&s->memo, &ch, &best);
-            if (st >= 0) { free(l); return st; }
+            if (st >= 0) {
+                free(l);
+                return st;
+            }
             if (best >= target) {
                 if (n == cap) {
                     cap = cap ? cap * 2 : 128;
                     tomb_move *t = realloc(l, sizeof(tomb_move) * (size_t)cap);
-                    if (!t) { free(l); return SOLVER_LIMIT_MEMORY; }
+                    if (!t) {
+                        free(l);
+                        return SOLVER_LIMIT_MEMORY;
+                    }
                     l = t;
                 }
                 l[n++] = mv[i];
@@ -353,7 +392,10 @@ static int walk(tomb_search *s, int target, void **line, uint64_t *line_cap, int
                 found = 1;
             }
         }
-        if (!found) { free(l); return SOLVER_ERROR; }
+        if (!found) {
+            free(l);
+            return SOLVER_ERROR;
+        }
     }
     mem_free(s->e.mem, SOLVER_MEM_LINES, *line, *line_cap);
     *line = l;
@@ -551,8 +593,9 @@ static int restarts_run(tomb_search *s, int restarts, int plain_restarts, int by
 static int staged_run(tomb_search *s)
 {
     int by_places = use_memo(s) && memo_by_places(&s->game);
-    int per_card = by_places ? RESTARTS_PER_CARD_BY_PLACES
-        : s->full_cells ? RESTARTS_PER_CARD_BEFORE_FULL_CELLS : RESTARTS_PER_CARD;
+    int per_card = by_places       ? RESTARTS_PER_CARD_BY_PLACES
+                   : s->full_cells ? RESTARTS_PER_CARD_BEFORE_FULL_CELLS
+                                   : RESTARTS_PER_CARD;
     int cards = s->root.nstock + s->root.nwaste;
     int restarts = (s->game.flags & SOLVER_RESTARTS) ? per_card * cards : 0;
     /* With full-cells (the Finnish rules), the first search and the few
@@ -603,7 +646,7 @@ static int staged_run(tomb_search *s)
     double start = search_clock(), spent = s->e.stats.seconds;
     /* The win phases: small, and they find most of the wins the restarts
      * missed. By places the two of WIN_PHASES; with full-cells the greedy one. */
-    static const win_phase GREEDY[] = {{0, 1}};
+    static const win_phase GREEDY[] = { { 0, 1 } };
     const win_phase *phases = by_places ? WIN_PHASES : GREEDY;
     int nphases = !(s->game.flags & SOLVER_RESTARTS) ? 0 : by_places ? N_WIN_PHASES : fc_phases;
     while (s->phase > restarts && s->phase <= restarts + nphases) {
@@ -673,7 +716,8 @@ static solver_move *make_line(tomb_search *s, int which)
     tomb_state st = s->root;
     for (int i = 0, k = 0; i < len; i++) {
         if (TM_ACTION(line[i]) == TM_BURY) {
-            tomb_apply(&s->game, &st, TM_MAKE(SOLVER_MOVE, SOLVER_PLACE_CELL, SOLVER_PLACE_WASTE, TM_IDX(line[i])), &out[k++]);
+            tomb_apply(&s->game, &st, TM_MAKE(SOLVER_MOVE, SOLVER_PLACE_CELL, SOLVER_PLACE_WASTE, TM_IDX(line[i])),
+                       &out[k++]);
             tomb_apply(&s->game, &st, TM_MAKE(SOLVER_TURN, 0, 0, 0), &out[k++]);
             tomb_apply(&s->game, &st, TM_MAKE(SOLVER_MOVE, SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL, 0), &out[k++]);
         } else {
@@ -721,6 +765,10 @@ static void search_free(solver *h)
 /* The Tomb has no bound on the score short of a win: solver_root_bound
  * says 52. */
 static const solver_family TOMB_FAMILY = {
-    .set_limits = search_set_limits, .run = search_run, .line_length = search_line_length,
-    .line_move = search_line_move, .root_bound = NULL, .free = search_free,
+    .set_limits = search_set_limits,
+    .run = search_run,
+    .line_length = search_line_length,
+    .line_move = search_line_move,
+    .root_bound = NULL,
+    .free = search_free,
 };

@@ -68,13 +68,17 @@ static uint64_t queue_pop(summary_work *w)
     uint64_t *h = w->seen->heap, top = h[0], last = h[--w->queued], i = 0;
     for (;;) {
         uint64_t c = 2 * i + 1;
-        if (c >= w->queued) break;
-        if (c + 1 < w->queued && h[c + 1] < h[c]) c++;
-        if (h[c] >= last) break;
+        if (c >= w->queued)
+            break;
+        if (c + 1 < w->queued && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= last)
+            break;
         h[i] = h[c];
         i = c;
     }
-    if (w->queued) h[i] = last;
+    if (w->queued)
+        h[i] = last;
     return top & 0xffffffffu;
 }
 
@@ -113,7 +117,8 @@ static inline unsigned carried(const memo *m, unsigned carry, uint64_t from, uin
 
 static inline void raise_best(int *best, int score)
 {
-    if (score > *best) *best = score;
+    if (score > *best)
+        *best = score;
 }
 
 /* Stores the summary of key: its exits (n of them) and its best score;
@@ -126,13 +131,15 @@ static entry *store(memo *m, uint64_t key, const uint64_t *exits, uint64_t n, in
     uint64_t units = n <= 1 ? 0 : n + 1, arena_cap = m->arena_cap;
     while (m->arena_n + units > arena_cap)
         arena_cap += arena_cap / 8;
-    if (grow_entries && entries_grow(m) < 0) return NULL;
+    if (grow_entries && entries_grow(m) < 0)
+        return NULL;
     if (arena_cap > m->arena_cap) {
         /* An eighth more at a time, not double: the arena is most of a
          * large memo, and a mapped block grows in place (mremap). */
         uint8_t *a = mem_resize(m->mem, SOLVER_MEM_SUMMARIES, m->arena, m->arena_cap * ARENA_UNIT + 2,
                                 arena_cap * ARENA_UNIT + 2);
-        if (!a) return NULL;
+        if (!a)
+            return NULL;
         m->arena = a;
         m->arena_cap = arena_cap;
     }
@@ -320,8 +327,8 @@ static inline uint64_t push_key(const memo *m, uint64_t q, int rank, reduction *
  * its exits, filled back to real control states, added to `seen` (and to
  * the record being worked out, if `keep`), its best score into *others_best.
  * Returns -1, or a SOLVER_* status. */
-static int push_exits(memo *m, summary_work *w, uint64_t q, int rank, uint64_t key, const reduction *rd,
-                      int keep, int *others_best)
+static int push_exits(memo *m, summary_work *w, uint64_t q, int rank, uint64_t key, const reduction *rd, int keep,
+                      int *others_best)
 {
     entry *f;
     reduction push_rd = *rd;
@@ -376,8 +383,7 @@ static int others_by_bits(memo *m, summary_work *w, uint64_t state, int forced)
                 return SOLVER_LIMIT_MEMORY;
             continue;
         }
-        int status = push_exits(m, w, moves[i].q, moves[i].rank, push_keys[i], &push_rd[i],
-                                keep, &others_best);
+        int status = push_exits(m, w, moves[i].q, moves[i].rank, push_keys[i], &push_rd[i], keep, &others_best);
         if (status >= 0)
             return status;
     }
@@ -456,7 +462,8 @@ static int turn_several(memo *m, summary_work *w, const tomb_state *st, int *oth
 {
     const tomb_game *g = m->game;
     int ranks[52], k = g->rules.turn < st->nstock ? g->rules.turn : st->nstock;
-    for (int j = 0; j < k; j++) ranks[j] = RANK(st->stock[st->nstock - 1 - j]);
+    for (int j = 0; j < k; j++)
+        ranks[j] = RANK(st->stock[st->nstock - 1 - j]);
     tomb_state ch = *st;
     ch.nstock = (uint8_t)(st->nstock - k);
     ch.nwaste = 0;
@@ -477,7 +484,7 @@ static inline int pushes_cards(tomb_move mv)
 {
     int action = TM_ACTION(mv);
     return action == SOLVER_TURN || action == TM_BURY
-        || (TM_SRC(mv) == SOLVER_PLACE_CELL && TM_DST(mv) == SOLVER_PLACE_WASTE);
+           || (TM_SRC(mv) == SOLVER_PLACE_CELL && TM_DST(mv) == SOLVER_PLACE_WASTE);
 }
 
 /* The other moves of `state` (st rebuilt; mv[0..n-1] its moves), played:
@@ -485,8 +492,8 @@ static inline int pushes_cards(tomb_move mv)
  * moves cache if `keep`. The summaries of the cards pushed: their keys
  * first, and their slots fetched from memory while the other moves are
  * played. */
-static int others_by_moves(memo *m, summary_work *w, const tomb_state *st, uint64_t state,
-                           const tomb_move *mv, int n, int keep)
+static int others_by_moves(memo *m, summary_work *w, const tomb_state *st, uint64_t state, const tomb_move *mv, int n,
+                           int keep)
 {
     const tomb_game *g = m->game;
     const uint64_t succ_from = m->succ_n;
@@ -504,8 +511,8 @@ static int others_by_moves(memo *m, summary_work *w, const tomb_state *st, uint6
             continue;
         if (pushes_cards(mv[i])) {
             status = push_rank[i]
-                ? push_exits(m, w, push_under[i], push_rank[i], push_keys[i], &push_rd[i], keep, &others_best)
-                : turn_several(m, w, st, &others_best);
+                         ? push_exits(m, w, push_under[i], push_rank[i], push_keys[i], &push_rd[i], keep, &others_best)
+                         : turn_several(m, w, st, &others_best);
             if (status >= 0)
                 return status;
             continue;
@@ -586,7 +593,10 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 {
     uint64_t slot;
     entry *e = memo_probe(m, key, &slot);
-    if (e) { *out = e; return -1; }
+    if (e) {
+        *out = e;
+        return -1;
+    }
     const tomb_game *g = m->game;
     const uint64_t succ_base = m->succ_n;
     summary_work w;
@@ -617,7 +627,8 @@ int controls_best(memo *m, const tomb_state *s, int *best)
     tomb_state c = *s;
     c.nwaste = 0;
     int ranks[52];
-    for (int i = 0; i < s->nwaste; i++) ranks[i] = RANK(s->waste[i]);
+    for (int i = 0; i < s->nwaste; i++)
+        ranks[i] = RANK(s->waste[i]);
     smallset after;
     smallset_init(&after);
     *best = tomb_score(s);
@@ -634,7 +645,8 @@ int controls_best(memo *m, const tomb_state *s, int *best)
             entry *e;
             reduction rd;
             st = summary(m, x, 0, &e, &rd);
-            if (st < 0) raise_best(best, E_BEST(e) + rd.base);
+            if (st < 0)
+                raise_best(best, E_BEST(e) + rd.base);
         }
     }
     smallset_free(&after, m->mem);

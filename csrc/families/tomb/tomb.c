@@ -11,8 +11,14 @@
 #include "bits.h"
 #include "tomb.h"
 
-enum { P_STOCK = SOLVER_PLACE_STOCK, P_WASTE = SOLVER_PLACE_WASTE, P_CELL = SOLVER_PLACE_CELL,
-       P_RESERVE = SOLVER_PLACE_RESERVE, P_CORNER = SOLVER_PLACE_CORNER, P_TOMB = SOLVER_PLACE_TOMB };
+enum {
+    P_STOCK = SOLVER_PLACE_STOCK,
+    P_WASTE = SOLVER_PLACE_WASTE,
+    P_CELL = SOLVER_PLACE_CELL,
+    P_RESERVE = SOLVER_PLACE_RESERVE,
+    P_CORNER = SOLVER_PLACE_CORNER,
+    P_TOMB = SOLVER_PLACE_TOMB
+};
 
 /* The corner that takes a card of this rank, or -1. Corners in the same
  * state are interchangeable, so the first one is as good as any. */
@@ -95,14 +101,17 @@ static int check_ranks(const tomb_state *s, const int *seen, char *err, int errl
     return 0;
 }
 
-int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags,
-              const tomb_position *p, tomb_state *s, char *err, int errlen)
+int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags, const tomb_position *p, tomb_state *s, char *err,
+              int errlen)
 {
-    if (r->turn < 1 || r->turn > 52) FAIL("rules: turn %d is not 1..52", r->turn);
-    if (r->passes < 1 || r->passes > 7) FAIL("rules: passes %d is not 1..7", r->passes);
+    if (r->turn < 1 || r->turn > 52)
+        FAIL("rules: turn %d is not 1..52", r->turn);
+    if (r->passes < 1 || r->passes > 7)
+        FAIL("rules: passes %d is not 1..7", r->passes);
     if (r->cells < 0 || r->cells > SOLVER_MAX_CELLS)
         FAIL("rules: cells %d is not 0..%d", r->cells, SOLVER_MAX_CELLS);
-    if (r->cell_to_reserve && !r->sixes_reserve) FAIL("rules: cells send to a reserve that does not exist");
+    if (r->cell_to_reserve && !r->sixes_reserve)
+        FAIL("rules: cells send to a reserve that does not exist");
     g->rules = *r;
     g->flags = flags;
     g->key_words = (flags & SOLVER_SUIT_SYMMETRY) ? 4 : 6;
@@ -117,9 +126,12 @@ int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags,
         if (seen[c_]++) FAIL("position: card id %d appears twice", c_); \
         n_in_play++; \
     } while (0)
-    if (p->nstock < 0 || p->nstock > 52) FAIL("position: stock size %d", p->nstock);
-    if (p->nwaste < 0 || p->nwaste > 52) FAIL("position: waste size %d", p->nwaste);
-    if (p->nreserve < 0 || p->nreserve > 4) FAIL("position: reserve size %d", p->nreserve);
+    if (p->nstock < 0 || p->nstock > 52)
+        FAIL("position: stock size %d", p->nstock);
+    if (p->nwaste < 0 || p->nwaste > 52)
+        FAIL("position: waste size %d", p->nwaste);
+    if (p->nreserve < 0 || p->nreserve > 4)
+        FAIL("position: reserve size %d", p->nreserve);
     for (int i = 0; i < p->nstock; i++) {
         TAKE(p->stock[i], "stock");
         s->stock[p->nstock - 1 - i] = p->stock[i];
@@ -132,14 +144,17 @@ int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags,
         s->cells[i] = SOLVER_NO_CARD;
         if (p->cells[i] == SOLVER_NO_CARD)
             continue;
-        if (i >= r->cells) FAIL("position: a card in cell %d, but there are %d cells", i + 1, r->cells);
+        if (i >= r->cells)
+            FAIL("position: a card in cell %d, but there are %d cells", i + 1, r->cells);
         TAKE(p->cells[i], "cells");
         s->cells[i] = p->cells[i];
     }
-    if (p->nreserve && !r->sixes_reserve) FAIL("position: cards in a reserve that the rules do not have");
+    if (p->nreserve && !r->sixes_reserve)
+        FAIL("position: cards in a reserve that the rules do not have");
     for (int i = 0; i < p->nreserve; i++) {
         TAKE(p->reserve[i], "reserve");
-        if (RANK(p->reserve[i]) != 6) FAIL("position: card id %d in the sixes reserve is not a 6", p->reserve[i]);
+        if (RANK(p->reserve[i]) != 6)
+            FAIL("position: card id %d in the sixes reserve is not a 6", p->reserve[i]);
         s->reserve[i] = p->reserve[i];
     }
     s->nstock = (uint8_t)p->nstock;
@@ -150,14 +165,17 @@ int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags,
     s->nreserve = (uint8_t)p->nreserve;
     int on_foundations = 0;
     for (int i = 0; i < 4; i++) {
-        if (p->corners[i] < 0 || p->corners[i] > 7) FAIL("position: corner %d holds %d cards, not 0..7", i + 1, p->corners[i]);
+        if (p->corners[i] < 0 || p->corners[i] > 7)
+            FAIL("position: corner %d holds %d cards, not 0..7", i + 1, p->corners[i]);
         s->corners[i] = (uint8_t)p->corners[i];
         on_foundations += p->corners[i];
     }
-    if (p->tomb < 0 || p->tomb > 24) FAIL("position: the tomb holds %d cards, not 0..24", p->tomb);
+    if (p->tomb < 0 || p->tomb > 24)
+        FAIL("position: the tomb holds %d cards, not 0..24", p->tomb);
     s->tomb = (uint8_t)p->tomb;
     on_foundations += p->tomb;
-    if (p->redeals < 0 || p->redeals >= r->passes) FAIL("position: %d redeals made, but %d passes", p->redeals, r->passes);
+    if (p->redeals < 0 || p->redeals >= r->passes)
+        FAIL("position: %d redeals made, but %d passes", p->redeals, r->passes);
     s->redeals = (uint8_t)p->redeals;
     if (n_in_play + on_foundations != 52)
         FAIL("position: %d cards in play and %d on the foundations, not 52", n_in_play, on_foundations);
@@ -223,15 +241,14 @@ static int forced_move(const tomb_game *g, const tomb_state *s, tomb_move *moves
     /* A 7 on the waste goes to an empty corner at once (one pass): while a
      * 7 is out, a corner is empty, and a corner started early only takes
      * more (docs/search.md). */
-    if ((g->flags & SOLVER_FORCE_SEVEN_HOME) && s->nwaste && r->passes == 1
-        && RANK(s->waste[s->nwaste - 1]) == 7) {
+    if ((g->flags & SOLVER_FORCE_SEVEN_HOME) && s->nwaste && r->passes == 1 && RANK(s->waste[s->nwaste - 1]) == 7) {
         moves[0] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CORNER, 0);
         return 1;
     }
     /* The waste card home, where it is the last card of its rank still to
      * come: none in the stock or the cells (one pass; cells send only home). */
-    if ((g->flags & SOLVER_FORCE_WASTE_HOME) && s->nwaste && r->passes == 1 && !r->sixes_reserve
-        && !r->cell_to_reserve && !r->cell_to_waste) {
+    if ((g->flags & SOLVER_FORCE_WASTE_HOME) && s->nwaste && r->passes == 1 && !r->sixes_reserve && !r->cell_to_reserve
+        && !r->cell_to_waste) {
         int rank = RANK(s->waste[s->nwaste - 1]);
         int home = home_for(s, rank);
         int others = g->stock_first[rank] < s->nstock;
@@ -387,7 +404,10 @@ int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out)
     int card;
     switch (TM_SRC(m)) {
     case P_WASTE: card = s->waste[--s->nwaste]; break;
-    case P_CELL: card = s->cells[TM_IDX(m)]; s->cells[TM_IDX(m)] = SOLVER_NO_CARD; break;
+    case P_CELL:
+        card = s->cells[TM_IDX(m)];
+        s->cells[TM_IDX(m)] = SOLVER_NO_CARD;
+        break;
     default: card = s->reserve[--s->nreserve]; break;
     }
     switch (TM_DST(m)) {
@@ -411,7 +431,7 @@ int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out)
  * gathered in one value, written once. */
 static inline uint64_t sym_tail(const tomb_game *g, const tomb_state *s)
 {
-    unsigned v[SOLVER_MAX_CELLS], c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
+    unsigned v[SOLVER_MAX_CELLS], c[4] = { s->corners[0], s->corners[1], s->corners[2], s->corners[3] };
     for (int i = 0; i < SOLVER_MAX_CELLS; i++) {
         int x = i < g->rules.cells ? s->cells[i] : SOLVER_NO_CARD;
         v[i] = x == SOLVER_NO_CARD ? 0u : (unsigned)RANK(x);
@@ -450,10 +470,10 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
          * two words. The same bits put_bits would write, gathered in bytes
          * first, and with the rank read from a table: this runs for every
          * child. */
-        static const uint8_t rank_of[52] = {
-            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
-        uint8_t t[64] = {0};
+        static const uint8_t rank_of[52] = { 1,  2,  3,  4, 5,  6,  7,  8,  9, 10, 11, 12, 13, 1,  2,  3, 4, 5,
+                                             6,  7,  8,  9, 10, 11, 12, 13, 1, 2,  3,  4,  5,  6,  7,  8, 9, 10,
+                                             11, 12, 13, 1, 2,  3,  4,  5,  6, 7,  8,  9,  10, 11, 12, 13 };
+        uint8_t t[64] = { 0 };
         int n = 0;
         for (int i = 0; i < s->nwaste; i++)
             t[n++] = rank_of[s->waste[i]];
@@ -491,7 +511,7 @@ void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key)
     for (int i = 0; i < s->nreserve; i++)
         mask |= 1u << (s->reserve[i] / 13);
     put_bits(key, &pos, mask, 4);
-    unsigned c[4] = {s->corners[0], s->corners[1], s->corners[2], s->corners[3]};
+    unsigned c[4] = { s->corners[0], s->corners[1], s->corners[2], s->corners[3] };
     sort4(c);
     for (int i = 0; i < 4; i++)
         put_bits(key, &pos, c[i], 3);
@@ -537,7 +557,7 @@ int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m)
  * those above it move down one nibble. */
 static inline void talon_remove(uint64_t *key, int i)
 {
-    const uint64_t w[4] = {key[0], key[1], key[2], key[3] & 0xffff};
+    const uint64_t w[4] = { key[0], key[1], key[2], key[3] & 0xffff };
     const int bit = 4 * i;
     for (int k = 0; k < 4; k++) {
         uint64_t down = (w[k] >> 4) | (k < 3 ? w[k + 1] << 60 : 0);
@@ -557,9 +577,8 @@ static int talon_after(const tomb_state *from, const uint64_t *from_key, const t
 {
     int same = s->nstock == from->nstock && s->nwaste == from->nwaste;
     int played = s->nstock == from->nstock && s->nwaste == from->nwaste - 1;
-    int turned = s->nwaste > from->nwaste && from->nstock > 0
-        && s->nstock == from->nstock - (s->nwaste - from->nwaste)
-        && s->waste[from->nwaste] == from->stock[from->nstock - 1];
+    int turned = s->nwaste > from->nwaste && from->nstock > 0 && s->nstock == from->nstock - (s->nwaste - from->nwaste)
+                 && s->waste[from->nwaste] == from->stock[from->nstock - 1];
     int redealt = from->nstock == 0 && s->nwaste == 0 && s->nstock == from->nwaste;
     if (!(same || played || turned || redealt))
         return 0;
@@ -576,8 +595,8 @@ static int talon_after(const tomb_state *from, const uint64_t *from_key, const t
  * that height and the last fields are written anew; with several passes
  * the talon is made from the parent's where talon_after can, and the last
  * fields anew. Otherwise tomb_key. */
-void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key,
-                    const tomb_state *s, uint64_t *key)
+void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key, const tomb_state *s,
+                    uint64_t *key)
 {
     if (g->key_words != 4) {
         tomb_key(g, s, key);

@@ -57,7 +57,11 @@ static inline void sort4(unsigned *v)
 {
 #define SORT4_CX(a, b) do { unsigned x_ = v[a], y_ = v[b]; \
         v[a] = x_ < y_ ? x_ : y_; v[b] = x_ < y_ ? y_ : x_; } while (0)
-    SORT4_CX(0, 1); SORT4_CX(2, 3); SORT4_CX(0, 2); SORT4_CX(1, 3); SORT4_CX(1, 2);
+    SORT4_CX(0, 1);
+    SORT4_CX(2, 3);
+    SORT4_CX(0, 2);
+    SORT4_CX(1, 3);
+    SORT4_CX(1, 2);
 #undef SORT4_CX
 }
 _Static_assert(SOLVER_MAX_CELLS == 4, "sort4 sorts the cells");
@@ -79,8 +83,8 @@ static inline int tomb_full_cells(const tomb_game *g)
 }
 
 /* Checks the rules and position; writes a message and returns -1 if impossible. */
-int tomb_init(tomb_game *g, const tomb_rules *rules, unsigned flags,
-              const tomb_position *pos, tomb_state *out, char *err, int errlen);
+int tomb_init(tomb_game *g, const tomb_rules *rules, unsigned flags, const tomb_position *pos, tomb_state *out,
+              char *err, int errlen);
 /* Fills moves (at most MAX_MOVES), best first; returns how many. */
 int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves);
 /* The levels of tomb_moves' forced rules, in the order they are tried (the
@@ -104,7 +108,7 @@ int tomb_wait(const tomb_state *s, int rank);
 int tomb_endgame_step(const tomb_game *g, const tomb_state *s, tomb_move *m);
 /* The exact key of a state: key_words words, never all zero. */
 void tomb_key(const tomb_game *g, const tomb_state *s, uint64_t *key);
-void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key,
-                    const tomb_state *s, uint64_t *key);
+void tomb_key_after(const tomb_game *g, const tomb_state *from, const uint64_t *from_key, const tomb_state *s,
+                    uint64_t *key);
 
 #endif
