@@ -94,7 +94,7 @@ def overhead(args) -> None:
     code = (
         "import sys\n"
         "from solver import batch, Limit\n"
-        "from solver.batch import Feed\n"
+        "from solver.batch import Feed, run\n"
         "size = int(sys.argv[1])\n"
         "class Fixed(Feed):\n"
         "    def take(self, share=1):\n"
@@ -104,7 +104,7 @@ def overhead(args) -> None:
         "        n = super().record(packed, wall)\n"
         "        self.chunk = size\n"
         "        return n\n"
-        "batch.Feed = Fixed\n"
+        "run.Feed = Fixed\n"
         "kw = dict(scheduler='local', workers=1) if sys.argv[2] == 'dask' else dict(jobs=1)\n"
         "batch.run_batch(sys.argv[3], 'napoleons-tomb-3', [(1, 2000)], Limit(), progress=None, **kw)\n"
     )

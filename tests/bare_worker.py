@@ -1,5 +1,5 @@
 """``dask worker`` in a Python that cannot import the solver package: a worker
-of a cluster on which tomb-solver was not installed (used by
+of a cluster on which patience-solver was not installed (used by
 tests/test_cluster.py as ``python tests/bare_worker.py <dask worker arguments>``).
 
 The test's Python has the package installed in editable mode: its finder is

@@ -10,7 +10,7 @@ chaos_chunk``, with tests/ on the path):
 
 Run as ``python -m chaos_chunk <batch arguments>``: the batch command of the
 CLI with this chunk function in place of the real one. The client submits
-``solver.batch._solve_chunk``, which is then ``__main__.solve_chunk``, and
+``solver.batch.workers.solve_chunk``, which is then ``__main__.solve_chunk``, and
 cloudpickle sends a function of ``__main__`` by value: the workers need not
 find this file. Every other chunk is solved by the real function.
 """
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from solver import batch
+from solver.batch import workers
 
 
 def solve_chunk(variant, deals, limit, pack=None):
@@ -33,13 +33,13 @@ def solve_chunk(variant, deals, limit, pack=None):
             os.kill(os.getpid(), signal.SIGKILL)
         Path(where[0]).write_text(str(os.getpid()))
         time.sleep(2)
-    return batch._solve_chunk(variant, deals, limit, pack)
+    return workers.solve_chunk(variant, deals, limit, pack)
 
 
 if __name__ == "__main__":
     from solver.cli import main
 
-    # On the workers, `batch` in solve_chunk is solver.batch as installed (a
-    # module goes by reference), whose _solve_chunk is the real one.
-    batch._solve_chunk = solve_chunk
+    # On the workers, `workers` in solve_chunk is solver.batch.workers as
+    # installed (a module goes by reference), whose solve_chunk is the real one.
+    workers.solve_chunk = solve_chunk
     sys.exit(main(["batch", *sys.argv[1:]]))

@@ -19,10 +19,10 @@ import signal
 import struct
 import sys
 
-from solver import batch
+from solver.batch import workers
 
 DEAL = 40
-_solve_chunk = batch._solve_chunk       # the real one, before __main__ below replaces it
+_solve_chunk = workers.solve_chunk     # the real one, before __main__ below replaces it
 
 
 def solve_chunk(variant, deals, limit):
@@ -40,8 +40,9 @@ def solve_chunk(variant, deals, limit):
 if __name__ == "__main__":
     from solver.cli import main
 
-    # What run_batch submits, pickled by name: __main__.solve_chunk, which
-    # forked workers have, and spawned ones find in this file loaded as
-    # __mp_main__ (where this block does not run).
-    batch._solve_chunk = solve_chunk
+    # What run_batch submits (workers.solve_chunk, looked up when it submits),
+    # pickled by name: __main__.solve_chunk, which forked workers have, and
+    # spawned ones find in this file loaded as __mp_main__ (where this block
+    # does not run).
+    workers.solve_chunk = solve_chunk
     sys.exit(main(["batch", *sys.argv[1:]]))

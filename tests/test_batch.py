@@ -1,4 +1,4 @@
-"""Tests of batch runs and their statistics (solver/batch.py, docs/batch.md).
+"""Tests of batch runs and their statistics (solver/batch/, docs/batch.md).
 
 The batches solve 3-card deals (most decided in a millisecond) under a small
 position limit, so that results are deterministic and some deals stay unknown.
@@ -178,7 +178,7 @@ def test_a_batch_in_a_process_of_several_threads_spawns_its_workers(tmp_path, mo
 
     asked: list[str | None] = []
     get_context = multiprocessing.get_context
-    monkeypatch.setattr(batch.multiprocessing, "get_context", lambda method=None: asked.append(method)
+    monkeypatch.setattr(batch.pool.multiprocessing, "get_context", lambda method=None: asked.append(method)
                         or get_context(method))
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -511,7 +511,7 @@ def test_stats_plot(known_db, tmp_path):
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        assert_error(proc, "matplotlib", "tomb-solver[plot]")
+        assert_error(proc, "matplotlib", "patience-solver[plot]")
         return
     assert proc.returncode == 0, proc.stderr
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

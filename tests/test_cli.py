@@ -12,7 +12,7 @@ import pytest
 
 from solver import Deal, Result, solve
 from solver.rules import tomb
-from solver.game import Position
+from solver import Position
 from solver.variants import load
 
 from support import ROOT, run

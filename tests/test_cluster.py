@@ -1,5 +1,5 @@
-"""Tests of batch runs on Dask (solver/cluster.py) and of Parquet output
-(solver/parquet.py): real Dask, on loopback only (docs/batch.md).
+"""Tests of batch runs on Dask (solver/batch/cluster.py) and of Parquet output
+(solver/batch/parquet.py): real Dask, on loopback only (docs/batch.md).
 
 A LocalCluster starts in about 2 s, so each run here costs a few seconds;
 the batches solve 3-card deals under the position limit of test_batch.py.
@@ -22,7 +22,8 @@ import pytest
 from distributed import Client
 
 from solver import Limit, solve
-from solver import batch, parquet
+from solver import batch
+from solver.batch import parquet
 from test_batch import (LIMIT_ARGS, ROOT, VARIANT, assert_error, children, count, rows, run,
                         solved_count, wait_for_rows)
 
@@ -308,7 +309,7 @@ def refused_at_start(scheduler, tmp_path, command, *words: str, env: dict | None
 
 def test_a_worker_without_the_package_is_named_at_start(scheduler, tmp_path):
     refused_at_start(scheduler, tmp_path, (sys.executable, str(ROOT / "tests" / "bare_worker.py")),
-                     "cannot import the solver package", "tomb-solver[cluster]")
+                     "cannot import the solver package", "patience-solver[cluster]")
 
 
 def other_version(tmp_path: Path) -> dict:
@@ -322,7 +323,7 @@ def other_version(tmp_path: Path) -> dict:
 
 
 def test_a_worker_of_another_version_is_named_at_start(scheduler, tmp_path):
-    refused_at_start(scheduler, tmp_path, DASK_WORKER, "runs another version of tomb-solver",
+    refused_at_start(scheduler, tmp_path, DASK_WORKER, "runs another version of patience-solver",
                      "the digest of its files", env=other_version(tmp_path))
 
 
@@ -337,7 +338,7 @@ def test_a_worker_of_another_version_that_joins_later_stops_the_batch(scheduler,
         workers.append(worker(*DASK_WORKER, "--no-nanny", env=other_version(tmp_path)))
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 2, (out, err)
-        assert "error: the worker tcp://127.0.0.1:" in err and "runs another version of tomb-solver" in err, err
+        assert "error: the worker tcp://127.0.0.1:" in err and "runs another version of patience-solver" in err, err
         assert "Traceback" not in err and count(db) >= 50
     finally:
         if proc.poll() is None:
@@ -389,14 +390,14 @@ def without(module: str, *args: str) -> subprocess.CompletedProcess:
 
 def test_without_dask_the_scheduler_says_how_to_install_it(tmp_path):
     proc = without("distributed", *batch_args("1-5", "--db", str(tmp_path / "x.sqlite"), *LOCAL))
-    assert_error(proc, "needs Dask distributed", "pip install 'tomb-solver[cluster]'")
+    assert_error(proc, "needs Dask distributed", "pip install 'patience-solver[cluster]'")
     plain = without("distributed", *batch_args("1-5", "--db", str(tmp_path / "y.sqlite"), "--jobs", "1"))
     assert plain.returncode == 0, plain.stderr                    # the local batch needs no Dask
 
 
 def test_without_pyarrow_out_says_how_to_install_it(tmp_path):
     assert_error(without("pyarrow", *batch_args("1-5", "--out", str(tmp_path / "o"))),
-                 "needs pyarrow", "pip install 'tomb-solver[cluster]'")
+                 "needs pyarrow", "pip install 'patience-solver[cluster]'")
     assert_error(without("pyarrow", "stats", "--out", str(tmp_path)), "needs pyarrow")
 
 

@@ -10,7 +10,7 @@ from solver import (
 )
 from solver.batch import BatchError
 from solver.cards import Card
-from solver.cluster import WrongVersion
+from solver.batch.cluster import WrongVersion
 from solver.core import CoreError
 from solver.rules import tomb
 from solver.verdicts import VerdictIndexError

@@ -3,7 +3,7 @@
 A run of 10^8 deals does not fit one SQLite file comfortably (the lines come
 to some 700 GB), so ``--out DIR`` writes each chunk of rows as one Parquet
 file instead, with the columns and values of the database's table
-(:data:`solver.batch.COLUMNS`), compressed with zstd::
+(:data:`solver.batch.rows.COLUMNS`), compressed with zstd::
 
     DIR/<variant>/<first deal>-<last deal>-<token>.parquet
 
@@ -32,12 +32,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .batch import COLUMNS, BatchError, Ranges, Row, StrPath, VariantStats, rules_conflict
-from .variants import BaseVariant
+from ..variants import BaseVariant
+from .database import rules_conflict
+from .ranges import Ranges
+from .rows import COLUMNS, BatchError, Row, StrPath
+from .statistics import VariantStats
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+#: The key of the rows' metadata in a Parquet file's footer: the distribution's first name,
+#: kept so that the files written before its rename still read.
 _KEY = b"tomb-solver"
 
 
@@ -47,7 +52,7 @@ def require() -> None:
         import pyarrow.parquet  # noqa: F401
     except ImportError:
         raise BatchError("--out (Parquet files) needs pyarrow, which is not installed: "
-                         "pip install 'tomb-solver[cluster]' (or pip install pyarrow)") from None
+                         "pip install 'patience-solver[cluster]' (or pip install pyarrow)") from None
 
 
 def schema() -> pa.Schema:
@@ -132,7 +137,7 @@ class ParquetStore:
 
     def check_rules(self, variant: BaseVariant) -> None:
         """Refuses (:class:`BatchError`) a folder of ``variant``'s name that holds
-        files of other rules (:func:`solver.batch.check_rules`)."""
+        files of other rules (:func:`solver.batch.database.check_rules`)."""
         found = rules_of(self.dir, variant.name)
         recorded = next((f for f in found if f is not None and f != variant.fingerprint), None)
         if recorded is None and variant.fingerprint in found:
@@ -270,7 +275,7 @@ def _typed(typecode: str, values: pa.Array | pa.ChunkedArray) -> array[Any]:
 
 
 def gather(directory: StrPath, variant: str) -> VariantStats:
-    """:func:`solver.batch.gather` for a directory of Parquet files."""
+    """:func:`solver.batch.statistics.gather` for a directory of Parquet files."""
     import pyarrow.compute as pc
 
     t = read_rows(directory, variant, ["deal", "verdict", "reason", "score", "positions", "seconds"])

@@ -2,7 +2,7 @@
 cluster started with ``dask scheduler`` and ``dask worker``) or ``--scheduler
 local --workers N`` (a ``LocalCluster`` on this machine). docs/batch.md.
 
-The client walks the deals as a local batch does (:class:`solver.batch.Feed`)
+The client walks the deals as a local batch does (:class:`solver.batch.feed.Feed`)
 and submits chunks of them as tasks, a few more than the cluster has threads,
 so that the scheduler holds a short queue and never the whole range. Each
 finished chunk comes back to the client, which alone writes the store; a chunk
@@ -31,13 +31,18 @@ import signal
 import time
 import uuid
 from collections.abc import Callable, Hashable
+from importlib.metadata import PackageNotFoundError, version
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import SolverError
-from .api import Limit, solve
-from .batch import _STOP_SIGNALS, BatchError, Feed, Progress, crashed_row
-from .variants import BaseVariant
+from ..api import Limit, solve
+from ..errors import WrongVersion
+from ..variants import BaseVariant
+from . import workers as batch_workers
+from .feed import Feed
+from .progress import Progress
+from .rows import BatchError, crashed_row
 
 if TYPE_CHECKING:
     from distributed import Client, Future, LocalCluster
@@ -48,7 +53,7 @@ if TYPE_CHECKING:
 #: The task of a chunk on a worker: (variant, deals, limit, pack) -> its rows packed and its wall time.
 SolveChunk = Callable[[str | BaseVariant, list[int], Limit, str | None], tuple[Any, float]]
 
-INSTALL = "pip install 'tomb-solver[cluster]'"
+INSTALL = "pip install 'patience-solver[cluster]'"
 #: Seconds of work a chunk is cut to: the overhead of a task (a few
 #: milliseconds, docs/batch.md) stays under 1%, and a Ctrl-C or a dead worker
 #: costs at most this much work per thread.
@@ -75,7 +80,7 @@ def require_dask() -> None:
 @functools.cache
 def _files_digest() -> str:
     """A digest of the package's Python and variant files, as installed here."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent          # solver/, of solver/batch/cluster.py
     h = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
@@ -87,10 +92,8 @@ def _files_digest() -> str:
 def identity(variant: str | BaseVariant) -> dict[str, str]:
     """What must be equal on the client and every worker for their rows to be
     the same: the package's version, its files, and what its C core finds."""
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
-        release = version("tomb-solver")
+        release = version("patience-solver")
     except PackageNotFoundError:
         release = "not installed"
     probe = hashlib.sha256()
@@ -99,10 +102,6 @@ def identity(variant: str | BaseVariant) -> dict[str, str]:
         probe.update(json.dumps([r.verdict, r.reason, r.score, r.stats.positions,
                                  [m.to_json() for m in r.moves]]).encode())
     return {"version": release, "files": _files_digest(), "core": probe.hexdigest()[:16]}
-
-
-class WrongVersion(SolverError, RuntimeError):
-    """A worker runs another version of the solver than the client."""
 
 
 _WHAT = {"version": "the package version", "files": "the digest of its files", "core": "what its C core finds"}
@@ -114,7 +113,7 @@ def _differences(theirs: dict[str, str], ours: dict[str, str]) -> str:
 
 def run_chunk(expected: dict[str, str], solve_chunk: SolveChunk, variant: str | BaseVariant, deals: list[int],
               limit: Limit, pack: str | None) -> tuple[Any, float]:
-    """The task of one chunk, on a worker: ``solve_chunk`` (solver.batch._solve_chunk)
+    """The task of one chunk, on a worker: ``solve_chunk`` (solver.batch.workers.solve_chunk)
     once the worker is found to run the client's solver."""
     mine = identity(variant)
     if mine != expected:
@@ -124,7 +123,7 @@ def run_chunk(expected: dict[str, str], solve_chunk: SolveChunk, variant: str | 
             where = f"the worker {get_worker().address}"
         except ValueError:
             where = "a worker"
-        raise WrongVersion(f"{where} runs another version of tomb-solver than this client "
+        raise WrongVersion(f"{where} runs another version of patience-solver than this client "
                            f"({_differences(mine, expected)}): install the same one on every worker")
     return solve_chunk(variant, deals, limit, pack)
 
@@ -149,7 +148,7 @@ def check_workers(client: Client, variant: str | BaseVariant) -> dict[str, str]:
                 raise _lacks(f"the worker {address}")
             raise BatchError(f"the worker {address} cannot run the solver: {type(theirs).__name__}: {theirs}")
         if theirs != ours:
-            raise BatchError(f"the worker {address} runs another version of tomb-solver than this client "
+            raise BatchError(f"the worker {address} runs another version of patience-solver than this client "
                              f"({_differences(theirs, ours)}): install the same one on every worker")
     return ours
 
@@ -168,10 +167,8 @@ def connect(scheduler: str, workers: int | None, timeout: float) -> tuple[Client
     # must stop the batch (the client), not kill LocalCluster's workers mid-task.
     # multiprocessing's resource tracker, when it first starts, unblocks these
     # signals in the thread that starts it (CPython 3.11): start it before.
-    from multiprocessing import resource_tracker
-
     resource_tracker.ensure_running()
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, batch_workers.STOP_SIGNALS)
     cluster = None
     try:
         if scheduler == "local":
@@ -265,128 +262,167 @@ class Session:
 
     def _run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress,
              stop: dict[str, int | None]) -> None:
-        from distributed import CancelledError, KilledWorker
+        run = _Run(self, feed, variant, limit, bar)
+        self.client.subscribe_topic("all", run.on_event)
+        run.solve_all(stop)
+        if stop["signal"] is not None:
+            run.wind_down()
 
-        from . import batch
 
-        client = self.client
-        summary = feed.summary
-        finished: queue.SimpleQueue[_Future] = queue.SimpleQueue()
-        flying: dict[Hashable, tuple[_Future, list[int]]] = {}             # key: (future, deals)
-        pack = feed.store.pack
-        run_id = uuid.uuid4().hex[:8]
-        serial = itertools.count()
+class _Run:
+    """One batch on the cluster: the chunks in flight (``flying``), each
+    submitted as the feed hands it out and handled as it comes back."""
 
-        def submit(deals: list[int]) -> None:
-            key = f"solve-{variant}-{deals[0]}-{deals[-1]}-{run_id}-{next(serial)}"
-            future = client.submit(run_chunk, self.expected, batch._solve_chunk, variant, deals, limit, pack,
-                                   key=key, pure=False)
-            flying[key] = (future, deals)
-            future.add_done_callback(finished.put)
+    def __init__(self, session: Session, feed: Feed, variant: str | BaseVariant, limit: Limit,
+                 bar: Progress) -> None:
+        self.session = session
+        self.client = session.client
+        self.feed = feed
+        self.variant = variant
+        self.limit = limit
+        self.bar = bar
+        self.finished: queue.SimpleQueue[_Future] = queue.SimpleQueue()
+        self.flying: dict[Hashable, tuple[_Future, list[int]]] = {}             # key: (future, deals)
+        self.pack = feed.store.pack
+        self.run_id = uuid.uuid4().hex[:8]
+        self.serial = itertools.count()
+        # The workers removed, from the scheduler's events (on_event).
+        self.left: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
 
-        def handle(future: _Future) -> None:
-            status = future.status
-            if status not in ("finished", "error", "cancelled"):
-                # Its result was lost with its worker before it came here: Dask runs it again.
-                future.add_done_callback(finished.put)
-                return
-            _, deals = flying.pop(future.key)
-            exc: BaseException | None = None
-            if status == "finished":
-                try:
-                    packed, wall = future.result()
-                except (Exception, CancelledError) as e:   # failed when run again
-                    exc = e
-                else:
-                    future.release()
-                    feed.record(packed, wall)
-                    return
-            elif status == "error":
-                exc = future.exception()
-            future.release()
-            if status == "cancelled" or isinstance(exc, CancelledError):
-                raise self.lost()
-            if isinstance(exc, KilledWorker):
-                if len(deals) > 1:
-                    bar.note(f"dask: the workers running deals {deals[0]}-{deals[-1]} ({len(deals)} deals) died; "
-                             "each of them goes again alone")
-                    for n in deals:
-                        submit([n])
-                else:
-                    why = (f"{exc.allowed_failures + 1} workers died running it "
-                           f"(KilledWorker; the last was {exc.last_worker.address})")
-                    bar.note(f"dask: deal {deals[0]} stored as unknown (crashed): {why}")
-                    feed.record(feed.store.pack_rows([crashed_row(str(variant), deals[0], limit, why)]), 0.0)
-                return
-            if isinstance(exc, WrongVersion):
-                raise BatchError(str(exc))
-            if _missing(exc):
-                raise _lacks("a worker")
-            raise BatchError(f"a chunk of deals {deals[0]}-{deals[-1]} failed on the cluster: "
-                             f"{type(exc).__name__}: {exc}")
+    def submit(self, deals: list[int]) -> None:
+        key = f"solve-{self.variant}-{deals[0]}-{deals[-1]}-{self.run_id}-{next(self.serial)}"
+        future = self.client.submit(run_chunk, self.session.expected, batch_workers.solve_chunk, self.variant, deals,
+                                    self.limit, self.pack, key=key, pure=False)
+        self.flying[key] = (future, deals)
+        future.add_done_callback(self.finished.put)
 
-        left: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()    # workers removed, from the scheduler's events
-        client.subscribe_topic("all", lambda event: left.put(event[1]) if isinstance(event[1], dict)
-                               and event[1].get("action") == "remove-worker" else None)
-
-        def note_deaths() -> None:
-            while not left.empty():
-                event = left.get()
-                if event.get("expected"):
-                    continue
-                running = sorted(flying[k][1][0] for k in event.get("processing-tasks", ()) if k in flying)
-                what = (f"; Dask runs its chunk again (deals from {', '.join(map(str, running))})"
-                        if running else "")
-                bar.note(f"dask: the worker {event.get('worker')} died{what}")
-
-        threads = _threads(client)
+    def solve_all(self, stop: dict[str, int | None]) -> None:
+        """Keep ``IN_FLIGHT`` chunks a thread of the cluster in flight and handle
+        each as it comes back, until the feed runs dry or a stop signal comes."""
+        summary = self.feed.summary
+        threads = _threads(self.client)
         exhausted = False
         counted = time.monotonic()
         while True:
-            note_deaths()
+            self.note_deaths()
             if time.monotonic() - counted > 2.0:
-                threads, counted = _threads(client), time.monotonic()
-            while stop["signal"] is None and not exhausted and len(flying) < IN_FLIGHT * threads:
-                deals = feed.take(share=2 * IN_FLIGHT * threads)
+                threads, counted = _threads(self.client), time.monotonic()
+            while stop["signal"] is None and not exhausted and len(self.flying) < IN_FLIGHT * threads:
+                deals = self.feed.take(share=2 * IN_FLIGHT * threads)
                 if not deals:
                     exhausted = True
                     break
-                submit(deals)
-            if not flying or stop["signal"] is not None:
-                break
-            try:
-                done = [finished.get(timeout=0.2)]
-            except queue.Empty:
-                done = []
-            while not finished.empty():
-                done.append(finished.get())
-            broken = None
-            for future in done:
-                try:
-                    handle(future)
-                except BatchError as exc:   # store the others first
-                    broken = broken or exc
-            if broken is not None:
-                raise broken
+                self.submit(deals)
+            if not self.flying or stop["signal"] is not None:
+                return
+            self.handle_all(self.come_back())
             c = summary.counts
-            bar.update(summary.solved, c["won"], c["lost"], c["unknown"])
-        if stop["signal"] is not None:
-            # What finishes within 3 s is stored; the rest is cancelled (a chunk
-            # running goes on on its worker, and its result is dropped).
-            end = time.monotonic() + 3.0
-            while flying and time.monotonic() < end:
+            self.bar.update(summary.solved, c["won"], c["lost"], c["unknown"])
+
+    def come_back(self) -> list[_Future]:
+        """The chunks finished: those come back so far, or the first within 0.2 s."""
+        try:
+            done = [self.finished.get(timeout=0.2)]
+        except queue.Empty:
+            done = []
+        while not self.finished.empty():
+            done.append(self.finished.get())
+        return done
+
+    def handle_all(self, done: list[_Future]) -> None:
+        broken = None
+        for future in done:
+            try:
+                self.handle(future)
+            except BatchError as exc:   # store the others first
+                broken = broken or exc
+        if broken is not None:
+            raise broken
+
+    def handle(self, future: _Future) -> None:
+        """Store a chunk come back, or raise what its failure means."""
+        from distributed import CancelledError
+
+        status = future.status
+        if status not in ("finished", "error", "cancelled"):
+            # Its result was lost with its worker before it came here: Dask runs it again.
+            future.add_done_callback(self.finished.put)
+            return
+        _, deals = self.flying.pop(future.key)
+        exc: BaseException | None = None
+        if status == "finished":
+            try:
+                packed, wall = future.result()
+            except (Exception, CancelledError) as e:   # failed when run again
+                exc = e
+            else:
+                future.release()
+                self.feed.record(packed, wall)
+                return
+        elif status == "error":
+            exc = future.exception()
+        future.release()
+        self.failed(deals, exc, cancelled=status == "cancelled")
+
+    def failed(self, deals: list[int], exc: BaseException | None, cancelled: bool) -> None:
+        """A chunk of ``deals`` failed with ``exc``: run again alone, stored as
+        crashed, or the batch stopped with the reason."""
+        from distributed import CancelledError, KilledWorker
+
+        if cancelled or isinstance(exc, CancelledError):
+            raise self.session.lost()
+        if isinstance(exc, KilledWorker):
+            if len(deals) > 1:
+                self.bar.note(f"dask: the workers running deals {deals[0]}-{deals[-1]} ({len(deals)} deals) "
+                              "died; each of them goes again alone")
+                for n in deals:
+                    self.submit([n])
+            else:
+                why = (f"{exc.allowed_failures + 1} workers died running it "
+                       f"(KilledWorker; the last was {exc.last_worker.address})")
+                self.bar.note(f"dask: deal {deals[0]} stored as unknown (crashed): {why}")
+                row = crashed_row(str(self.variant), deals[0], self.limit, why)
+                self.feed.record(self.feed.store.pack_rows([row]), 0.0)
+            return
+        if isinstance(exc, WrongVersion):
+            raise BatchError(str(exc))
+        if _missing(exc):
+            raise _lacks("a worker")
+        raise BatchError(f"a chunk of deals {deals[0]}-{deals[-1]} failed on the cluster: "
+                         f"{type(exc).__name__}: {exc}")
+
+    def on_event(self, event: tuple[float, Any]) -> None:
+        """The scheduler's events: a worker removed is kept for note_deaths."""
+        if isinstance(event[1], dict) and event[1].get("action") == "remove-worker":
+            self.left.put(event[1])
+
+    def note_deaths(self) -> None:
+        while not self.left.empty():
+            event = self.left.get()
+            if event.get("expected"):
+                continue
+            running = sorted(self.flying[k][1][0] for k in event.get("processing-tasks", ()) if k in self.flying)
+            what = (f"; Dask runs its chunk again (deals from {', '.join(map(str, running))})"
+                    if running else "")
+            self.bar.note(f"dask: the worker {event.get('worker')} died{what}")
+
+    def wind_down(self) -> None:
+        """After a stop signal: what finishes within 3 s is stored; the rest is
+        cancelled (a chunk running goes on on its worker, and its result is dropped)."""
+        end = time.monotonic() + 3.0
+        while self.flying and time.monotonic() < end:
+            try:
+                future = self.finished.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                break
+            if future.status == "finished":
                 try:
-                    future = finished.get(timeout=max(0.0, end - time.monotonic()))
-                except queue.Empty:
-                    break
-                if future.status == "finished":
-                    try:
-                        handle(future)
-                    except BatchError:
-                        pass
-                else:
-                    flying.pop(future.key, None)
-            client.cancel([f for f, _ in flying.values()])
+                    self.handle(future)
+                except BatchError:
+                    pass
+            else:
+                self.flying.pop(future.key, None)
+        self.client.cancel([f for f, _ in self.flying.values()])
 
 
 def start(scheduler: str, workers: int | None, timeout: float, variant: str | BaseVariant) -> Session:
