@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from solver.notation import parse_move, say, step_name, step_text
 from solver.session import Game
 from solver.variants import names
 from solver.web import MAX_BODY, MAX_MOVES
@@ -52,29 +53,55 @@ def test_variants_come_from_the_library_the_3_card_deal_first(server):
 
 def test_play_state_and_steps(server):
     body = {"variant": "napoleons-tomb", "deal": 1, "steps": []}
-    status, data = server.request("/api/play", {**body, "move": {"action": "turn"}})
-    assert status == 200 and data["step"] == [{"action": "turn"}]
+    status, data = server.request("/api/state", body)
+    assert data["view"]["legal"] == [{"action": "turn", "text": "Turn the stock"}] and data["view"]["last"] is None
+    status, data = server.request("/api/play", {**body, "move": {"action": "turn", "text": "Turn the stock"}})
+    assert status == 200 and data["step"] == [{"action": "turn"}] and data["text"] == "Turned the stock."
     assert data["view"]["table"]["waste"] == {"count": 1, "fan": ["JD"]}
+    assert data["view"]["last"] == {"text": "Turned the stock.", "name": "turn the stock"}
+    assert {"action": "move", "from": "waste", "to": "cell:2", "card": "JD",
+            "text": "Play J♦ waste → cell 2"} in data["view"]["legal"]
     steps = [data["step"]]
     status, data = server.request("/api/play", {**body, "steps": steps,
                                               "move": {"action": "move", "from": "waste", "to": "cell:2"}})
     assert status == 200 and data["view"]["table"]["cells"] == [None, "JD", None, None]
+    assert data["step"] == [{"action": "move", "from": "waste", "to": "cell:2", "card": "JD"}]   # no text: sent back
+    assert data["text"] == "Played J♦ waste → cell 2." == data["view"]["last"]["text"]
     steps.append(data["step"])
     status, data = server.request("/api/state", {**body, "steps": steps})
-    assert status == 200 and data["view"]["steps"] == 2
+    assert status == 200 and data["view"]["steps"] == 2 and data["view"]["last"]["name"] == "J♦ waste → cell 2"
     status, data = server.request("/api/state", {**body, "steps": steps[:1]})   # undo: one step fewer
     assert data["view"]["table"]["cells"] == [None] * 4 and data["view"]["table"]["waste"]["count"] == 1
+
+
+def test_a_step_with_moves_made_by_themselves_says_them(server):
+    """The classic's cell card goes home by itself; the jewel box fills a
+    space with the next jewel."""
+    game = Game("napoleons-tomb", 3)
+    while len(game.steps[-1] if game.steps else ()) < 2:
+        game.play(game.hint().move)
+    body = {"variant": "napoleons-tomb", "deal": 3, "steps": game.steps_json()}
+    view = server.request("/api/state", body)[1]["view"]
+    assert "; then by itself: " in view["last"]["text"] and ", then " in view["last"]["name"]
+    assert view["last"] == {"text": step_text(game.steps[-1]), "name": step_name(game.steps[-1])}
+    jewel = Game("paciencia-porta-joias", 1)
+    while not any(m.action == "jewel" for m in (jewel.steps[-1] if jewel.steps else ())):
+        jewel.play(jewel.hint().move)
+    body = {"variant": "paciencia-porta-joias", "deal": 1, "steps": jewel.steps_json()}
+    text = server.request("/api/state", body)[1]["view"]["last"]["text"]
+    assert text.startswith("Played ") and "; then by itself: the next jewel opened into " in text, text
 
 
 def test_hint_says_what_it_proved(server):
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 14, "steps": []})
     assert status == 200
-    assert data["hint"] == {"move": {"action": "turn"}, "status": "won", "proof": "search", "score": 52,
+    assert data["hint"] == {"move": {"action": "turn", "text": "Turn the stock"}, "verdict": "won", "status": "won",
+                            "proof": "search", "score": 52,
                             "reason": None,
                             "text": "Turn the stock: this move keeps a win (proven: the solver's line wins from here)."}
     # Lost from the start: it "cannot be won"; after a move, it "can no longer be won".
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 1, "steps": []})
-    assert data["hint"]["status"] == "lost" and data["hint"]["score"] == 31
+    assert data["hint"]["verdict"] == "lost" and data["hint"]["score"] == 31
     assert "This deal cannot be won (proven); best possible: 31 cards home" in data["hint"]["text"]
     after_a_turn = {"variant": "napoleons-tomb", "deal": 1, "steps": [[{"action": "turn"}]]}
     status, data = server.request("/api/hint", after_a_turn)
@@ -161,8 +188,20 @@ def test_no_response_names_a_hidden_card(server, name):
         assert status == 200
         game.play(move)
         assert not leaked(data, before, game.position), data
-        assert data["view"] == game.view() | {"can_redo": False}
+        assert data["text"] == step_text(game.steps[-1])
+        assert without_words(data["view"]) == game.view() | {"can_redo": False}
         body["steps"] = body["steps"] + [data["step"]]
+
+
+def without_words(view: dict) -> dict:
+    """A view as Game.view() gives it: the words the server adds checked
+    (those of solver.notation) and taken out."""
+    view = dict(view)
+    for m in view["legal"]:
+        assert m["text"] == say(parse_move(m))
+    view["legal"] = [{k: v for k, v in m.items() if k != "text"} for m in view["legal"]]
+    assert view.pop("last")["text"].endswith(".")
+    return view
 
 
 def test_a_slow_hint_does_not_hold_up_other_requests(server):
@@ -185,7 +224,7 @@ def test_a_slow_hint_does_not_hold_up_other_requests(server):
     # The search stopped at its limit; the deal is lost all the same, as the
     # verdict index proves, and the hint says so rather than "could not tell".
     h = data["hint"]
-    assert status == 200 and (h["status"], h["proof"], h["reason"]) == ("lost", "index", "seconds")
+    assert status == 200 and (h["verdict"], h["proof"], h["reason"]) == ("lost", "index", "seconds")
     assert "the verdict index holds its proof" in h["text"] and "could not tell" not in h["text"]
 
 
@@ -213,7 +252,7 @@ def test_serve_without_the_web_extra_says_how_to_get_it():
     code = "import sys; sys.modules['uvicorn'] = None; from solver.cli import main; sys.exit(main(['serve']))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
-    assert out.stderr == ("error: the web game needs the 'web' extra: pip install 'tomb-solver[web]'"
+    assert out.stderr == ("error: the web game needs the 'web' extra: pip install 'patience-solver[web]'"
                           " (Starlette and uvicorn)\n")
 
 
@@ -339,7 +378,7 @@ def test_a_hint_stops_at_its_wall_clock_bound():
     own = Server("--hint-seconds", "60", "--hint-wall-seconds", "1")
     try:
         status, data = own.request("/api/hint", {"variant": "paciencia-porta-joias", "deal": 954, "steps": []})
-        assert status == 200 and (data["hint"]["status"], data["hint"]["reason"]) == ("unknown", "seconds")
+        assert status == 200 and (data["hint"]["verdict"], data["hint"]["reason"]) == ("unknown", "seconds")
         assert data["hint"]["move"] is not None
     finally:
         own.stop()
@@ -369,9 +408,11 @@ def test_a_fair_hint_is_the_careful_players_move_and_says_so(server):
     game = Game.replay("napoleons-tomb", 1, body["steps"])
     view = view_of(game.position)
     expected = careful.choose(view, view.moves)
-    assert status == 200 and data["hint"]["fair"] is True and data["hint"]["status"] is None
+    assert status == 200 and data["hint"]["fair"] is True and data["hint"]["verdict"] is None
     assert data["hint"]["move"]["action"] == expected.action
     assert data["hint"]["text"].startswith("Fair hint: ") and "it proves nothing" in data["hint"]["text"]
+    move_text = data["hint"]["move"]["text"]
+    assert data["hint"]["text"].startswith(f"Fair hint: {move_text[0].lower() + move_text[1:]}. ")
     status, data = server.request("/api/hint", {"variant": "paciencia-napoleao", "deal": 1, "steps": [],
                                                 "fair": True})
     assert status == 400 and "blind player" in data["error"]
@@ -389,6 +430,8 @@ def test_finish_plays_the_cards_home_once_nothing_is_left_to_decide(server):
     body = {"variant": "napoleons-tomb-3", "deal": 5, "steps": game.steps_json()}
     status, data = server.request("/api/finish", body)
     assert status == 200 and data["view"]["won"] and data["steps"]
+    assert len(data["texts"]) == len(data["steps"]) and data["texts"][-1] == data["view"]["last"]["text"]
+    assert all(t.startswith(("Played ", "Turned the stock", "Redealt")) for t in data["texts"]), data["texts"]
     replayed = Game.replay("napoleons-tomb-3", 5, body["steps"] + data["steps"])
     assert replayed.won
     # Each step is a move home, or a turn when no card can go home.

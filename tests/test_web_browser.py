@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from solver.game import MoveError
+from solver.notation import MoveError
 from solver.session import Game
 from solver.variants import names
 
@@ -128,9 +128,13 @@ def test_a_classic_deal_won_by_hints_with_the_keyboard_undone_and_kept(tab):
     for _ in range(300):
         tab.press("h")
         assert "this move keeps a win" in tab.text("#message")
+        assert re.match(r"(Play .+ → .+|Turn the stock): ", tab.text("#message")), tab.text("#message")
         tab.press("Enter")
         if "Won!" in tab.text("#message"):
             break
+        # What the move did, in the server's words (solver.notation).
+        assert re.fullmatch(r"(Played .+ → .+|Turned the stock)(; then by itself: .+)?\.", tab.text("#message")), \
+            tab.text("#message")
     steps = tab.moves()
     assert tab.text("#score") == f"Score 52/52 · {steps} moves"
     tab.page.wait_for_function("document.getElementById('message').textContent.includes('Deal 14 can be won')")
@@ -138,8 +142,12 @@ def test_a_classic_deal_won_by_hints_with_the_keyboard_undone_and_kept(tab):
     SHOTS.mkdir(parents=True, exist_ok=True)
     tab.page.screenshot(path=str(SHOTS / "napoleons-tomb-won.png"), full_page=True)
     # Undo every move, back to the start of the deal.
-    for _ in range(steps):
+    for k in range(steps):
         tab.press("u")
+        if k == steps - 1:
+            assert tab.text("#message") == "Undone: turn the stock (0 steps from the start)."
+        else:
+            assert re.fullmatch(rf"Undone: .+ \({steps - k - 1} steps? from the start\)\.", tab.text("#message"))
     assert tab.moves() == 0 and "0/52" in tab.text("#score")
     assert tab.page.locator("#table .card:not(.back)").count() == 0
     assert "stock 52" in tab.text("#table")
@@ -148,6 +156,8 @@ def test_a_classic_deal_won_by_hints_with_the_keyboard_undone_and_kept(tab):
     # Redo some of it, reload: the game is where it was.
     for _ in range(12):
         tab.press("y")
+    assert tab.text("#message").startswith("Redone: ")
+
     def table():   # the cards on the table (the keyboard's cursor is not kept)
         return re.sub(r' tabindex="-?\d"| focus', "", tab.page.inner_html("#table"))
 
@@ -170,10 +180,14 @@ def test_moves_of_the_two_deck_games_by_key_tap_and_drag(tab, variant, deal):
     tab.open(variant, deal)
     tab.press("d")                      # deal a round, or turn the stock
     assert tab.moves() == 1
+    napoleao = variant == "paciencia-napoleao"
+    assert tab.text("#message") == ("Dealt a round." if napoleao else "Turned the stock.")
     # A tap: on the stock again (Napoleão), on the turned card, which goes home (Porta-Jóias).
-    tab.page.click("[data-key='@deck']" if variant == "paciencia-napoleao" else "[data-key='stock']")
+    tab.page.click("[data-key='@deck']" if napoleao else "[data-key='stock']")
     tab.settle()
     assert tab.moves() == 2, tab.text("#message")
+    assert re.fullmatch("Dealt a round." if napoleao else r"Played A. turned card → foundation .\.",
+                        tab.text("#message")), tab.text("#message")
     dragged = False
     for _ in range(40):
         tab.press("h")
@@ -195,7 +209,9 @@ def test_moves_of_the_two_deck_games_by_key_tap_and_drag(tab, variant, deal):
             break
     assert dragged
     tab.press("u")
-    assert tab.text("#message").startswith("Undone")
+    assert re.fullmatch(r"Undone: .+ \(\d+ steps from the start\)\.", tab.text("#message")), tab.text("#message")
+    tab.press("y")
+    assert tab.text("#message").startswith("Redone: ")
 
 
 def test_a_screenshot_of_each_games_table(tab):

@@ -20,6 +20,11 @@ Routes (JSON in, JSON out; docs/web.md has the fields):
 - ``POST /api/verdict``: whether the deal can be won, and its difficulty;
 - ``GET  /api/status``: the searches started, stopped, refused, waiting.
 
+Every move the server sends comes with the words the page shows, made by
+:mod:`solver.notation` (the page writes no move of its own): a legal move's
+and a hint's ``text`` (what to do), a step's ``text`` (what it did), the
+view's ``last`` (the step played last, for an undo or a redo).
+
 Every error is ``{"error": "..."}`` with a 4xx status (400 a bad request,
 404, 405, 413 a body over :data:`MAX_BODY` bytes, 415 a body that is not
 sent as JSON, 422 a move the rules refuse, 503 too many hints waiting); no
@@ -41,14 +46,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import verdicts
+from .. import families, verdicts
 from ..api import DEFAULT_VARIANT, Cancel, Limit
 from ..deals import MAX_NUMBER, DealError, number_from_text
-from ..game import MoveError
-from ..errors import InputError, SolverError
+from ..errors import InputError, MoveError, ServeError, SolverError
 from ..inputs import brief, load_json
 from ..hints import DEFAULT_HINT_LIMIT, Hint
-from ..session import Game, describe, move_json, parse_move
+from ..notation import move_json, parse_move, say, step_name, step_text
+from ..session import Game
 from ..variants import BaseVariant, all_variants, load
 from .pool import Busy, SearchPool
 
@@ -105,7 +110,7 @@ class _BadRequest(Exception):
 
 
 def _missing_extra() -> str:
-    return "the web game needs the 'web' extra: pip install 'tomb-solver[web]' (Starlette and uvicorn)"
+    return "the web game needs the 'web' extra: pip install 'patience-solver[web]' (Starlette and uvicorn)"
 
 
 def served_variants(extra: Iterable[BaseVariant] = ()) -> dict[str, BaseVariant]:
@@ -174,12 +179,25 @@ def _game(body: Body, served: dict[str, BaseVariant]) -> Game:
     return Game.replay(_variant(body, served), _deal(body), _steps(body), auto=auto)
 
 
+def _view(game: Game) -> dict[str, Any]:
+    """:meth:`Game.view` with the words the page shows (made by
+    :mod:`solver.notation`; the page writes none of its own): each legal
+    move's ``text``, what to do, and ``last``, the step played last (``None``
+    at the start): its ``text``, what it did, and its ``name``, for an undo
+    or a redo."""
+    view = game.view()
+    view["legal"] = [{**m, "text": say(parse_move(m))} for m in view["legal"]]
+    steps = game.steps
+    view["last"] = {"text": step_text(steps[-1]), "name": step_name(steps[-1])} if steps else None
+    return view
+
+
 def _hint_json(h: Hint, *, at_start: bool = False, deal_lost: bool = False) -> dict[str, Any]:
     """A hint as the page shows it: its move in the player's notation (a
     turn names no card), what it proved, and the sentence that says so.
     ``deal_lost``: the verdict index proves the deal lost, so that every
     position of it is lost whatever the search found in its limit."""
-    status, proof = h.status, "search" if h.status in ("won", "lost") else None
+    status, proof = h.verdict, "search" if h.verdict in ("won", "lost") else None
     if status == "unknown" and deal_lost:
         status, proof = "lost", "index"
     never = "cannot be won" if at_start else "can no longer be won"
@@ -187,8 +205,7 @@ def _hint_json(h: Hint, *, at_start: bool = False, deal_lost: bool = False) -> d
         text = (f"The deal is won: all {h.total} cards are home." if h.won
                 else f"No move is left: the game ends with {h.score_now} cards home.")
     else:
-        head = describe(h.move)
-        head = head[0].upper() + head[1:]
+        head = say(h.move)
         if status == "won":
             text = f"{head}: this move keeps a win (proven: the solver's line wins from here)."
         elif proof == "index":
@@ -200,8 +217,9 @@ def _hint_json(h: Hint, *, at_start: bool = False, deal_lost: bool = False) -> d
             text = (f"{head}. The solver could not tell within its limit whether the deal can still be won;"
                     f" its best line found brings {h.score} cards home.")
     return {
-        "move": move_json(h.move) if h.move is not None else None,
-        "status": status,
+        "move": move_json(h.move, text=True) if h.move is not None else None,
+        "verdict": status,
+        "status": status,           # deprecated: "verdict" (docs/web.md)
         "proof": proof,
         "score": h.score,
         "reason": h.reason,
@@ -215,11 +233,10 @@ def _fair_hint_json(game: Game) -> dict[str, Any]:
     if move is None:
         text = "Fair hint: the careful player would stop here (no move it likes)."
     else:
-        head = describe(move)
-        text = (f"Fair hint: {head[0].lower() + head[1:]}. It is the careful player's move, chosen from what you"
+        text = (f"Fair hint: {say(move, capital=False)}. It is the careful player's move, chosen from what you"
                 " can see (never the stock's order): it proves nothing.")
-    return {"move": move_json(move) if move is not None else None, "status": None, "proof": None, "fair": True,
-            "score": None, "reason": None, "text": text}
+    return {"move": move_json(move, text=True) if move is not None else None, "verdict": None, "status": None,
+            "proof": None, "fair": True, "score": None, "reason": None, "text": text}
 
 
 # ---------------------------------------------------------------------------
@@ -244,14 +261,14 @@ class _Api:
         return self.pool.status()
 
     async def state(self, body: Body, request: Request) -> Body:
-        return {"view": _game(body, self.served).view()}
+        return {"view": _view(_game(body, self.served))}
 
     async def play(self, body: Body, request: Request) -> Body:
         game = _game(body, self.served)
         if "move" not in body:
             raise _BadRequest(400, "give the 'move' to play")
         step = game.play(parse_move(body["move"]))
-        return {"step": [move_json(m) for m in step], "view": game.view()}
+        return {"step": [move_json(m) for m in step], "text": step_text(step), "view": _view(game)}
 
     async def hint(self, body: Body, request: Request) -> Body:
         game = _game(body, self.served)
@@ -263,13 +280,14 @@ class _Api:
         h = await self.pool.run(lambda token: game.hint(self.limit, cancel=token), request)
         if h.reason == "interrupted":       # the client is here: the wall-clock bound stopped it
             h = replace(h, reason="seconds")
-        lost = h.status == "unknown" and game.deal is not None and verdicts.lookup(game.deal, game.variant) == "lost"
+        lost = h.verdict == "unknown" and game.deal is not None and verdicts.lookup(game.deal, game.variant) == "lost"
         return {"hint": _hint_json(h, at_start=not game.steps, deal_lost=lost)}
 
     async def finish(self, body: Body, request: Request) -> Body:
         game = _game(body, self.served)
         steps = game.finish()
-        return {"steps": [[move_json(m) for m in step] for step in steps], "view": game.view()}
+        return {"steps": [[move_json(m) for m in step] for step in steps], "texts": [step_text(s) for s in steps],
+                "view": _view(game)}
 
     async def new(self, body: Body, request: Request) -> Body:
         variant = _variant(body, self.served)
@@ -290,7 +308,7 @@ class _Api:
         out: Body = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
                      "winnable": True if found == "won" else False if found == "lost" else None,
                      "difficulty": None}
-        if variant.family == "tomb":
+        if families.of(variant).blind_players:
             level = await self.pool.run(
                 lambda token: verdicts.difficulty(deal, variant, known=found, limit=self.limit, cancel=token), request)
             out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
@@ -384,7 +402,7 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
         from starlette.routing import BaseRoute, Mount, Route
         from starlette.staticfiles import StaticFiles
     except ImportError:  # pragma: no cover - depends on the install
-        raise ValueError(_missing_extra()) from None
+        raise ServeError(_missing_extra()) from None
 
     wall = hint_wall if hint_wall is not None else (hint_limit.seconds or 2.0) + 1.0
     api = _Api(served_variants(variants), hint_limit, SearchPool(hint_workers, wall))
@@ -424,9 +442,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | No
     try:
         import uvicorn
     except ImportError:
-        raise ValueError(_missing_extra()) from None
+        raise ServeError(_missing_extra()) from None
     if hint_workers < 1:
-        raise ValueError("--hint-workers must be at least 1")
+        raise ServeError("--hint-workers must be at least 1")
     limit = DEFAULT_HINT_LIMIT if hint_seconds is None else Limit(
         positions=DEFAULT_HINT_LIMIT.positions, seconds=hint_seconds, memory=DEFAULT_HINT_LIMIT.memory)
     if hint_wall is not None and not (0 < hint_wall < 86400):
@@ -439,7 +457,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | No
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise ValueError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.listen(2048)  # from here on, a connection waits for the server instead of being refused
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if family == socket.AF_INET6 else host

@@ -169,26 +169,18 @@
     game.steps.push(data.step);
     game.redo = [];
     selected = hintMove = null;
-    say(describeStep(data.step));
+    say(data.text);   // the server's words: "Played J♦ waste → cell 1; then by itself: 5♥ cell 2 → tomb."
     setView(data.view);
   }
 
-  // "J♦ waste → cell 1; then 5♥ cell 2 → tomb by itself"
-  function describeStep(step) {
-    const words = { turn: "Turned the stock", deal: "Dealt a round", redeal: "Redealt", jewel: "A jewel opened" };
-    const one = (m) => m.action === "move"
-      ? `${m.card ? pretty(m.card) + " " : ""}${m.from.replace(":", " ")} → ${m.to.replace(":", " ")}`
-      : words[m.action];
-    const [first, ...auto] = step;
-    return one(first) + (auto.length ? `; then by itself: ${auto.map(one).join(", ")}` : "") + ".";
-  }
-  const pretty = (code) => (RANK[code[0]] || code[0]) + SUIT[code[1]];
   const cardName = (code) => `${RANK_NAME[code[0]] || code[0]} of ${SUIT_NAME[code[1]]}`;
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const titleOf = (name) => (variants.find((v) => v.name === name) || { title: name }).title || name;
 
   // Undo and redo move a step from one list to the other and replay; a
-  // replay the server refuses puts it back.
+  // replay the server refuses puts it back. The step is named in the
+  // server's words (view.last.name: "J♦ waste → cell 1", "turn the stock").
+  const lastName = () => (view.last ? `: ${view.last.name}` : "");
   async function shift(from, to, done) {
     to.push(from.pop());
     selected = hintMove = null;
@@ -205,11 +197,12 @@
       if (saved.aside) return backToAside();
       return say("This is the start of the deal: nothing to undo.");
     }
-    await shift(game.steps, game.redo, () => `Undone (${plural(game.steps.length, "step")} from the start).`);
+    const undone = lastName();
+    await shift(game.steps, game.redo, () => `Undone${undone} (${plural(game.steps.length, "step")} from the start).`);
   }
   async function redo() {
     if (!game.redo.length) return say("Nothing to redo.");
-    await shift(game.redo, game.steps, () => "Redone.");
+    await shift(game.redo, game.steps, () => `Redone${lastName()}.`);
   }
 
   async function restart() {
@@ -410,12 +403,12 @@
       const v = await fetchVerdict();
       if (key !== positionKey()) return;
       if (v.verdict === "lost") {       // lost everywhere; the search may add the best score
-        showIndicator({ status: "lost", proof: "index" });
+        showIndicator({ verdict: "lost", proof: "index" });
         const h = await hintNow();
-        if (key === positionKey() && h.status === "lost" && h.proof === "search") showIndicator(h);
+        if (key === positionKey() && h.verdict === "lost" && h.proof === "search") showIndicator(h);
         return;
       }
-      if (v.verdict === "won" && !game.steps.length) return showIndicator({ status: "won" });
+      if (v.verdict === "won" && !game.steps.length) return showIndicator({ verdict: "won" });
       const h = await hintNow();
       if (key === positionKey()) showIndicator(h);
     } catch (e) {
@@ -432,10 +425,10 @@
   function showIndicator(h) {
     if (!settings.indicator) return;
     const box = $("winnable");
-    if (h.status === "won") { box.textContent = "✓ can still be won"; box.className = "yes"; }
-    else if (h.status === "lost" && h.proof === "index") {
+    if (h.verdict === "won") { box.textContent = "✓ can still be won"; box.className = "yes"; }
+    else if (h.verdict === "lost" && h.proof === "index") {
       box.textContent = "✗ cannot be won: the deal is proven lost"; box.className = "no";
-    } else if (h.status === "lost") { box.textContent = `✗ cannot be won any more (best ${h.score})`; box.className = "no"; }
+    } else if (h.verdict === "lost") { box.textContent = `✗ cannot be won any more (best ${h.score})`; box.className = "no"; }
     else { box.textContent = "? unknown within the limit"; box.className = "maybe"; }
   }
 
