@@ -53,7 +53,7 @@ def time_hints(cases):
         elapsed = time.perf_counter() - start
         times.append(elapsed)
         per_variant[variant].append(elapsed)
-        statuses[h.status] += 1
+        statuses[h.verdict] += 1
     return times, statuses, per_variant
 
 

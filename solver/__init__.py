@@ -6,15 +6,21 @@
 True
 """
 
+try:
+    from . import _core  # noqa: F401  (the C core: every module below reaches it)
+except ImportError as exc:  # pragma: no cover - only without a build
+    raise ImportError("the C core (solver._core) is not built: run `make build` or `pip install -e .`") from exc
+
 from .api import (DEFAULT_VARIANT, Cancel, Limit, LimitError, Result, ResultError, Stats, position_after, solve,
                   start_position)
 from .cards import Card, CardError
 from .deals import Deal, DealError
 from .errors import InputError, SolverError
-from .game import IllegalMoveError, Move, MoveError, Position, TombPosition
+from .families.tomb.position import Position, TombPosition
+from .notation import IllegalMoveError, Move, MoveError
 from .variants import TombVariant, Variant, VariantError
 from .hints import DEFAULT_HINT_LIMIT, Hint, hint, hint_after
-from .blind import STRATEGIES, Strategy, View, play
+from .blind import STRATEGIES, BlindGame, Strategy, View, play
 from .session import Game, GameError
 from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
@@ -23,7 +29,7 @@ __all__ = [
     "Move", "MoveError", "Position", "Result", "ResultError", "Stats", "TombPosition", "TombVariant", "Variant",
     "VariantError",
     "position_after", "solve", "start_position",
-    "DEFAULT_HINT_LIMIT", "Hint", "hint", "hint_after", "STRATEGIES", "Strategy", "View", "play",
+    "DEFAULT_HINT_LIMIT", "Hint", "hint", "hint_after", "BlindGame", "STRATEGIES", "Strategy", "View", "play",
     "Game", "GameError", "REASONS", "Reason", "VERDICTS", "Verdict",
     "InputError", "SolverError",
 ]

@@ -9,27 +9,26 @@ True
 
 from __future__ import annotations
 
+
 import functools
 import json
 import math
 from dataclasses import dataclass, field
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 from . import core, families
 from .cards import DECK, Card, CardError
 from .deals import Deal, DealError, number_from_text
-from .errors import SolverError
+from .errors import LimitError as LimitError
+from .errors import ResultError as ResultError
+from .errors import SolverError, VariantError
+from .families import AnyPosition
+from .families.tomb import TombPosition
+from .notation import Move, MoveError
 from .inputs import brief, check_depth, load_json
-from .game import Move, MoveError, TombPosition
-from .rules.jewel import JewelPosition
-from .rules.napoleao import NapoleaoPosition
-from .variants import (FINGERPRINT_BYTES, BaseVariant, JewelVariant, NapoleaoVariant, TombVariant, VariantError, load,
-                       names)
+from .variants import FINGERPRINT_BYTES, BaseVariant, load, names
 from .vocabulary import REASONS, VERDICTS, Reason, Verdict
-
-if TYPE_CHECKING:
-    from .families import AnyPosition
 
 DEFAULT_VARIANT = "napoleons-tomb"
 
@@ -41,14 +40,6 @@ MIB = 2**20
 
 
 Cancel = core.Cancel
-
-
-class LimitError(SolverError, ValueError):
-    """A bound of :class:`Limit` that is not a count or a duration."""
-
-
-class ResultError(SolverError, ValueError):
-    """A result's JSON that does not read back, or a move count past its line."""
 
 
 @dataclass(frozen=True)
@@ -256,26 +247,7 @@ class Result:
             data = load_json(data, "result", ResultError)
         else:
             check_depth(data, "result", ResultError)
-        if not isinstance(data, dict):
-            raise ResultError("result: expected a JSON object")
-        for key in ("variant", "deal", "cards", "verdict", "reason", "score", "moves"):
-            if key not in data:
-                raise ResultError(f"result: field {key!r} is missing")
-        if data["verdict"] not in VERDICTS:
-            raise ResultError(f"result: verdict {brief(data['verdict'])} is not one of {', '.join(VERDICTS)}")
-        if data["reason"] is not None and data["reason"] not in REASONS:
-            raise ResultError(f"result: reason {brief(data['reason'])} is not null or one of {', '.join(REASONS)}")
-        if not isinstance(data["variant"], str) or not data["variant"]:
-            raise ResultError(f"result: field 'variant' must be a variant name, not {brief(data['variant'])}")
-        fingerprint = data.get("fingerprint")
-        if fingerprint is not None and not _is_fingerprint(fingerprint):
-            raise ResultError(f"result: field 'fingerprint' must be null or 16 hex digits, not {brief(fingerprint)}")
-        deal = data["deal"]
-        if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 1):
-            raise ResultError(f"result: field 'deal' must be null or a deal number, not {brief(deal)}")
-        score = data["score"]
-        if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 104:
-            raise ResultError(f"result: field 'score' must be a whole number 0..104, not {brief(score)}")
+        data = _checked_head(data)
         stats = Stats.from_json(data.get("stats", {}))
         if not isinstance(data["cards"], list) or not isinstance(data["moves"], list):
             raise ResultError("result: fields 'cards' and 'moves' must be lists")
@@ -295,10 +267,10 @@ class Result:
             cards=cards,
             verdict=data["verdict"],
             reason=data["reason"],
-            score=score,
+            score=data["score"],
             moves=tuple(moves),
             stats=stats,
-            fingerprint=fingerprint,
+            fingerprint=data.get("fingerprint"),
         )
 
     @classmethod
@@ -335,9 +307,7 @@ class Result:
             head += " (interrupted)" if self.reason == "interrupted" else f" (stopped by the {self.reason} limit)"
         total = self.rules.cards if self.rules is not None else (104 if len(self.cards) > 52 else 52)
         head += f", {self.score}/{total} cards home"
-        if self.verdict == "lost" and self.reason == "blind":
-            head += " (a blind game: this player got stuck, which proves nothing about the deal)"
-        elif self.verdict == "lost":
+        if self.verdict == "lost":
             head += " at best (proven: no line does better)"
         lines = [head]
         if self.reason == "memory":
@@ -353,6 +323,39 @@ class Result:
             f"{st.peak_bytes / MIB:.1f} MiB at most in all"
         )
         return "\n".join(lines)
+
+
+def _checked_head(data: object) -> dict[str, Any]:
+    """A result's JSON object, its fields before its cards and moves checked
+    each of its type; raise :class:`ResultError` naming the first that is not."""
+    if not isinstance(data, dict):
+        raise ResultError("result: expected a JSON object")
+    if "verdict" not in data and "won" in data and "strategy" in data:
+        raise ResultError("result: this is a blind player's game, which has no verdict:"
+                          " read it with BlindGame.from_json")
+    for key in ("variant", "deal", "cards", "verdict", "reason", "score", "moves"):
+        if key not in data:
+            raise ResultError(f"result: field {key!r} is missing")
+    if data["reason"] == "blind":
+        raise ResultError("result: reason 'blind' is that of a blind player's game (solver.blind.play), which is"
+                          " no search's verdict and proves nothing about the deal: read it with"
+                          " BlindGame.from_json")
+    if data["verdict"] not in VERDICTS:
+        raise ResultError(f"result: verdict {brief(data['verdict'])} is not one of {', '.join(VERDICTS)}")
+    if data["reason"] is not None and data["reason"] not in REASONS:
+        raise ResultError(f"result: reason {brief(data['reason'])} is not null or one of {', '.join(REASONS)}")
+    if not isinstance(data["variant"], str) or not data["variant"]:
+        raise ResultError(f"result: field 'variant' must be a variant name, not {brief(data['variant'])}")
+    fingerprint = data.get("fingerprint")
+    if fingerprint is not None and not _is_fingerprint(fingerprint):
+        raise ResultError(f"result: field 'fingerprint' must be null or 16 hex digits, not {brief(fingerprint)}")
+    deal = data["deal"]
+    if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 1):
+        raise ResultError(f"result: field 'deal' must be null or a deal number, not {brief(deal)}")
+    score = data["score"]
+    if isinstance(score, bool) or not isinstance(score, int) or not 0 <= score <= 104:
+        raise ResultError(f"result: field 'score' must be a whole number 0..104, not {brief(score)}")
+    return data
 
 
 def _is_fingerprint(value: object) -> bool:
@@ -387,14 +390,8 @@ def start_position(deal: DealLike, variant: str | BaseVariant = DEFAULT_VARIANT)
     """The start of a deal: every card in the stock (for the two-deck games,
     the layout their rules deal)."""
     v = load(variant)
-    cards = to_deal(deal, v.decks)
-    if isinstance(v, TombVariant):
-        return TombPosition.start(cards, v)
-    if isinstance(v, NapoleaoVariant):
-        return NapoleaoPosition.start(cards, v)
-    if isinstance(v, JewelVariant):
-        return JewelPosition.start(cards, v)
-    raise VariantError(f"variant {v.name!r} is of no family the solver plays ({v.family!r})")
+    start: AnyPosition = families.of(v).position.start(to_deal(deal, v.decks), v)
+    return start
 
 
 def position_after(
@@ -415,7 +412,8 @@ def position_after(
         except MoveError as exc:
             raise MoveError(f"move {i}: {exc}") from None
     v = load(variant)
-    return families.engine(v.family).replay(start_position(deal, v), parsed)
+    after: AnyPosition = families.of(v).engine.replay(start_position(deal, v), parsed)
+    return after
 
 
 def solve(
@@ -438,13 +436,13 @@ def solve(
     >>> solve(1).verdict in ("won", "lost")
     True
     """
-    if isinstance(deal, families.POSITION_CLASSES):
+    if families.is_position(deal):
         pos = deal
         if variant is not None and load(variant) != pos.variant:
             name = variant.name if isinstance(variant, BaseVariant) else variant
             raise VariantError(f"the position is of variant {pos.variant.name!r}, not {name!r}")
     else:
-        pos = start_position(deal, DEFAULT_VARIANT if variant is None else variant)
+        pos = start_position(cast(DealLike, deal), DEFAULT_VARIANT if variant is None else variant)
     limit = Limit.given(limit, Limit())
     if cancel is not None and not isinstance(cancel, core.Cancel):
         raise SolverError(f"cancel must be a solver.Cancel or None, not {brief(cancel)}")
@@ -460,7 +458,7 @@ def _deal_of(pos: AnyPosition) -> tuple[int | None, tuple[Card, ...]]:
     the_deal = pos.deal
     if the_deal is not None:
         return the_deal.number, tuple(the_deal.cards)
-    if isinstance(pos, TombPosition):
+    if isinstance(pos, TombPosition):         # a position of its own: the cards not yet home
         return None, tuple(pos.stock) + tuple(pos.waste)
     return None, ()
 

@@ -6,11 +6,15 @@ the sixes reserve, the tops of the foundations, how many cards the stock holds,
 how many redeals are left, and the legal moves. The View never holds the order
 of the stock, and the turn it offers names no card: turning is a leap in the
 dark. :func:`play` plays a deal with a strategy and returns the game as a
-:class:`~solver.api.Result` in the solution format.
+:class:`BlindGame`: ``won`` or not, its score and its moves. A blind game has
+no verdict: a player who got stuck proves nothing about the deal (only a
+search, :func:`solver.solve`, answers a :data:`~solver.vocabulary.Verdict`).
 
 >>> r = play(14, "napoleons-tomb", "careful")
->>> r.verdict in ("won", "lost"), r.score <= 52
-(True, True)
+>>> r.won in (True, False), r.score <= 52, "verdict" in r.to_json()
+(True, True, False)
+>>> BlindGame.from_json(r.to_json()) == r
+True
 >>> from solver import start_position
 >>> from solver.rules import tomb
 >>> tomb.score(tomb.replay(start_position(14), r.moves)) == r.score
@@ -43,22 +47,32 @@ ends there, as lost.
 
 from __future__ import annotations
 
+import json
 import time
+import warnings
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
 
-from .api import DEFAULT_VARIANT, Result, Stats, to_deal
+from .api import DEFAULT_VARIANT, Result, position_after, to_deal
 from .cards import Card
 from .deals import Deal
-from .game import FOUNDATIONS, Move, TombPosition
+from .errors import ResultError
+from .errors import StrategyError as StrategyError
+from .errors import VariantError
+from . import families
+from .families import AnyPosition
+from .families.tomb import TombPosition, TombVariant
+from .inputs import brief, check_depth, load_json
+from .notation import FOUNDATIONS, Move
 from .rules import tomb as rules
-from .errors import SolverError
-from .variants import BaseVariant, TombVariant, VariantError, load
+from .variants import BaseVariant, load, names
 
 __all__ = [
     "STRATEGIES",
     "TURN",
+    "BlindGame",
+    "BlindStats",
     "Careful",
     "Simple",
     "Strategy",
@@ -79,10 +93,6 @@ TURN = Move("turn")
 
 #: Ranks of the corners (built up from 7) and of the tomb (built down from 6).
 _CORNER_BASE, _KING, _TOMB_BASE, _TOMB_SIZE = 7, 13, 6, 24
-
-
-class StrategyError(SolverError, ValueError):
-    """A strategy that is neither a known name nor an object with ``choose``."""
 
 
 @dataclass(frozen=True)
@@ -366,59 +376,243 @@ def _choose(chooser: Strategy | Chooser, view: View) -> Move | None:
     return chooser(view, view.moves)
 
 
+@dataclass(frozen=True)
+class BlindStats:
+    """What a blind game counted: the positions it went through, and its
+    seconds."""
+
+    positions: int = 0
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"positions": self.positions, "seconds": round(self.seconds, 6)}
+
+    @classmethod
+    def from_json(cls, s: Any) -> BlindStats:
+        """Read them back (the stats of an old blind :class:`~solver.api.Result`
+        too, whose search fields it leaves); raise :class:`ResultError`."""
+        if not isinstance(s, dict):
+            raise ResultError(f"blind game: field 'stats' must be an object, not {brief(s)}")
+        for key, kind in (("positions", int), ("seconds", (int, float))):
+            if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
+                raise ResultError(f"blind game: field 'stats.{key}' must be a number, not {brief(s[key])}")
+        return cls(int(s.get("positions", 0)), float(s.get("seconds", 0.0)))
+
+
+@dataclass(frozen=True)
+class BlindGame:
+    """A game of a blind player (:func:`play`): ``won``, or not -- and a game
+    not won proves nothing about the deal (the player got stuck, or
+    stopped; a search may still win it). It has no verdict: only a search
+    (:func:`solver.solve`) answers one.
+
+    ``strategy``: the player's name (``None`` for a game read from the JSON of
+    an older release, which did not record it). ``score``: the cards home at
+    the end of ``moves``, the whole game (real cards, replayable by
+    :func:`solver.rules.tomb.replay`). ``stats``: the positions the game went
+    through and its seconds.
+    """
+
+    variant: str
+    fingerprint: str | None
+    deal: int | None
+    cards: tuple[Card, ...]
+    strategy: str | None
+    won: bool
+    score: int
+    moves: tuple[Move, ...]
+    stats: BlindStats = field(default_factory=BlindStats, compare=False)
+    #: The variant object itself, for variants loaded from a file of the user's.
+    rules: BaseVariant | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def verdict(self) -> Literal["won", "lost"]:
+        """Deprecated (removed in the next release): ``"won"``, or ``"lost"``
+        for a game the player did not win -- which proves nothing about the
+        deal. Use :attr:`won`."""
+        _warn_verdict("verdict")
+        return "won" if self.won else "lost"
+
+    @property
+    def reason(self) -> str | None:
+        """Deprecated (removed in the next release): ``None`` when won, else
+        ``"blind"``. Use :attr:`won`."""
+        _warn_verdict("reason")
+        return None if self.won else "blind"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"variant", "fingerprint", "deal", "cards", "strategy", "won", "score", "moves", "stats"}``:
+        the moves in the solution format (docs/rules/solution-format.md); no
+        ``verdict``."""
+        return {
+            "variant": self.variant,
+            "fingerprint": self.fingerprint,
+            "deal": self.deal,
+            "cards": [str(c) for c in self.cards],
+            "strategy": self.strategy,
+            "won": self.won,
+            "score": self.score,
+            "moves": [m.to_json() for m in self.moves],
+            "stats": self.stats.to_json(),
+        }
+
+    def dumps(self, **kwargs: Any) -> str:
+        """The JSON text of :meth:`to_json` (``kwargs``: those of json.dumps)."""
+        return json.dumps(self.to_json(), ensure_ascii=False, **kwargs)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | str) -> BlindGame:
+        """Read a game back: the JSON of :meth:`to_json`, or of a blind game of
+        an older release (a :class:`~solver.api.Result` with verdict
+        ``"lost"`` and reason ``"blind"``, or ``"won"``). Raise
+        :class:`ResultError` naming the bad field."""
+        if isinstance(data, (str, bytes)):
+            data = load_json(data, "blind game", ResultError)
+        else:
+            check_depth(data, "blind game", ResultError)
+        if not isinstance(data, dict):
+            raise ResultError("blind game: expected a JSON object")
+        won, strategy = _won_and_strategy(data)
+        try:        # the fields it shares with a result, read as a result reads them
+            common = Result.from_json({**data, "verdict": "won" if won else "lost", "reason": None, "stats": {}})
+        except ResultError as exc:
+            raise ResultError(f"blind game{str(exc).removeprefix('result')}") from None
+        return cls(variant=common.variant, fingerprint=common.fingerprint, deal=common.deal, cards=common.cards,
+                   strategy=strategy, won=won, score=common.score, moves=common.moves,
+                   stats=BlindStats.from_json(data.get("stats", {})))
+
+    @classmethod
+    def loads(cls, text: str) -> BlindGame:
+        return cls.from_json(text)
+
+    def position(self, moves: int | None = None) -> AnyPosition:
+        """The position after the first ``moves`` moves of the game (all by
+        default), replayed by the reference engine."""
+        count = len(self.moves) if moves is None else moves
+        if not 0 <= count <= len(self.moves):
+            raise ResultError(f"a move count of {count} is not 0..{len(self.moves)}")
+        deal = Deal(self.cards, self.deal, 1) if self.deal is not None else Deal.from_cards(self.cards)
+        rules_of = self.rules or load(self.variant)
+        if self.fingerprint is not None and rules_of.fingerprint != self.fingerprint:
+            raise VariantError(f"the game was played under the rules {self.fingerprint} of {self.variant}, "
+                               f"not those of the shipped variant ({rules_of.fingerprint}): "
+                               "replay it with solver.position_after and the variant file's variant")
+        return position_after(deal, rules_of, self.moves[:count])
+
+    def __str__(self) -> str:
+        shipped = self.fingerprint is None or (self.variant in names()
+                                               and load(self.variant).fingerprint == self.fingerprint)
+        label = self.variant if shipped else f"{self.variant} (rules {self.fingerprint}, not the shipped ones)"
+        name = f"deal {self.deal}" if self.deal is not None else "the given deal"
+        who = f"the {self.strategy} player" if self.strategy else "a blind player"
+        total = len(self.cards)
+        if self.won:
+            head = f"{label}, {name}: a blind game: {who} won it, {self.score}/{total} cards home"
+        else:
+            head = (f"{label}, {name}: a blind game: {who} got stuck with {self.score}/{total} cards home, "
+                    "which proves nothing about the deal")
+        width = len(str(len(self.moves)))
+        lines = [head, *(f"{i:>{width}}. {m}" for i, m in enumerate(self.moves, 1))]
+        lines.append(f"{self.stats.positions:,} positions met, {self.stats.seconds:.3f} s")
+        return "\n".join(lines)
+
+
+def _warn_verdict(name: str) -> None:
+    warnings.warn(f"BlindGame.{name} is deprecated: a blind game has no verdict, and one the player did not win "
+                  "proves nothing about the deal; use BlindGame.won", DeprecationWarning, stacklevel=3)
+
+
+def _won_and_strategy(data: dict[str, Any]) -> tuple[bool, str | None]:
+    """``won`` and ``strategy`` of a blind game's JSON: this release's
+    (``won``, ``strategy``), or an older release's (verdict and reason)."""
+    if "verdict" not in data:
+        for key in ("won", "strategy"):
+            if key not in data:
+                raise ResultError(f"blind game: field {key!r} is missing")
+        if not isinstance(data["won"], bool):
+            raise ResultError(f"blind game: field 'won' must be true or false, not {brief(data['won'])}")
+        if data["strategy"] is not None and not isinstance(data["strategy"], str):
+            raise ResultError(f"blind game: field 'strategy' must be null or a name, not {brief(data['strategy'])}")
+        return data["won"], data["strategy"]
+    old = (data.get("verdict"), data.get("reason"))
+    if old not in (("won", None), ("lost", "blind")):
+        raise ResultError(f"blind game: verdict {brief(old[0])} with reason {brief(old[1])} is no blind game's"
+                          " (a search's result: read it with Result.from_json)")
+    return old[0] == "won", None
+
+
+def _strategy_name(strategy: object, chooser: object) -> str:
+    """The name a game records for its player."""
+    if isinstance(strategy, str):
+        return strategy
+    name = getattr(chooser, "name", None)
+    if isinstance(name, str):
+        return name
+    named = getattr(chooser, "__name__", None)
+    return named if isinstance(named, str) else type(chooser).__name__
+
+
+def _play_out(pos: TombPosition, chooser: Strategy | Chooser,
+              max_moves: int) -> tuple[TombPosition, set[Hashable]]:
+    """The game of ``chooser`` from ``pos`` to its end, and the positions it
+    went through."""
+    seen = {_key(pos)}
+    while not pos.won and pos.moves_played < max_moves:
+        offered = _offered(pos, seen)
+        if not offered:
+            break
+        choice = _choose(chooser, _view(pos, tuple(shown for shown, _ in offered)))
+        if choice is None:
+            break
+        real = next((r for shown, r in offered if shown == choice), None)
+        if real is None:
+            name = getattr(chooser, "name", repr(chooser))
+            raise StrategyError(f"strategy {name!r} chose {choice!r}, which is not one of the offered moves")
+        pos = rules.play(pos, real)
+        seen.add(_key(pos))
+    return pos, seen
+
+
 def play(
     deal: int | str | Deal,
     variant: str | BaseVariant = DEFAULT_VARIANT,
     strategy: str | Strategy | Chooser = "careful",
     *,
     max_moves: int = 10_000,
-) -> Result:
+) -> BlindGame:
     """Play ``deal`` blind with a strategy (a name of :data:`STRATEGIES` or an
     object) until the game is won, no move is left, or the strategy stops.
 
-    Returns a :class:`~solver.api.Result`: verdict ``"won"``, or ``"lost"``
-    with reason ``"blind"``, which means only that *this player* got stuck
-    (or stopped) -- not that the deal cannot be won. ``score`` is the cards home at the end,
-    ``moves`` the whole game (real cards, replayable by
-    :func:`solver.rules.tomb.replay`), ``stats.positions`` the positions the
-    game went through. A move that would repeat a position of the game is not
-    offered (see the module text); a game ends at ``max_moves`` moves.
+    Returns a :class:`BlindGame`: ``won``, or not -- which means only that
+    *this player* got stuck (or stopped), not that the deal cannot be won.
+    ``score`` is the cards home at the end, ``moves`` the whole game (real
+    cards, replayable by :func:`solver.rules.tomb.replay`),
+    ``stats.positions`` the positions the game went through. A move that
+    would repeat a position of the game is not offered (see the module
+    text); a game ends at ``max_moves`` moves.
 
-    Raises ``ValueError`` if the strategy returns a move that was not offered.
+    Raises :class:`StrategyError` if the strategy returns a move that was
+    not offered.
     """
     chooser = get_strategy(strategy)
     started = time.perf_counter()
     rules_of = load(variant)
-    if not isinstance(rules_of, TombVariant):
+    family = families.of(rules_of)
+    if not family.blind_players:
         raise VariantError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
                          f" {rules_of.name} is not one")
     the_deal = to_deal(deal)
-    pos = TombPosition.start(the_deal, rules_of)
-    seen = {_key(pos)}
-    while not pos.won and pos.moves_played < max_moves:
-        offered = _offered(pos, seen)
-        if not offered:
-            break
-        view = _view(pos, tuple(shown for shown, _ in offered))
-        choice = _choose(chooser, view)
-        if choice is None:
-            break
-        real = next((r for shown, r in offered if shown == choice), None)
-        if real is None:
-            name = getattr(chooser, "name", repr(chooser))
-            raise ValueError(f"strategy {name!r} chose {choice!r}, which is not one of the offered moves")
-        pos = rules.play(pos, real)
-        seen.add(_key(pos))
-    return Result(
+    pos, seen = _play_out(family.position.start(the_deal, rules_of), chooser, max_moves)
+    return BlindGame(
         variant=pos.variant.name,
+        fingerprint=pos.variant.fingerprint,
         deal=the_deal.number,
         cards=tuple(the_deal.cards),
-        verdict="won" if pos.won else "lost",
-        reason=None if pos.won else "blind",
+        strategy=_strategy_name(strategy, chooser),
+        won=pos.won,
         score=pos.score,
         moves=pos.history,
-        stats=Stats(positions=len(seen), seconds=time.perf_counter() - started),
-        fingerprint=pos.variant.fingerprint,
+        stats=BlindStats(positions=len(seen), seconds=time.perf_counter() - started),
         rules=pos.variant,
     )
 

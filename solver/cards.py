@@ -8,10 +8,11 @@ Card('TH')
 
 from __future__ import annotations
 
+from .errors import CardError as CardError
+
 from dataclasses import dataclass, field
 
 from .inputs import brief
-from .errors import SolverError
 
 RANKS = "A23456789TJQK"
 #: PySolFC's suit order, in which a fresh deck is laid out before shuffling.
@@ -20,10 +21,6 @@ SUIT_SYMBOLS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 _SYMBOL_SUITS = {v: k for k, v in SUIT_SYMBOLS.items()}
 # Variation selectors and the outline symbols some keyboards produce.
 _SYMBOL_SUITS.update({"♧": "C", "♤": "S", "♡": "H", "♢": "D"})
-
-
-class CardError(SolverError, ValueError):
-    """A card token that names no card."""
 
 
 @dataclass(frozen=True, order=True, slots=True)

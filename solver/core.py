@@ -18,49 +18,31 @@ import os
 import queue
 import threading
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from .errors import SolverError
+from . import families
 from .cards import Card
 from .deals import _FRESH_INDEXES, LC_LIMIT, MIN_NUMBER, Deal
 from .deals import card_indexes as deals_card_indexes
-from .game import Move, TombPosition
-from .variants import BaseVariant, JewelVariant, NapoleaoVariant, TombVariant
+from .errors import CoreError as CoreError
+from .families.base import BaseVariant
+from .notation import Move
+from .inputs import brief
 from .vocabulary import Reason, Verdict
 
 if TYPE_CHECKING:
     from ._core import CData
     from .families import AnyPosition
-    from .rules.jewel import JewelPosition
-    from .rules.napoleao import NapoleaoPosition
 
-try:
-    from ._core import ffi, lib
-except ImportError as exc:  # pragma: no cover - only without a build
-    raise ImportError(
-        "the C core (solver._core) is not built: run `make build` or `pip install -e .`"
-    ) from exc
+from ._core import ffi, lib
 
-#: Shortcut names of the Tomb (docs/search.md) and their C flags.
-SHORTCUTS = {
-    "cell-home": lib.SOLVER_FORCE_CELL_HOME,
-    "reserve-home": lib.SOLVER_FORCE_RESERVE_HOME,
-    "suit-symmetry": lib.SOLVER_SUIT_SYMMETRY,
-    "summaries": lib.SOLVER_SUMMARIES,
-    "waste-home": lib.SOLVER_FORCE_WASTE_HOME,
-    "sixes-reserve": lib.SOLVER_FORCE_SIXES_RESERVE,
-    "restarts": lib.SOLVER_RESTARTS,
-    "seven-home": lib.SOLVER_FORCE_SEVEN_HOME,
-    "by-places": lib.SOLVER_BY_PLACES,
-    "stuck-cells": lib.SOLVER_STUCK_CELLS,
-    "frozen-foundations": lib.SOLVER_FROZEN_FOUNDATIONS,
-    "full-cells": lib.SOLVER_FULL_CELLS,
-    "hand-home": lib.SOLVER_HAND_HOME,
-    "moves-cache": lib.SOLVER_MOVES_CACHE,
-    "earliest-home": lib.SOLVER_EARLIEST_HOME,
-}
+
+#: The Tomb's shortcuts, and the two-deck games' (the families' records
+#: hold them: families.TOMB.shortcuts...).
+SHORTCUTS = families.TOMB.shortcuts
+SHORTCUTS_DECK2 = families.NAPOLEAO.shortcuts
 
 STATUS: dict[int, tuple[Verdict, Reason | None]] = {
     lib.SOLVER_WON: ("won", None),
@@ -70,17 +52,6 @@ STATUS: dict[int, tuple[Verdict, Reason | None]] = {
     lib.SOLVER_LIMIT_MEMORY: ("unknown", "memory"),
     lib.SOLVER_INTERRUPTED: ("unknown", "interrupted"),
 }
-
-#: Shortcuts of the two-deck games (docs/search.md) and their C flags.
-SHORTCUTS_D2 = {
-    "last-copy-home": lib.D2_LAST_COPY_HOME,
-    "interchangeable": lib.D2_INTERCHANGEABLE,
-    "restarts": lib.D2_RESTARTS,
-    "dead-cards": lib.D2_DEAD_CARDS,
-}
-
-#: Each family's shortcuts (a variant's ``family``): the Tomb's, or the two-deck games'.
-_SHORTCUTS_OF = {"tomb": SHORTCUTS, "napoleao": SHORTCUTS_D2, "jewel": SHORTCUTS_D2}
 
 #: The places of a line's moves (SOLVER_PLACE_*) by their names in the
 #: solution format; the Tomb's have no index.
@@ -114,10 +85,6 @@ def memory_parts(stats: CData) -> tuple[tuple[str, int], ...]:
     """The parts a search holds (of a ``solver_stats``), largest first, none empty."""
     parts = [(name, int(stats.part_bytes[i])) for i, name in enumerate(MEMORY_PARTS)]
     return tuple(sorted(((n, b) for n, b in parts if b), key=lambda p: -p[1]))
-
-
-class CoreError(SolverError, ValueError):
-    """The C core refused the rules or the position."""
 
 
 @dataclass(frozen=True)
@@ -156,16 +123,16 @@ class TextOutcome(NamedTuple):
     stats: str | None
 
 
-def shortcuts_of(family: str = "tomb") -> dict[str, int]:
+def shortcuts_of(family: str = "tomb") -> Mapping[str, int]:
     """The shortcut names of a game family and their C flags."""
-    if family not in _SHORTCUTS_OF:
+    if family not in families.FAMILIES:
         raise CoreError(f"the core has no family {family!r}")
-    return _SHORTCUTS_OF[family]
+    return families.FAMILIES[family].shortcuts
 
 
 def flags_for(shortcuts: bool | Iterable[str] | None, family: str = "tomb") -> int:
     """C flags for ``True`` (all shortcuts), ``False`` (none) or a collection of names.
-    All are the family's C flag of them all (SOLVER_ALL_SHORTCUTS, D2_ALL_SHORTCUTS:
+    All are the family's C flag of them all (SOLVER_ALL_SHORTCUTS, DECK2_ALL_SHORTCUTS:
     tests/test_core.py checks that the names cover them)."""
     known = shortcuts_of(family)
     if shortcuts is True:
@@ -178,113 +145,6 @@ def flags_for(shortcuts: bool | Iterable[str] | None, family: str = "tomb") -> i
             raise CoreError(f"unknown shortcut {name!r}; shortcuts are {', '.join(known)}")
         flags |= known[name]
     return flags
-
-
-def _rules(variant: TombVariant) -> CData:
-    r = ffi.new("tomb_rules *")
-    r.turn = variant.turn
-    r.passes = variant.passes
-    r.cells = variant.cells
-    r.cell_from_cell = "cell" in variant.cell_sources
-    r.cell_to_foundation = "foundation" in variant.cell_targets
-    r.cell_to_reserve = "reserve" in variant.cell_targets
-    r.cell_to_waste = "waste" in variant.cell_targets
-    r.sixes_reserve = variant.sixes_reserve
-    return r
-
-
-_CARD_TYPE = frozenset((Card,))
-
-
-def _pile(pile: object, what: str, size: int = 104) -> list[int]:
-    """The card indexes of a pile (a tuple of cards), or a CoreError naming
-    the place: the struct takes only card indexes, so anything else there
-    would fail in cffi, and a pile the struct cannot hold would overflow it."""
-    if not isinstance(pile, (tuple, list)):
-        raise CoreError(f"position: {what} is {pile!r}, not a tuple of cards")
-    if not _CARD_TYPE.issuperset(map(type, pile)):
-        for card in pile:
-            if not isinstance(card, Card):
-                raise CoreError(f"position: {what} holds {card!r}, which is not a Card")
-    if len(pile) > size:
-        raise CoreError(f"position: {what} holds {len(pile)} cards; at most {size}")
-    return [c.index for c in pile]
-
-
-def _slot(card: object, what: str, empty: int) -> int:
-    """The index of the card in a single place (a cell, a lid place), or ``empty``."""
-    if card is None:
-        return empty
-    if not isinstance(card, Card):
-        raise CoreError(f"position: {what} is {card!r}, not a Card or None")
-    return card.index
-
-
-def _places(value: object, count: int, what: str) -> tuple[Any, ...]:
-    """A tuple of ``count`` places: the engines and the core must see the same ones."""
-    if not isinstance(value, (tuple, list)) or len(value) != count:
-        raise CoreError(f"position: {what} must be a tuple of {count}, not {repr(value)[:80]}")
-    return tuple(value)
-
-
-def _count(value: object, what: str, top: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-        allowed = "0" if top == 0 else f"a whole number 0..{top}"
-        raise CoreError(f"position: {what} is {value!r}, not {allowed}")
-    return value
-
-
-def _check_tomb_foundations(pos: TombPosition, indexes: list[int]) -> None:
-    """The core is given only how many cards each foundation holds; the
-    engines read their top cards. So a foundation must hold the ranks its
-    count says, and no card may lie there and elsewhere too (``indexes``:
-    every card's, of every place)."""
-    if not pos.tomb and not any(pos.corners) and len(set(indexes)) == len(indexes):
-        return
-    for i, corner in enumerate(pos.corners, 1):
-        if [c.rank for c in corner] != list(range(7, 7 + len(corner))):
-            shown = " ".join(str(c) for c in corner)
-            raise CoreError(f"position: corner {i} holds {shown}; a corner builds up 7, 8, ... K")
-    if [c.rank for c in pos.tomb] != [6 - i % 6 for i in range(len(pos.tomb))]:
-        shown = " ".join(str(c) for c in pos.tomb)
-        raise CoreError(f"position: the tomb holds {shown}; it builds down 6, 5, ... A four times")
-    seen: dict[Card, str] = {}
-    places = [("the stock", pos.stock), ("the waste", pos.waste), ("the cells", pos.cells),
-              ("the reserve", pos.reserve), ("the tomb", pos.tomb)]
-    places += [(f"corner {i}", c) for i, c in enumerate(pos.corners, 1)]
-    for where, pile in places:
-        for card in pile:
-            if card is None:
-                continue
-            if card in seen:
-                both = f"twice in {where}" if seen[card] == where else f"in {seen[card]} and in {where}"
-                raise CoreError(f"position: card {card} appears twice ({both})")
-            seen[card] = where
-
-
-_EMPTY_CORNERS: tuple[tuple[Card, ...], ...] = ((), (), (), ())
-
-
-def _start_position(pos: TombPosition) -> CData | None:
-    """The struct of a position whose cards are all in its stock, each once
-    (a deal's start), with only the checks such a position needs; None for
-    any other position (which :func:`_position` checks place by place)."""
-    stock = pos.stock
-    if (type(stock) is not tuple or len(stock) != 52 or pos.waste != () or pos.reserve != () or pos.tomb != ()
-            or pos.corners != _EMPTY_CORNERS or pos.redeals != 0 or not _CARD_TYPE.issuperset(map(type, stock))
-            or pos.cells != (None,) * pos.variant.cells or pos.variant.cells > lib.SOLVER_MAX_CELLS):
-        return None
-    indexes = [c.index for c in stock]
-    if len(set(indexes)) != 52:
-        return None
-    p = ffi.new("tomb_position *")
-    p.nstock = 52
-    p.stock[0:52] = indexes
-    p.cells[0 : lib.SOLVER_MAX_CELLS] = [lib.SOLVER_NO_CARD] * lib.SOLVER_MAX_CELLS
-    return p
-
-
-_NO_CARDS = bytes([lib.SOLVER_NO_CARD] * lib.SOLVER_MAX_CELLS)
 
 
 #: The indexes of the one deck the LC generator shuffles, in the order it starts from.
@@ -303,53 +163,6 @@ def card_indexes(number: int) -> bytes:
         out = _LC_OUT.buf = ffi.new("uint8_t[]", len(_LC_FRESH))
     lib.solver_lc_deal(number, _LC_FRESH, len(_LC_FRESH), out)
     return bytes(ffi.buffer(out))
-
-
-def _deal_position(indexes: bytes) -> CData:
-    """The struct of the start of a Tomb deal of these cards' indexes
-    (Card.index, in turning order: deals.card_indexes), as
-    :func:`_start_position` makes that of its TombPosition: every card in
-    the stock. Nothing is checked here: the core refuses a position that
-    does not hold each card once, naming the card."""
-    p = ffi.new("tomb_position *")
-    p.nstock = len(indexes)
-    ffi.memmove(p.stock, indexes, len(indexes))
-    ffi.memmove(p.cells, _NO_CARDS, lib.SOLVER_MAX_CELLS)
-    return p
-
-
-def _position(pos: TombPosition) -> CData:
-    """The struct of a Tomb position, or a CoreError naming what is wrong in it."""
-    start = _start_position(pos)
-    return start if start is not None else _checked_position(pos)
-
-
-def _checked_position(pos: TombPosition) -> CData:
-    """:func:`_position`, checking every place."""
-    p = ffi.new("tomb_position *")
-    stock, waste = _pile(pos.stock, "the stock", 52), _pile(pos.waste, "the waste", 52)
-    p.nstock, p.nwaste = len(stock), len(waste)
-    p.stock[0 : len(stock)] = stock
-    p.waste[0 : len(waste)] = waste
-    cells = _places(pos.cells, pos.variant.cells, f"the cells of {pos.variant.name}")
-    if len(cells) > lib.SOLVER_MAX_CELLS:
-        raise CoreError(f"{len(cells)} cells; the core handles at most {lib.SOLVER_MAX_CELLS}")
-    slots = [_slot(c, f"cell {i}", lib.SOLVER_NO_CARD) for i, c in enumerate(cells, 1)]
-    slots += [lib.SOLVER_NO_CARD] * (lib.SOLVER_MAX_CELLS - len(slots))
-    p.cells[0 : lib.SOLVER_MAX_CELLS] = slots
-    reserve = _pile(pos.reserve, "the sixes reserve")
-    if len(reserve) > 4:
-        raise CoreError(f"{len(reserve)} cards in the sixes reserve; there are four 6s")
-    p.nreserve = len(reserve)
-    p.reserve[0 : len(reserve)] = reserve
-    corners = [_pile(pile, f"corner {i}") for i, pile in enumerate(_places(pos.corners, 4, "the corners"), 1)]
-    p.corners[0:4] = [len(c) for c in corners]
-    tomb = _pile(pos.tomb, "the tomb")
-    p.tomb = len(tomb)
-    _check_tomb_foundations(pos, stock + waste + [c for c in slots if c != lib.SOLVER_NO_CARD] + reserve + tomb
-                            + [c for corner in corners for c in corner])
-    p.redeals = _count(pos.redeals, "the redeals made", pos.variant.passes - 1)
-    return p
 
 
 #: The moves of the lines read so far, by their packed records
@@ -399,76 +212,6 @@ def unpack_line(packed: bytes) -> tuple[Move, ...]:
         moves.append(move)
         i = j
     return tuple(moves)
-
-
-def _rules_d2(variant: BaseVariant) -> CData:
-    r = ffi.new("d2_rules *")
-    if isinstance(variant, NapoleaoVariant):
-        r.family = lib.D2_NAPOLEAO
-        r.restricted_rounds = variant.restricted_rounds
-        r.restricted_again = variant.restricted_again
-        r.redeals = variant.redeals
-        r.deal_from_last = variant.deal_from == "pile-12"
-        r.deal_when_stuck = variant.deal_when == "nothing-fits"
-    elif isinstance(variant, JewelVariant):
-        r.family = lib.D2_JEWEL
-        r.reserves = variant.reserves
-        r.runs_move = variant.runs_move
-        r.empty_pile = {"none": lib.D2_EMPTY_NONE, "any": lib.D2_EMPTY_ANY, "king": lib.D2_EMPTY_KING}[
-            variant.empty_pile
-        ]
-        r.empty_lid = {"none": lib.D2_EMPTY_NONE, "any": lib.D2_EMPTY_ANY}[variant.empty_lid]
-        r.reserve_when_stuck = variant.reserve_takes == "unplaceable"
-    else:
-        raise CoreError(f"the two-deck core has no family {variant.family!r}")
-    return r
-
-
-def _fill(array: CData, cards: Iterable[Card], what: str, size: int = 104) -> int:
-    indexes = _pile(cards, what, size)
-    array[0 : len(indexes)] = indexes
-    return len(indexes)
-
-
-def _position_d2(pos: NapoleaoPosition | JewelPosition) -> CData:
-    """The C struct of a NapoleaoPosition or JewelPosition."""
-    from .rules.napoleao import NapoleaoPosition
-
-    p = ffi.new("d2_position *")
-    p.turned = lib.D2_NO_CARD
-    p.nstock = _fill(p.stock, pos.stock, "the stock")
-    if isinstance(pos, NapoleaoPosition):
-        for i, pile in enumerate(_places(pos.piles, 12, "the piles of the ring")):
-            p.npiles[i] = _fill(p.piles[i], pile, f"pile {i + 1}")
-        kbases = _places(pos.kbases, 4, "the King bases (a count per suit)")
-        abases = _places(pos.abases, 4, "the Ace bases (a count per suit)")
-        p.kbases[0:4] = [_count(n, f"King base {s}", 13) for s, n in zip("CSHD", kbases)]
-        p.abases[0:4] = [_count(n, f"Ace base {s}", 13) for s, n in zip("CSHD", abases)]
-        p.redeals = _count(pos.redeals, "the redeals made", pos.variant.redeals)
-        p.rounds = _count(pos.rounds, "the rounds dealt", 104)
-        return p
-    p.turned = _slot(pos.turned, "the turned card", lib.D2_NO_CARD)
-    lid = _places(pos.lid, 5, "the lid (a card or None a place)")
-    p.lid[0:5] = [_slot(c, f"lid place {i}", lib.D2_NO_CARD) for i, c in enumerate(lid, 1)]
-    for i, pile in enumerate(_places(pos.sides, 4, "the side piles") + _places(pos.bottoms, 4, "the bottom piles")):
-        p.ntableau[i] = _fill(p.tableau[i], pile, f"pile {i + 1}")
-    p.njewels = _fill(p.jewels, pos.jewels, "the jewels", 13)
-    reserves = _places(pos.reserves, pos.variant.reserves, f"the reserves of {pos.variant.name}")
-    for i, res in enumerate(reserves):
-        p.nreserves[i] = _fill(p.reserves[i], res, f"reserve {i + 1}")
-    foundations = _places(pos.foundations, 4, "the foundations (a pair of counts per suit)")
-    for i, (suit, pair) in enumerate(zip("CSHD", foundations)):
-        pair = _places(pair, 2, f"the foundations of {suit} (two counts)")
-        p.foundations[i][0:2] = [_count(n, f"a foundation of {suit}", 13) for n in pair]
-    return p
-
-
-def _family_calls(pos: AnyPosition) -> tuple[Callable[..., Any], Callable[[Any], CData], Callable[..., Any]]:
-    """The constructor of the position's family, given its rules struct; the
-    maker of its position struct; and its reset."""
-    if isinstance(pos, TombPosition):
-        return functools.partial(lib.solver_new_tomb, _rules(pos.variant)), _position, lib.solver_reset_tomb
-    return functools.partial(lib.solver_new_deck2, _rules_d2(pos.variant)), _position_d2, lib.solver_reset_deck2
 
 
 # The threads searches run in. A thread is kept for the next search once its
@@ -524,14 +267,17 @@ class Search:
     :meth:`reset` gives it the next deal of a batch in the memory of the last."""
 
     def __init__(self, pos: AnyPosition, flags: int) -> None:
+        family = families.of_position(pos)
+        if family is None:
+            raise CoreError(f"{brief(pos)} is not a position of any game family")
         err = ffi.new("char[]", 256)
-        new, self._struct, self._reset = _family_calls(pos)
-        handle = new(self._struct(pos), flags, err, 256)
+        self._struct, self._reset = family.position_struct, family.core_reset
+        handle = family.core_new(family.rules_struct(pos.variant), self._struct(pos), flags, err, 256)
         if handle == ffi.NULL:
             raise CoreError(ffi.string(err).decode())
         self._handle = ffi.gc(handle, lib.solver_free)
         self.max_score = pos.variant.cards
-        self._family = type(pos)
+        self._family = family
         #: What a search kept for the next deal is kept by (search_for).
         self.kept_as = _kept_as(type(pos), pos.variant, flags)
         #: The limits last set (none: 0).
@@ -543,8 +289,8 @@ class Search:
     def reset(self, pos: AnyPosition) -> None:
         """The search of ``pos`` from its start, as a new Search of the same
         rules and shortcuts would be (the limits are kept)."""
-        if type(pos) is not self._family:
-            raise CoreError(f"a search of a {self._family.__name__} cannot take a {type(pos).__name__}")
+        if type(pos) is not self._family.position:
+            raise CoreError(f"a search of a {self._family.position.__name__} cannot take a {type(pos).__name__}")
         err = ffi.new("char[]", 256)
         if self._reset(self._handle, self._struct(pos), err, 256) < 0:
             raise CoreError(ffi.string(err).decode())
@@ -554,10 +300,12 @@ class Search:
         """:meth:`reset` to the start of the Tomb deal of these cards'
         indexes (deals.card_indexes), without making its position: what a
         batch does for each deal."""
-        if self._family is not TombPosition or len(indexes) > 52:
-            raise CoreError(f"a search of a {self._family.__name__} cannot take a Tomb deal of {len(indexes)} cards")
+        deal_struct = self._family.deal_struct
+        if deal_struct is None or len(indexes) > 52:
+            raise CoreError(f"a search of a {self._family.position.__name__} cannot take a one-deck deal"
+                            f" of {len(indexes)} cards")
         err = ffi.new("char[]", 256)
-        if self._reset(self._handle, _deal_position(indexes), err, 256) < 0:
+        if self._reset(self._handle, deal_struct(indexes), err, 256) < 0:
             raise CoreError(ffi.string(err).decode())
 
     def set_limits(self, positions: int | None, seconds: float | None, memory: int | None) -> None:
@@ -734,14 +482,15 @@ def search_for(pos: AnyPosition, flags: int) -> Search:
     return search
 
 
-def search_for_deal(number: int, indexes: bytes, variant: TombVariant, flags: int) -> Search:
+def search_for_deal(number: int, indexes: bytes, variant: BaseVariant, flags: int) -> Search:
     """:func:`search_for` the start of Tomb deal ``number``, whose cards'
     indexes are ``indexes`` (deals.card_indexes), without making its
     position when this thread kept a search of the variant and shortcuts."""
     search: Search | None = getattr(_kept, "search", None)
     _kept.search = None
-    if search is None or search.kept_as != _kept_as(TombPosition, variant, flags):
-        return Search(TombPosition.start(Deal.from_number(number, 1), variant), flags)
+    position = families.of(variant).position
+    if search is None or search.kept_as != _kept_as(position, variant, flags):
+        return Search(position.start(Deal.from_number(number, 1), variant), flags)
     search.reset_deal(indexes)
     return search
 

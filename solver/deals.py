@@ -34,6 +34,8 @@ The package pysol-cards switches generator one number later than PySolFC
 
 from __future__ import annotations
 
+from .errors import DealError as DealError
+
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -41,7 +43,6 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from .inputs import brief
-from .errors import SolverError
 from .cards import DECK, Card, CardError
 
 #: The smallest deal number.
@@ -56,10 +57,6 @@ DECK_SIZE = 52
 T = TypeVar("T")
 
 _SEPARATORS = re.compile(r"[\s,]+")
-
-
-class DealError(SolverError, ValueError):
-    """A deal number out of range, or a list of cards that is not one deck."""
 
 
 # ---------------------------------------------------------------------------
@@ -285,7 +282,7 @@ class Deal:
         >>> Deal.from_number(0)
         Traceback (most recent call last):
         ...
-        solver.deals.DealError: deal number 0 is out of range: deal numbers are 1 .. 100000000000000000000 (10**20)
+        solver.errors.DealError: deal number 0 is out of range: deal numbers are 1 .. 100000000000000000000 (10**20)
         """
         _check_number(number)
         if decks not in (1, 2):
@@ -311,7 +308,7 @@ class Deal:
         >>> Deal.parse("JD, 2d 10H")
         Traceback (most recent call last):
         ...
-        solver.deals.DealError: 3 cards given, 52 expected; missing: AC 2C 3C ... 9H JH QH KH AD 3D ... 9D TD QD KD
+        solver.errors.DealError: 3 cards given, 52 expected; missing: AC 2C 3C ... 9H JH QH KH AD 3D ... 9D TD QD KD
         """
         if not isinstance(text, str):
             raise DealError(f"a deal to parse must be text, not {type(text).__name__}")
@@ -334,7 +331,7 @@ class Deal:
         >>> Deal.from_cards(cards[:-1] + [cards[0]])
         Traceback (most recent call last):
         ...
-        solver.deals.DealError: duplicate card AH at positions 1 and 52; missing: TS
+        solver.errors.DealError: duplicate card AH at positions 1 and 52; missing: TS
         """
         if isinstance(cards, str):
             return cls.parse(cards, decks)
@@ -391,7 +388,7 @@ def number_from_text(text: str) -> int:
     >>> number_from_text("9" * 5000)
     Traceback (most recent call last):
     ...
-    solver.deals.DealError: deal number of 5000 digits is out of range: deal numbers are 1 .. ...0 (10**20)
+    solver.errors.DealError: deal number of 5000 digits is out of range: deal numbers are 1 .. ...0 (10**20)
     """
     if not isinstance(text, str):
         raise DealError(f"a deal number's text is a string, not {brief(text)}")

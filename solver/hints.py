@@ -23,7 +23,7 @@ The two-deck games (Paciência Napoleão, Porta-Jóias) get hints the same way,
 from their positions (:func:`~solver.api.position_after` with their variant).
 
 >>> h = hint_after(14, "napoleons-tomb", [])
->>> h.status, h.move.to_json()
+>>> h.verdict, h.move.to_json()
 ('won', {'action': 'turn', 'cards': ['9C']})
 >>> str(h)
 'Turn the stock: this line wins.'
@@ -31,27 +31,37 @@ from their positions (:func:`~solver.api.position_after` with their variant).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from . import families
 from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, Result, Stats, position_after, solve, start_position
 from .families import AnyPosition
-from .game import Move, TombPosition
+from .families.tomb import TombPosition
+from .notation import Move
+from .notation import describe_move
 from .blind import careful_move
 from .variants import BaseVariant
 from .vocabulary import VERDICTS, Reason, Verdict
 
-__all__ = ["DEFAULT_HINT_LIMIT", "HINT_STATUSES", "Hint", "hint", "hint_after", "describe_move"]
+__all__ = ["DEFAULT_HINT_LIMIT", "Hint", "hint", "hint_after", "describe_move"]
 
 #: The limit of a hint: short enough for a button. 2 seconds of search (the
 #: table stays below 1 GiB in that time); most positions are decided far
 #: sooner (see bench/test_bench_hint.py for the measured times).
 DEFAULT_HINT_LIMIT = Limit(positions=50_000_000, seconds=2.0, memory=2**30)
 
-#: The statuses of a hint: the verdicts of a search (:data:`~solver.vocabulary.Verdict`).
-HINT_STATUSES = VERDICTS
+
+def __getattr__(name: str) -> Any:
+    """``HINT_STATUSES``, deprecated: :data:`solver.vocabulary.VERDICTS`
+    (a hint answers with a search's verdict). Removed in the next release."""
+    if name == "HINT_STATUSES":
+        warnings.warn("solver.hints.HINT_STATUSES is deprecated: use solver.VERDICTS (solver.vocabulary.VERDICTS)",
+                      DeprecationWarning, stacklevel=2)
+        return VERDICTS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -59,17 +69,19 @@ class Hint:
     """The answer of a hint button.
 
     ``move``: the move to play (a :class:`~solver.game.Move`), or ``None`` when
-    the game is won or no move is legal. ``status``: the verdict from here,
-    ``"won"``, ``"lost"`` or ``"unknown"`` (module text). ``score``: the cards home at the end of the
-    line the move starts (all the cards for ``won``; for ``lost`` the most any line
-    reaches). ``reason``: for ``unknown``, the limit that stopped the search
-    (``"seconds"``, ``"positions"``, ``"memory"``, ``"interrupted"``), else
-    ``None``. ``line``: the searched line from here (empty when the move is
-    the fallback choice), ``line_length`` its length; ``stats``: the search's.
+    the game is won or no move is legal. ``verdict``: the verdict from here
+    (a :data:`~solver.vocabulary.Verdict`), ``"won"``, ``"lost"`` or
+    ``"unknown"`` (module text); ``status``, its old name, is deprecated.
+    ``score``: the cards home at the end of the line the move starts (all the
+    cards for ``won``; for ``lost`` the most any line reaches). ``reason``:
+    for ``unknown``, the limit that stopped the search (``"seconds"``,
+    ``"positions"``, ``"memory"``, ``"interrupted"``), else ``None``.
+    ``line``: the searched line from here (empty when the move is the
+    fallback choice), ``line_length`` its length; ``stats``: the search's.
     """
 
     move: Move | None
-    status: Verdict
+    verdict: Verdict
     score: int
     reason: Reason | None = None
     line: tuple[Move, ...] = ()
@@ -77,6 +89,12 @@ class Hint:
     #: The score of the position the hint was asked from.
     score_now: int = 0
     total: int = 52
+
+    @property
+    def status(self) -> Verdict:
+        """Deprecated: :attr:`verdict` (removed in the next release)."""
+        warnings.warn("Hint.status is deprecated: use Hint.verdict", DeprecationWarning, stacklevel=2)
+        return self.verdict
 
     @property
     def line_length(self) -> int:
@@ -88,12 +106,15 @@ class Hint:
         return self.score_now == self.total
 
     def to_json(self) -> dict[str, Any]:
-        """``{"move": <solution-format move or null>, "status", "score", "reason"}``."""
+        """``{"move": <solution-format move or null>, "verdict", "score", "reason", "status"}``;
+        ``"status"`` is ``"verdict"`` under its old name, deprecated (removed
+        in the next release)."""
         return {
             "move": self.move.to_json() if self.move is not None else None,
-            "status": self.status,
+            "verdict": self.verdict,
             "score": self.score,
             "reason": self.reason,
+            "status": self.verdict,
         }
 
     def __str__(self) -> str:
@@ -102,9 +123,9 @@ class Hint:
                 return f"The deal is won: all {self.total} cards are home."
             return f"No move is left: the game ends with {self.score_now} cards home."
         head = describe_move(self.move)
-        if self.status == "won":
+        if self.verdict == "won":
             return f"{head}: this line wins."
-        if self.status == "lost":
+        if self.verdict == "lost":
             return f"{head}: the deal can no longer be won; this keeps {self.score} cards reachable."
         return (
             f"{head}: could not tell within the limit whether the deal can still be won; "
@@ -112,40 +133,18 @@ class Hint:
         )
 
 
-def describe_move(move: Move) -> str:
-    """A move as a hint says it. A turn does not name the cards it turns (the
-    player is not shown the stock); the JSON form of the move does.
-
-    >>> from solver.cards import Card
-    >>> describe_move(Move.move(Card.parse("8H"), "waste", "cell"))
-    'Play 8♥ waste → cell'
-    >>> describe_move(Move.turn([Card.parse("9C")])), describe_move(Move.redeal())
-    ('Turn the stock', 'Redeal')
-    >>> describe_move(Move.deal([Card.parse("9C")])), describe_move(Move("jewel", dst="lid:2"))
-    ('Deal a round', 'Open the next jewel into lid:2')
-    """
-    if move.action == "turn":
-        return "Turn the stock"
-    if move.action == "redeal":
-        return "Redeal"
-    if move.action == "deal":
-        return "Deal a round"
-    if move.action == "jewel":
-        return f"Open the next jewel into {move.dst}"
-    return f"Play {move}"
-
-
 def _fallback(pos: AnyPosition) -> Move | None:
     """A sensible legal move when the searched line has none: in the tomb
     family the careful blind player's choice, or else the first legal move,
     preferring one after which the game still has a move (or is won)."""
-    rules = families.engine(pos.variant.family)
+    family = families.of(pos.variant)
+    rules = family.engine
     legal = rules.legal_moves(pos)
     if not legal:
         return None
     candidates = []
-    if isinstance(pos, TombPosition):
-        choice = careful_move(pos)
+    if family.blind_players:
+        choice = careful_move(cast(TombPosition, pos))
         if choice is not None:
             candidates.append(choice)
     candidates += [m for m in legal if m not in candidates]
@@ -168,20 +167,19 @@ def hint(
     :data:`DEFAULT_HINT_LIMIT`), stopped by ``cancel`` (:class:`~solver.Cancel`)
     if it is cancelled. See the module text for what it answers.
     """
-    if isinstance(position, families.POSITION_CLASSES):
+    if families.is_position(position):
         pos = position
     else:
-        pos, variant = start_position(position, DEFAULT_VARIANT if variant is None else variant), None
+        pos, variant = start_position(cast(DealLike, position), DEFAULT_VARIANT if variant is None else variant), None
     limit = Limit.given(limit, DEFAULT_HINT_LIMIT)
     result: Result = solve(pos, variant, limit, cancel=cancel)
     line = tuple(result.moves[result.played :])
-    status = result.verdict
     move = line[0] if line else None
     if move is None and not pos.won:
         move = _fallback(pos)
     return Hint(
         move=move,
-        status=status,
+        verdict=result.verdict,
         score=result.score,
         reason=result.reason,
         line=line,

@@ -1,7 +1,10 @@
 """The words the library answers with, shared by every answer that uses them.
 
 A :class:`~solver.api.Result`'s ``verdict`` and a :class:`~solver.hints.Hint`'s
-``status`` are the same :data:`Verdict`: ``"won"``, ``"lost"`` or ``"unknown"``.
+``verdict`` are the same :data:`Verdict`: ``"won"``, ``"lost"`` or ``"unknown"``.
+A blind player's game (:func:`solver.blind.play`) has no verdict: it is a
+:class:`~solver.blind.BlindGame`, ``won`` or not, and proves nothing about
+the deal.
 
 >>> VERDICTS
 ('won', 'lost', 'unknown')
@@ -16,8 +19,7 @@ from typing import Literal, get_args
 Verdict = Literal["won", "lost", "unknown"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
-#: Why a verdict is ``unknown`` (the limit that stopped the search, or a stop
-#: asked for); ``blind`` is the reason of a blind player's game
-#: (:mod:`solver.blind`), which proves nothing about the deal.
-Reason = Literal["positions", "seconds", "memory", "interrupted", "blind"]
+#: Why a search's verdict is ``unknown``: the limit that stopped the search,
+#: or a stop asked for.
+Reason = Literal["positions", "seconds", "memory", "interrupted"]
 REASONS: tuple[Reason, ...] = get_args(Reason)

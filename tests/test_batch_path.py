@@ -18,12 +18,13 @@ import random
 import pytest
 
 from solver import core
+from solver.families.tomb import core as tomb_core
 from solver.api import Limit, Result, Stats, result_of, solve, start_position, text_of
 from solver.batch import _solve_chunk
 from solver.cards import Card
 from solver.deals import card_indexes
 from solver.core import CoreError, Search, flags_for
-from solver.game import Move
+from solver.notation import Move
 from solver.variants import load, names
 
 TOMB = ("napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta")
@@ -115,25 +116,25 @@ def test_a_reset_refuses_an_impossible_position_and_keeps_the_search():
 
 @pytest.mark.parametrize("variant", TOMB)
 def test_a_deals_start_makes_the_struct_the_checks_make(variant):
-    """core._start_position, the struct of a start made without checking
-    each place, is byte for byte the one core._checked_position makes."""
+    """tomb_core._start_position, the struct of a start made without checking
+    each place, is byte for byte the one tomb_core._checked_position makes."""
     size = core.ffi.sizeof("tomb_position")
     for deal in range(1, 40):
         pos = start_position(deal, variant)
-        fast = core._start_position(pos)
+        fast = tomb_core._start_position(pos)
         assert fast is not None
-        assert bytes(core.ffi.buffer(fast, size)) == bytes(core.ffi.buffer(core._checked_position(pos), size))
+        assert bytes(core.ffi.buffer(fast, size)) == bytes(core.ffi.buffer(tomb_core._checked_position(pos), size))
 
 
 @pytest.mark.parametrize("variant", TOMB)
 def test_a_deals_cards_make_the_struct_of_its_start(variant):
-    """core._deal_position, the struct made of a deal's cards' indexes
+    """tomb_core.deal_position, the struct made of a deal's cards' indexes
     (a batch's), is byte for byte that of the deal's start position."""
     size = core.ffi.sizeof("tomb_position")
     for deal in list(range(1, 40)) + [31999, 32000, 10**20]:
-        made = core._deal_position(card_indexes(deal))
+        made = tomb_core.deal_position(card_indexes(deal))
         assert bytes(core.ffi.buffer(made, size)) == bytes(
-            core.ffi.buffer(core._checked_position(start_position(deal, variant)), size))
+            core.ffi.buffer(tomb_core._checked_position(start_position(deal, variant)), size))
 
 
 def test_a_reset_to_a_deals_cards_finds_what_a_new_search_finds():
@@ -149,7 +150,7 @@ def test_a_reset_to_a_deals_cards_finds_what_a_new_search_finds():
         kept.reset_deal(twice)                  # the core checks the cards: the search is as it was
     kept.reset_deal(card_indexes(3))
     assert _found(kept) == _found(_new(v, 3))
-    with pytest.raises(CoreError, match="cannot take a Tomb deal"):
+    with pytest.raises(CoreError, match="cannot take a one-deck deal"):
         _new("paciencia-napoleao", 1).reset_deal(card_indexes(1))
 
 
@@ -171,12 +172,12 @@ def test_a_start_with_a_card_twice_or_elsewhere_is_checked_place_by_place():
     pos = start_position(1, "napoleons-tomb")
     twice = type(pos)(variant=pos.variant, stock=pos.stock[:51] + (pos.stock[0],), cells=pos.cells)
     moved = type(pos)(variant=pos.variant, stock=pos.stock[:51], waste=pos.stock[51:], cells=pos.cells)
-    assert core._start_position(twice) is None and core._start_position(moved) is None
+    assert tomb_core._start_position(twice) is None and tomb_core._start_position(moved) is None
     with pytest.raises(CoreError, match="twice"):
-        core._position(twice)
+        tomb_core.position(twice)
     size = core.ffi.sizeof("tomb_position")
-    assert bytes(core.ffi.buffer(core._position(moved), size)) == bytes(
-        core.ffi.buffer(core._checked_position(moved), size))
+    assert bytes(core.ffi.buffer(tomb_core.position(moved), size)) == bytes(
+        core.ffi.buffer(tomb_core._checked_position(moved), size))
 
 
 def test_a_reset_refuses_a_position_of_another_family():
@@ -186,7 +187,7 @@ def test_a_reset_refuses_a_position_of_another_family():
     # And the C core refuses a handle of another family too.
     err = core.ffi.new("char[]", 256)
     other = _new("paciencia-napoleao", 1)
-    assert core.lib.solver_reset_tomb(other._handle, core._position(start_position(1, "napoleons-tomb")),
+    assert core.lib.solver_reset_tomb(other._handle, tomb_core.position(start_position(1, "napoleons-tomb")),
                                       err, 256) == -1
     assert b"not a search of the Tomb" in core.ffi.string(err)
 

@@ -58,7 +58,8 @@ from solver.api import Limit, Result, solve, start_position
 from solver.cards import DECK, Card
 from solver.core import SHORTCUTS, CoreError, Search, flags_for, lib
 from solver.deals import Deal
-from solver.game import Move, Position
+from solver.notation import Move
+from solver import Position
 from solver.rules import tomb as rules
 from solver.variants import load
 
@@ -417,8 +418,8 @@ def test_every_shortcut_is_tested():
     assert set(SHORTCUTS) <= set(APPLIES), f"new shortcuts: {set(SHORTCUTS) - set(APPLIES)}"
 
 
-@pytest.mark.parametrize("family, every", [("tomb", "SOLVER_ALL_SHORTCUTS"), ("napoleao", "D2_ALL_SHORTCUTS"),
-                                           ("jewel", "D2_ALL_SHORTCUTS")])
+@pytest.mark.parametrize("family, every", [("tomb", "SOLVER_ALL_SHORTCUTS"), ("napoleao", "DECK2_ALL_SHORTCUTS"),
+                                           ("jewel", "DECK2_ALL_SHORTCUTS")])
 def test_the_shortcut_names_of_a_family_cover_its_flags(family, every):
     """All shortcuts (flags_for(True)) are the family's named ones, which are
     every flag its header has (its *_ALL_SHORTCUTS); a name is one flag."""

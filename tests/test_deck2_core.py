@@ -10,10 +10,12 @@ from dataclasses import replace
 import pytest
 
 from solver import core
+from solver.families import deck2
 from solver.api import Limit, Result, solve, start_position
 from solver.cards import Card
 from solver.deals import Deal, DealError
 from solver.families import engine
+from solver.families.jewel import JewelPosition
 from solver.variants import load
 
 from support import run_doubling_memory, stopped_by_memory
@@ -131,7 +133,7 @@ def test_napoleao_positions_before_the_last_pass_stay_won():
     deals 1-100 were called lost (deal 3, one move before: lost, best 100);
     the suite passed that way before this test."""
     # The lines are found without the shortcut, so that they do not depend on it.
-    without = frozenset(core.SHORTCUTS_D2) - {"last-copy-home"}
+    without = frozenset(deck2.SHORTCUTS) - {"last-copy-home"}
     for number in (3, 4, 5, 6):
         r = solve(number, NAP_FREE, Limit(positions=3_000_000, seconds=None), shortcuts=without)
         assert r.verdict == "won"
@@ -193,7 +195,7 @@ def test_jewel_reserves_holding_cards_are_not_interchangeable():
         return tuple(Card.parse(t) for t in text.split())
 
     mod = engine("jewel")
-    pos = mod.JewelPosition(
+    pos = JewelPosition(
         variant=JEWEL, stock=c("TH"), turned=Card.parse("8D"),
         lid=(Card.parse("TS"), None, Card.parse("QD"), None, None),
         sides=(c("KC QH JS TD"), c("JC"), c("3H"), c("QS")),
@@ -305,7 +307,7 @@ def test_restarts_stop_at_limits_and_resume():
     _check_line(plain, NAP_FREE)
 
 
-@pytest.mark.parametrize("name", sorted(core.SHORTCUTS_D2))
+@pytest.mark.parametrize("name", sorted(deck2.SHORTCUTS))
 def test_each_shortcut_alone_changes_no_verdict(name):
     """Each two-deck shortcut alone against none, on late positions of both
     games (the positions of test_shortcuts_change_no_verdict, fewer of them)."""
@@ -471,7 +473,7 @@ def test_jewel_last_copy_home_waits_while_a_child_is_out():
     passed with that condition left out before this test."""
     variant = replace(JEWEL_FREE, name="no-reserve", reserves=0, empty_pile="none")
     mod = engine("jewel")
-    pos = mod.JewelPosition(
+    pos = JewelPosition(
         variant=variant, stock=_cards("2H AH 3H 4S 5H 5S 6H 6S 7H 8H 9H TH JH QH KH"), turned=None,
         lid=(None,) * 5, sides=(_cards("4H 3S"), _cards("KS"), _cards("QS"), _cards("JS")),
         bottoms=(_cards("TS"), _cards("9S"), _cards("8S"), _cards("7S")), jewels=(), reserves=(),
@@ -494,7 +496,7 @@ def test_jewel_sheet_last_copy_home_gives_no_turned_card_a_new_place():
     with last-copy-home acting as under the free rules before this test."""
     variant = replace(JEWEL, name="two-reserves", reserves=2, empty_pile="none")
     mod = engine("jewel")
-    pos = mod.JewelPosition(
+    pos = JewelPosition(
         variant=variant, turned=None, lid=(None,) * 5,
         stock=_cards("5C 5H 7S 8S 9S TS JS QS KS 6C 7C 8C 9C TC JC QC KC 8H 9H TH JH QH KH"),
         sides=(_cards("6H 5S"), _cards("6S"), (), ()), bottoms=((), (), (), ()), jewels=(),

@@ -26,18 +26,18 @@ from support import run
 def test_following_the_hints_from_the_start_wins(variant, deal):
     pos = start_position(deal, variant)
     first = hint(pos)
-    assert first.status == "won" and first.score == 52
+    assert first.verdict == "won" and first.score == 52
     for _ in range(400):
         h = hint(pos)
         if h.move is None:
             break
-        assert h.status == "won", (pos.moves_played, h)
+        assert h.verdict == "won", (pos.moves_played, h)
         assert h.score == 52 and h.reason is None
         assert h.line_length >= 1 and h.line[0] == h.move
         assert str(h).endswith(": this line wins.")
         pos = tomb.play(pos, h.move)  # the reference engine accepts every hint
     assert pos.won
-    assert h.status == "won" and h.move is None and h.to_json()["move"] is None
+    assert h.verdict == "won" and h.move is None and h.to_json()["move"] is None
     assert str(h) == "The deal is won: all 52 cards are home."
     # The whole game replays from the deal.
     assert tomb.replay(start_position(deal, variant), pos.history).won
@@ -52,7 +52,7 @@ def test_hint_after_a_detour_wins_from_where_the_player_is():
     assert list(line[:5]) != turns
     pos = position_after(14, "napoleons-tomb", [m.to_json() for m in turns])
     h = hint(pos)
-    assert h.status == "won"
+    assert h.verdict == "won"
     assert tomb.replay(pos, h.line).won
 
 
@@ -66,12 +66,12 @@ def _simple_game_14():
 
 def test_a_lost_position_says_lost_and_its_move_keeps_the_best_score():
     game = _simple_game_14()
-    assert game.verdict == "lost"
+    assert not game.won
     pos = position_after(14, "napoleons-tomb", game.moves[:60])
     best = solve(pos, limit=Limit.none())
     assert best.verdict == "lost"
     h = hint(pos)
-    assert h.status == "lost" and h.reason is None
+    assert h.verdict == "lost" and h.reason is None
     assert h.score == best.score > pos.score
     assert h.move in tomb.legal_moves(pos)
     text = str(h)
@@ -85,7 +85,7 @@ def test_a_lost_position_says_lost_and_its_move_keeps_the_best_score():
         h = hint(pos)
         if h.move is None:
             break
-        assert h.status == "lost" and h.score == best.score
+        assert h.verdict == "lost" and h.score == best.score
         pos = tomb.play(pos, h.move)
     assert pos.score == best.score
     assert str(h) == f"No move is left: the game ends with {best.score} cards home."
@@ -98,7 +98,7 @@ def test_lost_with_nothing_better_to_do_still_offers_a_legal_move():
     legal = tomb.legal_moves(pos)
     assert legal, "the simple player stops with waste-to-cell moves left"
     h = hint(pos)
-    assert h.status == "lost" and h.line_length == 0 and h.score == pos.score
+    assert h.verdict == "lost" and h.line_length == 0 and h.score == pos.score
     assert h.move in legal
     assert f"keeps {pos.score} cards reachable" in str(h)
 
@@ -108,8 +108,8 @@ def test_no_legal_move_gives_no_move():
     pos = position_after(1, "napoleons-tomb", game.moves)
     assert not tomb.legal_moves(pos) and not pos.won
     h = hint(pos)
-    assert h.move is None and h.status == "lost" and h.score == pos.score
-    assert h.to_json() == {"move": None, "status": "lost", "score": pos.score, "reason": None}
+    assert h.move is None and h.verdict == "lost" and h.score == pos.score
+    assert h.to_json() == {"move": None, "verdict": "lost", "score": pos.score, "reason": None, "status": "lost"}
 
 
 # ---------------------------------------------------------------------------
@@ -119,17 +119,17 @@ def test_no_legal_move_gives_no_move():
 def test_a_limited_search_says_unknown_with_a_legal_move():
     pos = start_position(1, "napoleons-tomb")  # lost: decided only after 300,000 positions
     h = hint(pos, limit=Limit(positions=20_000, seconds=None))
-    assert h.status == "unknown" and h.reason == "positions"
+    assert h.verdict == "unknown" and h.reason == "positions"
     assert h.move in tomb.legal_moves(pos)
     assert "could not tell within the limit" in str(h)
-    assert h.to_json()["status"] == "unknown" and h.to_json()["reason"] == "positions"
+    assert h.to_json()["verdict"] == "unknown" and h.to_json()["reason"] == "positions"
 
 
 def test_unknown_with_an_empty_line_falls_back_to_a_legal_move():
     # Deal 2 after its first turn: one position searched finds nothing better yet.
     pos = position_after(2, "napoleons-tomb", [tomb.legal_moves(start_position(2))[0]])
     h = hint(pos, limit=Limit(positions=1, seconds=None))
-    assert h.status == "unknown" and h.line_length == 0 and h.score == pos.score == 0
+    assert h.verdict == "unknown" and h.line_length == 0 and h.score == pos.score == 0
     assert h.move in tomb.legal_moves(pos)
     after = tomb.play(pos, h.move)
     assert after.won or tomb.legal_moves(after)  # not a move that ends the game at once
@@ -142,8 +142,9 @@ def test_unknown_with_an_empty_line_falls_back_to_a_legal_move():
 def test_to_json_is_the_solution_format_move_and_what_is_known():
     h = hint_after(14, "napoleons-tomb", [])
     data = h.to_json()
-    assert list(data) == ["move", "status", "score", "reason"]
-    assert data == {"move": {"action": "turn", "cards": ["9C"]}, "status": "won", "score": 52, "reason": None}
+    assert list(data) == ["move", "verdict", "score", "reason", "status"]
+    assert data == {"move": {"action": "turn", "cards": ["9C"]}, "verdict": "won", "score": 52, "reason": None,
+                    "status": "won"}
     assert Move.from_json(data["move"]) == h.move
     json.dumps(data)
 
@@ -163,7 +164,7 @@ def test_default_limit_is_a_short_one():
 
 def test_a_deal_number_means_its_start():
     assert hint(14).move == hint(start_position(14)).move
-    assert hint(1, "napoleons-tomb-3").status == "won"
+    assert hint(1, "napoleons-tomb-3").verdict == "won"
 
 
 # ---------------------------------------------------------------------------
@@ -215,7 +216,7 @@ def test_cli_hint_json_from_a_file(tmp_path):
     assert proc.stdout.count("\n") == 1
     data = json.loads(proc.stdout)
     assert data == {"move": {"action": "move", "card": "8H", "from": "waste", "to": "cell"},
-                    "status": "won", "score": 52, "reason": None}
+                    "verdict": "won", "score": 52, "reason": None, "status": "won"}
 
 
 def test_cli_hint_reads_a_result_object(tmp_path):
@@ -229,7 +230,7 @@ def test_cli_hint_reads_a_result_object(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     expected = hint_after(14, "napoleons-tomb", data["moves"])
-    assert out == expected.to_json() and out["status"] == "lost"
+    assert out == expected.to_json() and out["verdict"] == "lost"
     proc = run("hint", "--moves", str(f))
     assert proc.returncode == 0
     assert "the deal can no longer be won; this keeps 24 cards reachable." in proc.stdout
@@ -252,14 +253,14 @@ def test_cli_hint_three_card_json():
     proc = run("hint", "--variant", "napoleons-tomb-3", "--deal", "1", "--json", stdin="[]")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["status"] == "won" and data["move"]["action"] == "turn" and len(data["move"]["cards"]) == 3
+    assert data["verdict"] == "won" and data["move"]["action"] == "turn" and len(data["move"]["cards"]) == 3
 
 
 def test_cli_hint_unknown_with_a_small_limit():
     proc = run("hint", "--deal", "1", "--max-positions", "20000", "--json", stdin="[]")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert data["status"] == "unknown" and data["reason"] == "positions" and data["move"] is not None
+    assert data["verdict"] == "unknown" and data["reason"] == "positions" and data["move"] is not None
 
 
 @pytest.mark.parametrize("stdin,words", [
@@ -339,9 +340,35 @@ def test_hints_of_the_two_deck_games(variant, deal):
 
     pos = start_position(deal, variant)
     h = hint(pos)
-    assert h.status == "won" and h.score == 104 and h.total == 104
+    assert h.verdict == "won" and h.score == 104 and h.total == 104
     assert str(h).endswith(": this line wins.") and h.line[0] == h.move
     assert engine(pos.variant.family).replay(pos, h.line).won
     # A won position has no hint move, and says so with the game's own total.
     done = hint(engine(pos.variant.family).replay(pos, h.line))
     assert done.move is None and str(done) == "The deal is won: all 104 cards are home."
+
+
+# ---------------------------------------------------------------------------
+# Deprecated names (issue 48): they warn, and still answer, for one release
+
+
+def test_hint_status_is_a_deprecated_name_of_verdict():
+    h = hint_after(14, "napoleons-tomb", [])
+    with pytest.warns(DeprecationWarning, match=r"Hint\.status is deprecated: use Hint\.verdict"):
+        assert h.status == h.verdict == "won"
+    # The JSON says "verdict", and "status" beside it for one release.
+    data = h.to_json()
+    assert data["verdict"] == data["status"] == "won"
+
+
+def test_hint_statuses_is_a_deprecated_name_of_verdicts():
+    import solver.hints
+    from solver import VERDICTS
+
+    with pytest.warns(DeprecationWarning, match="HINT_STATUSES is deprecated"):
+        assert solver.hints.HINT_STATUSES == VERDICTS
+    with pytest.warns(DeprecationWarning):
+        from solver.hints import HINT_STATUSES
+    assert HINT_STATUSES == ("won", "lost", "unknown")
+    with pytest.raises(AttributeError):
+        solver.hints.NO_SUCH_NAME  # noqa: B018

@@ -9,11 +9,11 @@ import pytest
 
 from solver.cards import SUITS, Card
 from solver.deals import Deal
-from solver.game import IllegalMoveError, Move
+from solver.notation import IllegalMoveError, Move
+from solver.families.jewel import JewelPosition
 from solver.rules import jewel
 from solver.rules.jewel import (
     PILE_PLACES,
-    JewelPosition,
     is_won,
     legal_moves,
     play,
@@ -139,13 +139,13 @@ def test_start_layout_from_a_deal():
     # A one-deck deal is refused, and so is another family's variant.
     with pytest.raises(ValueError, match="2 decks"):
         JewelPosition.start(Deal.from_number(1), V)
-    with pytest.raises(ValueError, match="not a jewel-box variant"):
+    with pytest.raises(ValueError, match="not of the family 'jewel'"):
         JewelPosition.start(deal, load("napoleons-tomb"))
 
 
 def test_start_of_another_deal_by_name():
     deal = Deal.from_number(40000, decks=2)
-    pos = JewelPosition.start(deal, "paciencia-porta-joias")
+    pos = JewelPosition.start(deal, load("paciencia-porta-joias"))
     assert pos.variant == SHEET
     laid = list(pos.lid) + [p[0] for p in pos.sides + pos.bottoms] + list(pos.jewels) + list(pos.stock)
     assert sorted(laid) == sorted(deal.cards)

@@ -10,10 +10,10 @@ import pytest
 
 from solver.cards import DECK, SUITS, Card
 from solver.deals import Deal
-from solver.game import IllegalMoveError, Move
+from solver.notation import IllegalMoveError, Move
 from solver.rules import napoleao
+from solver.families.napoleao import NapoleaoPosition
 from solver.rules.napoleao import (
-    NapoleaoPosition,
     is_won,
     legal_moves,
     play,

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from solver import STRATEGIES, Deal, Move, Result, View, play, start_position
+from solver import STRATEGIES, BlindGame, Deal, Move, Result, ResultError, View, play, solve, start_position
 from solver.cards import Card
 from solver.rules import tomb
 from solver.variants import load
@@ -101,16 +101,17 @@ def test_a_strategy_cannot_peek_through_the_turn():
 def test_blind_games_are_legal_and_replayable(variant, name):
     for deal in range(1, 31):
         r = play(deal, variant, name)
-        assert isinstance(r, Result)
-        assert (r.verdict, r.reason) in (("won", None), ("lost", "blind"))
-        if r.verdict == "lost":
-            assert "proves nothing" in str(r) and "proven" not in str(r)
+        assert isinstance(r, BlindGame) and not isinstance(r, Result)
+        assert r.strategy == name
+        if not r.won:
+            assert "proves nothing about the deal" in str(r) and "proven" not in str(r)
         assert r.variant == variant and r.deal == deal
         end = tomb.replay(start_position(deal, variant), r.moves)
         assert tomb.score(end) == r.score
-        assert (r.verdict == "won") == end.won
+        assert r.won == end.won
+        assert r.position() == end
         data = json.loads(r.dumps())
-        assert Result.from_json(data) == r
+        assert BlindGame.from_json(data) == r and "verdict" not in data and "reason" not in data
         # One pass variants end with the stock spent or the game won.
         if variant != "napoleons-tomb-3" and not end.won:
             assert not end.stock
@@ -217,7 +218,7 @@ def test_careful_sends_a_six_to_the_reserve_not_a_cell():
 
 def test_a_function_is_a_strategy_and_stopping_ends_the_game():
     r = play(14, "napoleons-tomb", lambda view, moves: None)
-    assert r.verdict == "lost" and r.moves == () and r.score == 0
+    assert not r.won and r.moves == () and r.score == 0 and r.strategy == "<lambda>"
     r = play(14, "napoleons-tomb", lambda view, moves: moves[0])
     assert tomb.score(tomb.replay(start_position(14), r.moves)) == r.score
 
@@ -249,7 +250,7 @@ def test_a_looping_strategy_ends_without_repeating_a_position():
 
 def test_max_moves_caps_a_game():
     r = play(1, "napoleonin-hauta", Shuffler(), max_moves=25)
-    assert len(r.moves) == 25 and r.verdict == "lost"
+    assert len(r.moves) == 25 and not r.won
 
 
 def test_strategies_by_name():
@@ -303,3 +304,98 @@ def test_cli_play_bad_deals_exit_2(deals):
 def test_play_names_the_games_it_plays(variant):
     with pytest.raises(ValueError, match=f"written for the Napoleon's Tomb variants; {variant} is not one"):
         play(1, variant)
+
+
+# ---------------------------------------------------------------------------
+# A blind game is no verdict (issue 48): its own type, its own JSON
+
+
+def _old_blind_json(game):
+    """The JSON an older release wrote for a blind game: a Result's, with
+    verdict "lost" and reason "blind" when the player did not win."""
+    data = game.to_json()
+    del data["won"], data["strategy"]
+    data["verdict"], data["reason"] = ("won", None) if game.won else ("lost", "blind")
+    data["stats"] = {"positions": game.stats.positions, "seconds": 0.5, "table_bytes": 0, "peak_bytes": 0,
+                     "held_bytes": 0, "held": {}, "refused_bytes": 0}
+    return data
+
+
+def test_a_blind_game_round_trips_and_replays():
+    game = play(14, "napoleons-tomb", "simple")
+    assert not game.won and 0 < game.score < 52
+    data = json.loads(game.dumps())
+    assert list(data) == ["variant", "fingerprint", "deal", "cards", "strategy", "won", "score", "moves", "stats"]
+    assert data["won"] is False and data["strategy"] == "simple" and "verdict" not in data
+    again = BlindGame.from_json(data)
+    assert again == game and BlindGame.loads(game.dumps()) == game
+    assert again.stats.positions == game.stats.positions
+    assert again.position().score == game.score
+    assert again.position(0) == start_position(14)
+    with pytest.raises(ResultError, match="a move count of 999"):
+        again.position(999)
+    text = str(game)
+    assert text.startswith("napoleons-tomb, deal 14: a blind game: the simple player got stuck with")
+    assert "which proves nothing about the deal" in text.splitlines()[0]
+    won = next(g for g in (play(n, "napoleons-tomb", "careful") for n in range(1, 50)) if g.won)
+    assert str(won).splitlines()[0] == f"napoleons-tomb, deal {won.deal}: a blind game: the careful player won it, " \
+                                       "52/52 cards home"
+    assert BlindGame.from_json(won.to_json()) == won
+
+
+def test_a_blind_loss_is_never_counted_as_a_lost_verdict():
+    """Counting `verdict == "lost"` over blind games and searches alike
+    cannot take a blind player's failure for a proof: a blind game has no
+    verdict in its JSON, and a Result refuses to read one."""
+    game = play(14, "napoleons-tomb", "simple")
+    assert not game.won and "verdict" not in game.to_json()
+    assert solve(14, "napoleons-tomb").verdict == "won"        # the deal the player lost is won
+    with pytest.raises(ResultError, match=r"blind player's game, which has no verdict: read it with "
+                                          r"BlindGame\.from_json"):
+        Result.from_json(game.to_json())
+
+
+def test_an_old_blind_json_is_refused_by_result_and_read_by_blind_game():
+    game = play(14, "napoleons-tomb", "simple")
+    old = _old_blind_json(game)
+    with pytest.raises(ResultError, match=r"reason 'blind'.*BlindGame\.from_json"):
+        Result.from_json(old)
+    with pytest.raises(ResultError, match=r"BlindGame\.from_json"):
+        Result.from_json(json.dumps(old))
+    read = BlindGame.from_json(json.dumps(old))
+    assert read == dataclasses.replace(game, strategy=None) and read.stats.seconds == 0.5
+    assert "a blind player got stuck" in str(read)
+    # An old won game reads too; a search's lost or unknown result is no blind game.
+    won = next(g for g in (play(n, "napoleons-tomb", "careful") for n in range(1, 50)) if g.won)
+    assert BlindGame.from_json(_old_blind_json(won)).won
+    for verdict, reason in (("lost", None), ("unknown", "seconds")):
+        with pytest.raises(ResultError, match="no blind game's"):
+            BlindGame.from_json({**old, "verdict": verdict, "reason": reason})
+
+
+@pytest.mark.parametrize("field,value,words", [
+    ("won", "no", "field 'won' must be true or false"),
+    ("strategy", 3, "field 'strategy' must be null or a name"),
+    ("score", -1, "blind game: field 'score' must be a whole number"),
+    ("cards", "JD", "blind game: fields 'cards' and 'moves' must be lists"),
+    ("stats", [], "blind game: field 'stats' must be an object"),
+])
+def test_a_bad_blind_game_json_names_its_field(field, value, words):
+    data = play(3, "napoleons-tomb", "careful").to_json()
+    with pytest.raises(ResultError, match=words):
+        BlindGame.from_json({**data, field: value})
+    del data[field]
+    if field in ("won", "strategy"):
+        with pytest.raises(ResultError, match=f"blind game: field '{field}' is missing"):
+            BlindGame.from_json(data)
+
+
+def test_a_blind_games_verdict_and_reason_are_deprecated():
+    game = play(14, "napoleons-tomb", "simple")
+    with pytest.warns(DeprecationWarning, match=r"proves nothing about the deal; use BlindGame\.won"):
+        assert game.verdict == "lost"
+    with pytest.warns(DeprecationWarning, match=r"BlindGame\.reason is deprecated"):
+        assert game.reason == "blind"
+    won = next(g for g in (play(n, "napoleons-tomb", "careful") for n in range(1, 50)) if g.won)
+    with pytest.warns(DeprecationWarning):
+        assert (won.verdict, won.reason) == ("won", None)

@@ -14,7 +14,7 @@ derandomized examples a test, no example database). A longer hunt with fresh
 random examples: ``TOMB_PROPERTIES=properties-long pytest tests/test_properties.py``.
 Each counterexample they found is a plain test with its concrete input in
 the file it belongs to: tests/test_deals.py, tests/test_variants.py,
-tests/test_core.py and tests/test_twodeck_core.py (the tests that say
+tests/test_core.py and tests/test_deck2_core.py (the tests that say
 "found by tests/test_properties.py").
 """
 
@@ -38,7 +38,7 @@ from solver.api import position_after, start_position, to_deal
 from solver.cards import DECK, RANKS, SUIT_SYMBOLS, Card, CardError
 from solver.core import CoreError
 from solver.deals import MAX_NUMBER, Deal, DealError
-from solver.game import INDEXED_PLACES, PLACES, Move, MoveError
+from solver.notation import INDEXED_PLACES, PLACES, Move, MoveError
 from solver.session import ACTIONS, move_json, parse_move
 from solver.variants import HERE as VARIANT_DIR
 from solver.variants import VariantError, load, load_file, names

@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from solver.cards import DECK, Card
-from solver.game import PLACES, IllegalMoveError, Move, Position
+from solver.notation import PLACES, IllegalMoveError, Move
+from solver import Position
 from solver.rules import tomb
 from solver.rules.tomb import is_won, legal_moves, play, replay, score, search
 from solver.variants import all_variants, load

@@ -71,7 +71,7 @@ def test_a_hint_followed_to_the_end_wins_and_undoes_to_the_start():
     start = game.view()
     while not game.over:
         h = game.hint()
-        assert h.status == "won"
+        assert h.verdict == "won"
         game.play(h.move)
     assert game.won and game.view()["won"] and not game.view()["legal"]
     steps = len(game.steps)
@@ -226,7 +226,7 @@ def test_following_the_hints_wins_the_two_deck_games(variant, deal):
         if game.over:
             break
         h = game.hint()
-        assert h.status == "won"
+        assert h.verdict == "won"
         game.play(h.move)
     assert game.won and game.hint().move is None
     assert str(game.hint()) == "The deal is won: all 104 cards are home."
@@ -235,10 +235,10 @@ def test_following_the_hints_wins_the_two_deck_games(variant, deal):
 def test_a_lost_position_says_so():
     game = Game("napoleons-tomb", 1)          # lost: the best line brings 31 cards home
     h = game.hint()
-    assert h.status == "lost" and h.score == 31
+    assert h.verdict == "lost" and h.score == 31
     while not game.over:
         h = game.hint()
-        assert h.status == "lost" and h.score == 31
+        assert h.verdict == "lost" and h.score == 31
         game.play(h.move)
     assert game.stuck and game.score == 31 and game.view()["stuck"]
 
@@ -267,6 +267,6 @@ def test_the_lines_of_past_hints_are_kept_within_their_room():
     lines.put(other, search_hint(other))      # more than 150 positions with the first: it goes
     assert lines.get(after) is None and lines.get(other) is not None
     # A hint that proved nothing leaves no line.
-    unsure = replace(search_hint(first), status="unknown")
+    unsure = replace(search_hint(first), verdict="unknown")
     lines.put(first, unsure)
     assert lines.get(first) is None

@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from solver import Limit, VariantError, solve
+from solver.families.tomb.variant import CELL_TARGETS
 from solver.variants import (
-    CELL_TARGETS,
     JewelVariant,
     NapoleaoVariant,
     Variant,
     all_variants,
     load,
     load_file,
+    shipped,
     names,
     parse,
 )
@@ -479,8 +480,8 @@ def test_changed_rules_under_a_shipped_name_change_the_fingerprint(tmp_path):
     same = load_file(write(tmp_path, text, "copy.toml"))
     changed = load_file(write(tmp_path, text.replace("passes = 1 ", "passes = 2 "), "changed.toml"))
     assert same.name == changed.name == "napoleons-tomb"
-    assert same.fingerprint == load("napoleons-tomb").fingerprint and same.shipped()
-    assert changed.fingerprint != same.fingerprint and not changed.shipped()
+    assert same.fingerprint == load("napoleons-tomb").fingerprint and shipped(same)
+    assert changed.fingerprint != same.fingerprint and not shipped(changed)
     assert solve(14, changed, Limit(positions=1)).fingerprint == changed.fingerprint
 
 

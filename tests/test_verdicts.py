@@ -1,5 +1,5 @@
 """The verdict index (solver.verdicts): the shipped bitsets agree with the
-solver, it is built from a batch database, winnable() answers from it and
+solver, it is built from a batch database, verdict() answers from it and
 beyond it, the difficulty of a deal, and the winnable and index commands."""
 
 from __future__ import annotations
@@ -53,20 +53,30 @@ def test_every_finnish_loss_in_the_index_is_a_classic_loss():
     assert bin(lost_f).count("1") < bin(lost_c).count("1")
 
 
-def test_winnable_answers_from_the_index_and_beyond_it():
-    assert verdicts.winnable(5, "napoleons-tomb-3") is True
+def test_verdict_answers_from_the_index_and_beyond_it():
     assert verdicts.verdict(5, "napoleons-tomb-3") == ("won", "index")
+    assert verdicts.verdict(1, "napoleons-tomb") == ("lost", "index")
     # Beyond the index: a search, or no answer without one.
     assert verdicts.verdict(10**15, "napoleons-tomb-3") == ("won", "search")
-    assert verdicts.winnable(10**15, "napoleons-tomb-3", search=False) is None
+    assert verdicts.verdict(10**15, "napoleons-tomb-3", search=False) == (None, "none")
     # A variant without an index searches (paciencia-napoleao has none).
     assert verdicts.lookup(2, "paciencia-napoleao") is None
-    assert verdicts.winnable(2, "paciencia-napoleao") is True
+    assert verdicts.verdict(2, "paciencia-napoleao") == ("won", "search")
     # A search stopped by its limit is unknown, not lost.
-    assert verdicts.winnable(954, "paciencia-porta-joias", limit=Limit(positions=1000)) is None
+    assert verdicts.verdict(954, "paciencia-porta-joias", limit=Limit(positions=1000)) == ("unknown", "search")
     for bad in (0, -3, "x", True, 10**21):
         with pytest.raises(DealError):
-            verdicts.winnable(bad, "napoleons-tomb-3")
+            verdicts.verdict(bad, "napoleons-tomb-3")
+
+
+def test_winnable_is_deprecated_and_still_answers():
+    """verdicts.winnable() (True / False / None) warns, pointing to verdict()."""
+    for deal, answer in ((5, True), (1, False)):
+        variant = "napoleons-tomb-3" if deal == 5 else "napoleons-tomb"
+        with pytest.warns(DeprecationWarning, match=r"winnable\(\) is deprecated: use solver\.verdicts\.verdict"):
+            assert verdicts.winnable(deal, variant) is answer
+    with pytest.warns(DeprecationWarning):
+        assert verdicts.winnable(10**15, "napoleons-tomb-3", search=False) is None
 
 
 def test_difficulty():
@@ -101,7 +111,7 @@ def test_the_index_is_built_from_a_batch_database(batch_db, tmp_path):
     assert [ix.verdict(d) for d in range(1, 41)] == [solve(d).verdict for d in range(1, 41)]
     meta = json.loads((tmp_path / "index.json").read_text())["napoleons-tomb"]
     assert meta["won"] + meta["lost"] == 40 and meta["unknown"] == [] and meta["asked"] == [1, 50]
-    assert meta["note"] == "deals 41-50 were not decided when the index was built: winnable() searches there"
+    assert meta["note"] == "deals 41-50 were not decided when the index was built: verdict() searches there"
     assert meta["limits"] == [{"memory": 2**31, "positions": 50_000_000, "seconds": 10.0}]
     # A bitset that does not match its SHA-256 is refused.
     path = tmp_path / "napoleons-tomb.bits.zlib"
@@ -152,11 +162,15 @@ def test_the_index_command(batch_db, tmp_path):
 def test_the_winnable_command():
     out = run("winnable", "5", "--variant", "napoleons-tomb-3", "--difficulty")
     assert out.returncode == 0
-    assert out.stdout.strip() == ("napoleons-tomb-3, deal 5: winnable (from the verdict index);"
+    assert out.stdout.strip() == ("napoleons-tomb-3, deal 5: won (from the verdict index);"
                                   " difficulty blind: a careful player who cannot see the stock wins it")
     out = run("winnable", "1", "--variant", "napoleons-tomb", "--json")
     assert out.returncode == 1
-    assert json.loads(out.stdout)["winnable"] is False
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "lost" and data["winnable"] is False      # "winnable": deprecated, one release
+    out = run("winnable", "1", "--variant", "napoleons-tomb")
+    assert out.returncode == 1
+    assert out.stdout.strip() == "napoleons-tomb, deal 1: lost, no line wins it (from the verdict index)"
     out = run("winnable", "3000000", "--variant", "napoleons-tomb-3", "--no-search")
     assert out.returncode == 3 and "not in the verdict index" in out.stdout
     out = run("winnable", "x", "--variant", "napoleons-tomb")

@@ -1,62 +1,64 @@
-"""The game families: for each, its reference rules engine and position class.
+"""The game families, each in its folder (variant, position, core, player)
+with its record, :class:`~solver.families.base.Family`: the one place
+that says what a family is. Everything else asks the record.
 
->>> engine("tomb").__name__
-'solver.rules.tomb'
+Adding a family: one folder here, one C module under ``csrc/families/``,
+one registration in :data:`FAMILIES` below.
+
+>>> from solver.variants import load
+>>> of(load("napoleons-tomb-3")).name, engine("tomb").__name__
+('tomb', 'solver.rules.tomb')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Protocol, TypeAlias
+from typing import Any, TypeAlias, TypeGuard
 
-from .game import Move, TombPosition
-from .rules import jewel, napoleao, tomb
-from .rules.jewel import JewelPosition
-from .rules.napoleao import NapoleaoPosition
-from .vocabulary import Verdict
+from ..errors import VariantError
+from .base import BaseVariant, Engine, Family
+from .jewel import FAMILY as JEWEL
+from .jewel import JewelPosition
+from .napoleao import FAMILY as NAPOLEAO
+from .napoleao import NapoleaoPosition
+from .tomb import FAMILY as TOMB
+from .tomb import TombPosition
+
+__all__ = ["FAMILIES", "JEWEL", "NAPOLEAO", "TOMB", "AnyPosition", "Engine", "Family", "POSITION_CLASSES", "engine",
+           "get", "JewelPosition", "NapoleaoPosition", "TombPosition", "is_position", "of", "of_position"]
+
+#: The families by name, as a variant file's ``family`` names them.
+FAMILIES: dict[str, Family] = {f.name: f for f in (TOMB, NAPOLEAO, JEWEL)}
 
 #: A position of any family.
 AnyPosition: TypeAlias = TombPosition | NapoleaoPosition | JewelPosition
 
 #: The position classes of the families (for ``isinstance``).
-POSITION_CLASSES = (TombPosition, NapoleaoPosition, JewelPosition)
+POSITION_CLASSES: tuple[type[Any], ...] = tuple(f.position for f in FAMILIES.values())
+_BY_POSITION = {f.position: f for f in FAMILIES.values()}
 
 
-class Engine(Protocol):
-    """What each reference engine module offers (:mod:`solver.rules.tomb`,
-    :mod:`~solver.rules.napoleao`, :mod:`~solver.rules.jewel`). A position
-    given to it must be of its own family: a pairing read from the variant at
-    run time, which no static type says, so the positions it takes are
-    ``Any`` here and the positions it gives are of any family."""
-
-    __name__: str
-
-    def legal_moves(self, pos: Any) -> list[Move]: ...
-
-    def play(self, pos: Any, move: Move) -> AnyPosition: ...
-
-    def replay(self, start: Any, moves: Iterable[Move | dict[str, Any]]) -> AnyPosition: ...
-
-    def score(self, pos: Any) -> int: ...
-
-    def is_won(self, pos: Any) -> bool: ...
-
-    def search(self, pos: Any, max_positions: int = ...) -> tuple[Verdict, int, list[Move]]: ...
+def get(name: str) -> Family:
+    """The family called ``name``, or a VariantError naming the families."""
+    if name not in FAMILIES:
+        raise VariantError(f"no family {name!r}; families are {', '.join(FAMILIES)}")
+    return FAMILIES[name]
 
 
-_ENGINES: dict[str, Engine] = {"tomb": tomb, "napoleao": napoleao, "jewel": jewel}
-_CLASSES: dict[str, type[AnyPosition]] = {"tomb": TombPosition, "napoleao": NapoleaoPosition, "jewel": JewelPosition}
+def of(variant: BaseVariant) -> Family:
+    """The family of a variant."""
+    return get(variant.family)
+
+
+def of_position(pos: object) -> Family | None:
+    """The family of a position, or None for what is no family's position."""
+    return _BY_POSITION.get(type(pos))
+
+
+def is_position(value: object) -> TypeGuard[AnyPosition]:
+    """Whether ``value`` is a position of one of the families."""
+    return type(value) in _BY_POSITION
 
 
 def engine(family: str) -> Engine:
     """The reference rules engine of ``family`` (legal_moves, play, replay, search)."""
-    return _ENGINES[family]
-
-
-def position_class(family: str) -> type[AnyPosition]:
-    """The class of the positions of ``family``."""
-    return _CLASSES[family]
-
-
-def position_classes() -> tuple[type[AnyPosition], ...]:
-    return POSITION_CLASSES
+    return get(family).engine

@@ -9,10 +9,10 @@ and ``search``; they call these with their ``play``, ``legal_moves``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from ..game import IllegalMoveError, Move, MoveError
+from ..notation import IllegalMoveError, Move, MoveError
 from ..vocabulary import Verdict
 
 #: A position of one family.
@@ -58,6 +58,55 @@ def replay_with(play: Callable[[P, Move], P], start: P, moves: Iterable[Move | d
     return pos
 
 
+class _Tree:
+    """The positions a search reached, one node each: its parent's node number
+    and the move from there, so that a line is rebuilt only when one is returned."""
+
+    def __init__(self) -> None:
+        self.parents: list[int] = [-1]
+        self.via: list[Move | None] = [None]     # the root has no move
+
+    def add(self, parent: int, move: Move) -> int:
+        """The number of a new node, reached from ``parent`` by ``move``."""
+        self.parents.append(parent)
+        self.via.append(move)
+        return len(self.parents) - 1
+
+    def line_to(self, node: int) -> list[Move]:
+        """The moves from the root to ``node``."""
+        line = []
+        while node > 0:
+            move = self.via[node]
+            assert move is not None     # every node but the root has its move
+            line.append(move)
+            node = self.parents[node]
+        line.reverse()
+        return line
+
+
+def _unseen(
+    here: P,
+    moves: Iterable[Move],
+    *,
+    play: Callable[[P, Move], P],
+    key: Callable[[P], Hashable],
+    skip: Callable[[Move], bool] | None,
+    visited: set[Hashable],
+) -> Iterator[tuple[Move, P]]:
+    """The ``moves`` from ``here`` (but those ``skip`` names) that reach a
+    position whose key is not in ``visited``, with that position; each key is
+    added as its move is given. Lazy: a search that stops plays no further."""
+    for move in moves:
+        if skip is not None and skip(move):
+            continue
+        after = play(here, move)
+        k = key(after)
+        if k in visited:
+            continue
+        visited.add(k)
+        yield move, after
+
+
 def exhaustive_search(
     pos: P,
     *,
@@ -82,45 +131,23 @@ def exhaustive_search(
     best_score = score(pos)
     if best_score == goal:
         return "won", goal, []
-    # Every position reached has a node: its parent's node number and the move.
-    parents: list[int] = [-1]
-    via: list[Move | None] = [None]     # the root has no move
+    tree = _Tree()
     best_node = 0
-
-    def line_to(node: int) -> list[Move]:
-        line = []
-        while node > 0:
-            move = via[node]
-            assert move is not None     # every node but the root has its move
-            line.append(move)
-            node = parents[node]
-        line.reverse()
-        return line
-
     visited = {key(pos)}
     stack: list[tuple[P, int]] = [(pos, 0)]
     while stack:
         here, node = stack.pop()
         children = []
-        for move in legal_moves(here):
-            if skip is not None and skip(move):
-                continue
-            after = play(here, move)
-            k = key(after)
-            if k in visited:
-                continue
-            visited.add(k)
-            parents.append(node)
-            via.append(move)
-            child = len(parents) - 1
+        for move, after in _unseen(here, legal_moves(here), play=play, key=key, skip=skip, visited=visited):
+            child = tree.add(node, move)
             s = score(after)
             if s == goal:
-                return "won", goal, line_to(child)
+                return "won", goal, tree.line_to(child)
             if s > best_score:
                 best_score, best_node = s, child
             if len(visited) > max_positions:
-                return "unknown", best_score, line_to(best_node)
+                return "unknown", best_score, tree.line_to(best_node)
             children.append((after, child))
         # The first listed move is explored first.
         stack.extend(reversed(children))
-    return "lost", best_score, line_to(best_node)
+    return "lost", best_score, tree.line_to(best_node)

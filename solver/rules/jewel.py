@@ -47,27 +47,85 @@ Places are named as the solution format names them: ``lid:1``..``lid:5``,
 >>> play(pos, Move.move(c("5S"), "lid:5", "foundation:S"))
 Traceback (most recent call last):
 ...
-solver.game.IllegalMoveError: 5♠ lid:5 → foundation:S: 2♥ was turned and must be placed first
+solver.errors.IllegalMoveError: 5♠ lid:5 → foundation:S: 2♥ was turned and must be placed first
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import Field, replace
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..cards import SUITS, Card
 from ..deals import Deal
-from ..game import Move
-from ..variants import BaseVariant, JewelVariant, load
+from ..notation import Move
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
 from ..vocabulary import Verdict
 
+
+# --------------------------------------------------------------------------
+# What this engine plays on. It imports none of the positions it checks: a
+# position is any frozen dataclass with these fields (the library's
+# JewelPosition, whose fields are these), and every position the engine makes is
+# the one it was given with some fields replaced.
+
+
+class Rules(Protocol):
+    """The rule parameters the engine reads (a variant's)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def reserves(self) -> int: ...
+    @property
+    def runs_move(self) -> bool: ...
+    @property
+    def empty_pile(self) -> str: ...
+    @property
+    def empty_lid(self) -> str: ...
+    @property
+    def reserve_takes(self) -> str: ...
+
+
+class Table(Protocol):
+    """The fields of a position the engine reads and replaces."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def variant(self) -> Rules: ...
+    @property
+    def stock(self) -> tuple[Card, ...]: ...
+    @property
+    def turned(self) -> Card | None: ...
+    @property
+    def lid(self) -> tuple[Card | None, ...]: ...
+    @property
+    def sides(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def bottoms(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def jewels(self) -> tuple[Card, ...]: ...
+    @property
+    def reserves(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def foundations(self) -> tuple[tuple[int, int], ...]: ...
+
+    @property
+    def moves_played(self) -> int: ...
+    @property
+    def history(self) -> tuple[Move, ...]: ...
+    @property
+    def deal(self) -> Deal | None: ...
+
+
+#: A position of the family: what the engine's moves take and give back.
+P = TypeVar("P", bound=Table)
+
 __all__ = [
-    "JewelPosition",
     "legal_moves",
     "play",
     "replay",
@@ -102,113 +160,6 @@ _KINDS = ("stock", "lid", "side", "bottom", "reserve", "foundation")
 # The position.
 
 
-@dataclass(frozen=True)
-class JewelPosition:
-    """Everything on the table of a jewel-box game. Piles list cards bottom
-    first; ``stock`` and ``jewels`` list the next card to turn first;
-    ``foundations`` holds, per suit C S H D, the card counts of that suit's two
-    foundations, the larger first."""
-
-    variant: JewelVariant
-    stock: tuple[Card, ...]
-    turned: Card | None
-    lid: tuple[Card | None, ...]
-    sides: tuple[tuple[Card, ...], ...]
-    bottoms: tuple[tuple[Card, ...], ...]
-    jewels: tuple[Card, ...]
-    reserves: tuple[tuple[Card, ...], ...]
-    foundations: tuple[tuple[int, int], ...]
-    moves_played: int = field(default=0, compare=False)
-    #: The deal this position came from and the moves played since its start, when known.
-    deal: Deal | None = field(default=None, compare=False, repr=False)
-    history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
-
-    @classmethod
-    def start(cls, deal_or_cards: Iterable[Card], variant: str | BaseVariant) -> JewelPosition:
-        """The start of a deal from the cards of the pack, top first: lid 1-5,
-        sides 1-4, bottom 1-4 (one card each), then the thirteen jewels (the
-        first of them turned first), then the stock (its first card turned
-        first). Reserves and foundations start empty.
-
-        A short pack (at least 13 cards, for tests) leaves fewer jewels and a
-        shorter stock. ``variant`` may be a name.
-
-        >>> from solver.deals import Deal
-        >>> pos = JewelPosition.start(Deal.from_number(1, decks=2), "paciencia-porta-joias")
-        >>> pos.sides, pos.deal.number
-        (((Card('5H'),), (Card('KC'),), (Card('KC'),), (Card('8D'),)), 1)
-        """
-        variant = load(variant)
-        if not isinstance(variant, JewelVariant):
-            raise ValueError(f"{variant} is not a jewel-box variant (family {variant.family!r})")
-        decks = getattr(deal_or_cards, "decks", None)
-        if decks is not None and decks != variant.decks:
-            raise ValueError(f"{variant} is played with {variant.decks} decks; the deal has {decks}")
-        cards = tuple(deal_or_cards)
-        if len(cards) < BOX_SIZE:
-            raise ValueError(f"the jewel box needs at least {BOX_SIZE} cards; {len(cards)} given")
-        if len(cards) > PACK_SIZE:
-            raise ValueError(f"{len(cards)} cards given; the pack has {PACK_SIZE}")
-        lid_end, side_end = LID_SIZE, LID_SIZE + SIDE_PILES
-        return cls(
-            variant=variant,
-            stock=cards[BOX_SIZE + JEWEL_COUNT :],
-            turned=None,
-            lid=cards[:lid_end],
-            sides=tuple((c,) for c in cards[lid_end:side_end]),
-            bottoms=tuple((c,) for c in cards[side_end:BOX_SIZE]),
-            jewels=cards[BOX_SIZE : BOX_SIZE + JEWEL_COUNT],
-            reserves=((),) * variant.reserves,
-            foundations=((0, 0),) * len(SUITS),
-            deal=deal_or_cards if isinstance(deal_or_cards, Deal) else None,
-        )
-
-    @property
-    def score(self) -> int:
-        """Cards on the foundations (0..104)."""
-        return sum(a + b for a, b in self.foundations)
-
-    @property
-    def won(self) -> bool:
-        return self.score == PACK_SIZE
-
-    def __str__(self) -> str:
-        """The jewel box as a player sees it: the lid on top, sides 1-2 on the
-        left and 3-4 on the right, the bottom piles below (each pile bottom
-        card first), then the jewels, reserves, turned card, stock and
-        foundations."""
-
-        def cards(seq: Iterable[Card]) -> str:
-            return " ".join(c.pretty() for c in seq) or "--"
-
-        def row(label: str, text: str) -> str:
-            return f"{label:<13}{text}"
-
-        lines = [row("lid:", "  ".join(c.pretty() if c else "--" for c in self.lid))]
-        left = [row(f"side {i}:", cards(self.sides[i - 1])) for i in (1, 2)]
-        width = max(len(t) for t in left) + 4
-        for i, text in zip((3, 4), left):
-            lines.append(f"{text:<{width}}side {i}: {cards(self.sides[i - 1])}")
-        for i, pile in enumerate(self.bottoms, 1):
-            lines.append(row(f"bottom {i}:", cards(pile)))
-        jewels = f"{len(self.jewels)} face down"
-        pending = space_pending(self)
-        if pending:
-            jewels += f" (the next fills {pending})"
-        lines.append(row("jewels:", jewels))
-        parts = [f"{i}: {r[-1].pretty()} ({len(r)})" if r else f"{i}: --" for i, r in enumerate(self.reserves, 1)]
-        lines.append(row("reserves:", "   ".join(parts) or "(none)"))
-        if self.turned is not None:
-            lines.append(row("turned:", f"{self.turned.pretty()} (to place)"))
-        lines.append(row("stock:", f"{len(self.stock)} card{'' if len(self.stock) == 1 else 's'}"))
-        homes = []
-        for suit, counts in zip(SUITS, self.foundations):
-            homes.append(" ".join(Card(n, suit).pretty() if n else "--" for n in counts))
-        lines.append(row("foundations:", "  |  ".join(homes)))
-        lines.append(row("score:", f"{self.score}/{PACK_SIZE}"))
-        return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------
 # Small helpers: colours, what a place accepts, where a place's cards are.
 
@@ -232,17 +183,17 @@ def _rank_name(rank: int) -> str:
     return ("an " if rank in (1, 8) else "a ") + text
 
 
-def is_won(pos: JewelPosition) -> bool:
+def is_won(pos: P) -> bool:
     """All 104 cards are on the foundations."""
     return score(pos) == PACK_SIZE
 
 
-def score(pos: JewelPosition) -> int:
+def score(pos: P) -> int:
     """Cards on the foundations."""
     return sum(a + b for a, b in pos.foundations)
 
 
-def space_pending(pos: JewelPosition) -> str | None:
+def space_pending(pos: P) -> str | None:
     """The place the next jewel must fill now (``"lid:3"``, ``"side:2"``...),
     or ``None``. A place waits while it is empty and jewels remain; the rules
     let a move empty one place at a time, so there is at most one (in a
@@ -258,12 +209,12 @@ def space_pending(pos: JewelPosition) -> str | None:
     return None
 
 
-def _pile(pos: JewelPosition, place: str) -> tuple[Card, ...]:
+def _pile(pos: P, place: str) -> tuple[Card, ...]:
     kind, _, index = place.partition(":")
     return (pos.sides if kind == "side" else pos.bottoms)[int(index) - 1]
 
 
-def _with_pile(pos: JewelPosition, place: str, cards: tuple[Card, ...]) -> JewelPosition:
+def _with_pile(pos: P, place: str, cards: tuple[Card, ...]) -> P:
     kind, _, index = place.partition(":")
     i = int(index) - 1
     if kind == "side":
@@ -271,16 +222,16 @@ def _with_pile(pos: JewelPosition, place: str, cards: tuple[Card, ...]) -> Jewel
     return replace(pos, bottoms=pos.bottoms[:i] + (cards,) + pos.bottoms[i + 1 :])
 
 
-def _reserve_places(pos: JewelPosition) -> tuple[str, ...]:
+def _reserve_places(pos: P) -> tuple[str, ...]:
     return tuple(f"reserve:{i}" for i in range(1, len(pos.reserves) + 1))
 
 
-def _foundation_accepts(pos: JewelPosition, card: Card) -> bool:
+def _foundation_accepts(pos: P, card: Card) -> bool:
     a, b = pos.foundations[SUITS.index(card.suit)]
     return card.rank in (a + 1, b + 1)
 
 
-def _empty_pile_accepts(pos: JewelPosition, card: Card) -> bool:
+def _empty_pile_accepts(pos: P, card: Card) -> bool:
     """Whether an empty side or bottom place takes ``card`` (a single card)
     now: never while jewels remain (the next jewel fills it)."""
     if pos.jewels:
@@ -289,7 +240,7 @@ def _empty_pile_accepts(pos: JewelPosition, card: Card) -> bool:
     return rule == "any" or (rule == "king" and card.rank == KING)
 
 
-def _empty_lid_accepts(pos: JewelPosition) -> bool:
+def _empty_lid_accepts(pos: P) -> bool:
     return not pos.jewels and pos.variant.empty_lid == "any"
 
 
@@ -301,7 +252,7 @@ def _run_length(pile: tuple[Card, ...]) -> int:
     return n
 
 
-def _movable(pos: JewelPosition, pile: tuple[Card, ...]) -> list[tuple[Card, int]]:
+def _movable(pos: P, pile: tuple[Card, ...]) -> list[tuple[Card, int]]:
     """The (card, count) pairs that may leave ``pile`` for another pile: the top
     card, and with ``runs_move`` every deeper card of the top run with the
     cards above it."""
@@ -315,7 +266,7 @@ def _movable(pos: JewelPosition, pile: tuple[Card, ...]) -> list[tuple[Card, int
 # Move generation.
 
 
-def legal_moves(pos: JewelPosition) -> list[Move]:
+def legal_moves(pos: P) -> list[Move]:
     """Every legal move in ``pos``.
 
     When a space waits for a jewel, only that jewel move. When a card is
@@ -333,28 +284,49 @@ def legal_moves(pos: JewelPosition) -> list[Move]:
         return [Move.jewel(pos.jewels[0], pending)]
     turned = pos.turned
     if turned is not None:
-        dsts = [f"foundation:{turned.suit}"] if _foundation_accepts(pos, turned) else []
-        for dst in PILE_PLACES:
-            target = _pile(pos, dst)
-            if builds_on(turned, target[-1]) if target else _empty_pile_accepts(pos, turned):
-                dsts.append(dst)
-        placed = any(d.startswith("foundation") or _pile(pos, d) for d in dsts)
-        if not (placed and pos.variant.reserve_takes == "unplaceable"):
-            dsts += _reserve_places(pos)
-        if _empty_lid_accepts(pos):
-            dsts += [dst for dst, held in zip(LID_PLACES, pos.lid) if held is None]
-        return [Move.move(turned, "stock", d) for d in dsts]
+        return _placements(pos, turned)
+    pile_tops = [(p, _pile(pos, p)[-1]) for p in PILE_PLACES if _pile(pos, p)]
+    reserve_tops = [(p, r[-1]) for p, r in zip(_reserve_places(pos), pos.reserves) if r]
+    tops = pile_tops + reserve_tops
+    moves = _home_moves(pos, tops) + _build_moves(pos, reserve_tops) + _into_empty_moves(pos, tops)
+    if pos.stock:
+        moves.append(Move.turn([pos.stock[0]]))
+    return moves
 
+
+def _placements(pos: P, turned: Card) -> list[Move]:
+    """The moves of the turned card, the only ones while it waits: home, onto
+    the piles, onto each reserve (under ``reserve_takes = "unplaceable"`` only
+    when neither a foundation nor a pile top takes it), into an empty lid place."""
+    dsts = [f"foundation:{turned.suit}"] if _foundation_accepts(pos, turned) else []
+    for dst in PILE_PLACES:
+        target = _pile(pos, dst)
+        if builds_on(turned, target[-1]) if target else _empty_pile_accepts(pos, turned):
+            dsts.append(dst)
+    placed = any(d.startswith("foundation") or _pile(pos, d) for d in dsts)
+    if not (placed and pos.variant.reserve_takes == "unplaceable"):
+        dsts += _reserve_places(pos)
+    if _empty_lid_accepts(pos):
+        dsts += [dst for dst, held in zip(LID_PLACES, pos.lid) if held is None]
+    return [Move.move(turned, "stock", d) for d in dsts]
+
+
+def _home_moves(pos: P, tops: list[tuple[str, Card]]) -> list[Move]:
+    """The moves home: from the lid, then from ``tops`` (the piles' and the
+    reserves' top cards, with their places)."""
     home: list[Move] = []
     for src, card in zip(LID_PLACES, pos.lid):
         if card is not None and _foundation_accepts(pos, card):
             home.append(Move.move(card, src, f"foundation:{card.suit}"))
-    tops = [(p, _pile(pos, p)[-1]) for p in PILE_PLACES if _pile(pos, p)]
-    reserve_tops = [(p, r[-1]) for p, r in zip(_reserve_places(pos), pos.reserves) if r]
-    for src, card in tops + reserve_tops:
+    for src, card in tops:
         if _foundation_accepts(pos, card):
             home.append(Move.move(card, src, f"foundation:{card.suit}"))
+    return home
 
+
+def _build_moves(pos: P, reserve_tops: list[tuple[str, Card]]) -> list[Move]:
+    """The moves onto a pile's top card: from another pile (a run too, with
+    ``runs_move``), then from ``reserve_tops`` (the reserves' top cards)."""
     build: list[Move] = []
     for src in PILE_PLACES:
         for card, _ in _movable(pos, _pile(pos, src)):
@@ -367,27 +339,29 @@ def legal_moves(pos: JewelPosition) -> list[Move]:
             target = _pile(pos, dst)
             if target and builds_on(card, target[-1]):
                 build.append(Move.move(card, src, dst))
+    return build
 
+
+def _into_empty_moves(pos: P, tops: list[tuple[str, Card]]) -> list[Move]:
+    """The moves of ``tops`` (the piles' and the reserves' top cards) into the
+    empty piles and lid places that take them; a one-card pile's card moving
+    to an empty pile changes nothing and is left out."""
     into_empty: list[Move] = []
     empty_piles = [p for p in PILE_PLACES if not _pile(pos, p)]
     empty_lid = [p for p, held in zip(LID_PLACES, pos.lid) if held is None] if _empty_lid_accepts(pos) else []
-    for src, card in tops + reserve_tops:
+    for src, card in tops:
         alone = src in PILE_PLACES and len(_pile(pos, src)) == 1
         if not alone and _empty_pile_accepts(pos, card):
             into_empty += [Move.move(card, src, dst) for dst in empty_piles]
         into_empty += [Move.move(card, src, dst) for dst in empty_lid]
-
-    moves = home + build + into_empty
-    if pos.stock:
-        moves.append(Move.turn([pos.stock[0]]))
-    return moves
+    return into_empty
 
 
 # --------------------------------------------------------------------------
 # Playing a move.
 
 
-def _check_place(pos: JewelPosition, place: Any, what: str) -> str:
+def _check_place(pos: P, place: Any, what: str) -> str:
     """The kind of ``place`` (``lid``, ``side``...), if this game has that place."""
     reserves = len(pos.reserves)
     known = (
@@ -420,7 +394,7 @@ def _check_place(pos: JewelPosition, place: Any, what: str) -> str:
     return kind
 
 
-def _jewel(pos: JewelPosition, move: Move) -> JewelPosition:
+def _jewel(pos: P, move: Move) -> P:
     pending = space_pending(pos)
     if pending is None:
         if not pos.jewels:
@@ -437,7 +411,7 @@ def _jewel(pos: JewelPosition, move: Move) -> JewelPosition:
     return _with_pile(replace(pos, jewels=rest), pending, (card,))
 
 
-def _turn(pos: JewelPosition, move: Move) -> JewelPosition:
+def _turn(pos: P, move: Move) -> P:
     if pos.turned is not None:
         raise _Reject(f"{pos.turned.pretty()} was turned and must be placed first")
     if not pos.stock:
@@ -451,8 +425,8 @@ def _turn(pos: JewelPosition, move: Move) -> JewelPosition:
 
 
 def _take(
-    pos: JewelPosition, card: Card, src: str, kind: str, dst_kind: str
-) -> tuple[JewelPosition, tuple[Card, ...]]:
+    pos: P, card: Card, src: str, kind: str, dst_kind: str
+) -> tuple[P, tuple[Card, ...]]:
     """``pos`` with ``card`` (and, for a run, the cards above it) lifted from
     ``src``, and the cards lifted, bottom first."""
     if kind == "stock":
@@ -497,46 +471,60 @@ def _take(
     return _with_pile(pos, src, pile[:-depth]), pile[-depth:]
 
 
-def _put(pos: JewelPosition, cards: tuple[Card, ...], dst: str, kind: str) -> JewelPosition:
+def _put_home(pos: P, card: Card, dst: str) -> P:
+    """``pos`` with ``card`` gone home to ``dst``, onto whichever of its suit's
+    two foundations it continues; the larger count is kept first."""
+    suit = dst.partition(":")[2]
+    if card.suit != suit:
+        raise _Reject(f"{card.pretty()} goes to foundation:{card.suit}, not {dst}")
+    s = SUITS.index(suit)
+    a, b = pos.foundations[s]
+    if card.rank == a + 1:
+        a += 1
+    elif card.rank == b + 1:
+        b += 1
+    else:
+        wants = " or ".join(dict.fromkeys(_rank_name(n + 1) for n in (a, b) if n < KING)) or "nothing"
+        raise _Reject(f"the {suit} foundations hold {a} and {b} cards: they take {wants}")
+    pair = (max(a, b), min(a, b))
+    return replace(pos, foundations=pos.foundations[:s] + (pair,) + pos.foundations[s + 1 :])
+
+
+def _put_on_pile(pos: P, cards: tuple[Card, ...], dst: str) -> P:
+    """``pos`` with ``cards`` (one card, or a run bottom first) laid on the side
+    or bottom pile ``dst``: on a top card it builds on, or as the empty place's
+    rule allows (a single card, and only once the jewels are gone)."""
+    card = cards[0]
+    target = _pile(pos, dst)
+    if target:
+        if not builds_on(card, target[-1]):
+            top = target[-1]
+            if card.rank == KING:
+                raise _Reject(f"{dst} shows {top.pretty()}: a King goes on no card")
+            if top.rank != card.rank + 1:
+                need = _rank_name(card.rank + 1)
+                raise _Reject(f"{dst} shows {top.pretty()}: {card.pretty()} goes only on {need}")
+            raise _Reject(f"{dst} shows {top.pretty()}: piles build in alternating colours")
+        return _with_pile(pos, dst, target + cards)
+    if pos.jewels:
+        raise _Reject(f"{dst} is empty and the next jewel fills it")
+    if len(cards) > 1:
+        raise _Reject(f"{dst} is empty and an empty place takes a single card, not a run")
+    rule = pos.variant.empty_pile
+    if rule == "none":
+        raise _Reject(f"{dst} is empty and an empty side or bottom place stays empty in this game")
+    if rule == "king" and card.rank != KING:
+        raise _Reject(f"{dst} is empty and an empty side or bottom place takes only a King")
+    return _with_pile(pos, dst, cards)
+
+
+def _put(pos: P, cards: tuple[Card, ...], dst: str, kind: str) -> P:
     """``pos`` with ``cards`` (one card, or a run bottom first) laid on ``dst``."""
     card = cards[0]
     if kind == "foundation":
-        suit = dst.partition(":")[2]
-        if card.suit != suit:
-            raise _Reject(f"{card.pretty()} goes to foundation:{card.suit}, not {dst}")
-        s = SUITS.index(suit)
-        a, b = pos.foundations[s]
-        if card.rank == a + 1:
-            a += 1
-        elif card.rank == b + 1:
-            b += 1
-        else:
-            wants = " or ".join(dict.fromkeys(_rank_name(n + 1) for n in (a, b) if n < KING)) or "nothing"
-            raise _Reject(f"the {suit} foundations hold {a} and {b} cards: they take {wants}")
-        pair = (max(a, b), min(a, b))
-        return replace(pos, foundations=pos.foundations[:s] + (pair,) + pos.foundations[s + 1 :])
+        return _put_home(pos, card, dst)
     if kind in ("side", "bottom"):
-        target = _pile(pos, dst)
-        if target:
-            if not builds_on(card, target[-1]):
-                top = target[-1]
-                if card.rank == KING:
-                    raise _Reject(f"{dst} shows {top.pretty()}: a King goes on no card")
-                if top.rank != card.rank + 1:
-                    need = _rank_name(card.rank + 1)
-                    raise _Reject(f"{dst} shows {top.pretty()}: {card.pretty()} goes only on {need}")
-                raise _Reject(f"{dst} shows {top.pretty()}: piles build in alternating colours")
-            return _with_pile(pos, dst, target + cards)
-        if pos.jewels:
-            raise _Reject(f"{dst} is empty and the next jewel fills it")
-        if len(cards) > 1:
-            raise _Reject(f"{dst} is empty and an empty place takes a single card, not a run")
-        rule = pos.variant.empty_pile
-        if rule == "none":
-            raise _Reject(f"{dst} is empty and an empty side or bottom place stays empty in this game")
-        if rule == "king" and card.rank != KING:
-            raise _Reject(f"{dst} is empty and an empty side or bottom place takes only a King")
-        return _with_pile(pos, dst, cards)
+        return _put_on_pile(pos, cards, dst)
     if kind == "reserve":
         i = int(dst.partition(":")[2]) - 1
         return replace(pos, reserves=pos.reserves[:i] + (pos.reserves[i] + cards,) + pos.reserves[i + 1 :])
@@ -553,7 +541,7 @@ def _put(pos: JewelPosition, cards: tuple[Card, ...], dst: str, kind: str) -> Je
     raise _Reject(f"unknown destination place {dst!r}")  # pragma: no cover (checked earlier)
 
 
-def _check_unplaceable(pos: JewelPosition, card: Card) -> None:
+def _check_unplaceable(pos: P, card: Card) -> None:
     """Under ``reserve_takes = "unplaceable"`` (the sheet) a turned card goes
     onto a reserve only when no foundation and no side or bottom pile's top
     card takes it (an empty place does not oblige)."""
@@ -568,7 +556,7 @@ def _check_unplaceable(pos: JewelPosition, card: Card) -> None:
     )
 
 
-def _move_card(pos: JewelPosition, move: Move) -> JewelPosition:
+def _move_card(pos: P, move: Move) -> P:
     card, src, dst = move.card, move.src, move.dst
     if not isinstance(card, Card):
         raise _Reject(f"{card!r} is not a card")
@@ -593,7 +581,7 @@ def _move_card(pos: JewelPosition, move: Move) -> JewelPosition:
     return _put(after, cards, dst, dst_kind)
 
 
-def play(pos: JewelPosition, move: Move) -> JewelPosition:
+def play(pos: P, move: Move) -> P:
     """The position after ``move`` (a new object; ``pos`` is unchanged).
 
     Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
@@ -603,11 +591,11 @@ def play(pos: JewelPosition, move: Move) -> JewelPosition:
     a deeper card of the top run: it moves with the cards above it.
 
     >>> from solver.deals import Deal
-    >>> pos = JewelPosition.start(Deal.from_number(1, decks=2), "paciencia-porta-joias")
+    >>> pos = JewelPosition.start(Deal.from_number(1, decks=2), load("paciencia-porta-joias"))
     >>> play(pos, Move.move(Card.parse("JC"), "lid:3", "side:3"))
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: J♣ lid:3 → side:3: a lid card goes only to a foundation
+    solver.errors.IllegalMoveError: J♣ lid:3 → side:3: a lid card goes only to a foundation
     """
     try:
         if not isinstance(move, Move):
@@ -626,7 +614,7 @@ def play(pos: JewelPosition, move: Move) -> JewelPosition:
     return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
-def replay(start: JewelPosition, moves: Iterable[Move | dict[str, Any]]) -> JewelPosition:
+def replay(start: P, moves: Iterable[Move | dict[str, Any]]) -> P:
     """Play a whole line from ``start`` and return the final position.
 
     Moves may be :class:`~solver.game.Move` objects or solution-format JSON
@@ -634,11 +622,11 @@ def replay(start: JewelPosition, moves: Iterable[Move | dict[str, Any]]) -> Jewe
     saying its 1-based number.
 
     >>> from solver.deals import Deal
-    >>> pos = JewelPosition.start(Deal.from_number(1, decks=2), "paciencia-porta-joias")
+    >>> pos = JewelPosition.start(Deal.from_number(1, decks=2), load("paciencia-porta-joias"))
     >>> replay(pos, [{"action": "turn", "cards": ["2H"]}, {"action": "turn", "cards": ["AD"]}])
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: move 2 (turn A♦): 2♥ was turned and must be placed first
+    solver.errors.IllegalMoveError: move 2 (turn A♦): 2♥ was turned and must be placed first
     """
     return replay_with(play, start, moves)
 
@@ -647,7 +635,7 @@ def replay(start: JewelPosition, moves: Iterable[Move | dict[str, Any]]) -> Jewe
 # A plain exhaustive search.
 
 
-def position_key(pos: JewelPosition) -> Hashable:
+def position_key(pos: P) -> Hashable:
     """A key for ``pos``, equal for two positions exactly when they are the
     same up to relabelling places that the rules treat alike.
 
@@ -670,7 +658,7 @@ def position_key(pos: JewelPosition) -> Hashable:
     The stock, the turned card and the jewels are literal, in order.
 
     >>> from solver.deals import Deal
-    >>> pos = JewelPosition.start(Deal.from_number(1, decks=2), "paciencia-porta-joias")
+    >>> pos = JewelPosition.start(Deal.from_number(1, decks=2), load("paciencia-porta-joias"))
     >>> twin = replace(pos, sides=pos.bottoms, bottoms=pos.sides, lid=pos.lid[::-1])
     >>> position_key(twin) == position_key(pos), twin == pos
     (True, False)
@@ -686,7 +674,7 @@ def position_key(pos: JewelPosition) -> Hashable:
     )
 
 
-def search(pos: JewelPosition, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
+def search(pos: P, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
     """Exhaustive depth-first search from ``pos``.
 
     Returns ``("won", 104, line)`` on a win; ``("lost", best, line)`` when

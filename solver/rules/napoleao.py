@@ -45,27 +45,81 @@ Moves name indexed places: ``pile:1`` ... ``pile:12``, ``kbase:S``,
 >>> play(pos, Move.move(Card.parse("KC"), "pile:7", "abase:C"))
 Traceback (most recent call last):
 ...
-solver.game.IllegalMoveError: K♣ pile:7 → abase:C: the empty ♣ Ace base takes only an A
+solver.errors.IllegalMoveError: K♣ pile:7 → abase:C: the empty ♣ Ace base takes only an A
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Hashable, Iterable
+from dataclasses import Field, replace
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..cards import SUITS, Card
 from ..deals import Deal
-from ..game import Move, is_place, place_index, place_kind
-from ..variants import BaseVariant, NapoleaoVariant, load
+from ..notation import Move, is_place, place_index, place_kind
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
 from ..vocabulary import Verdict
 
+
+# --------------------------------------------------------------------------
+# What this engine plays on. It imports none of the positions it checks: a
+# position is any frozen dataclass with these fields (the library's
+# NapoleaoPosition, whose fields are these), and every position the engine makes is
+# the one it was given with some fields replaced.
+
+
+class Rules(Protocol):
+    """The rule parameters the engine reads (a variant's)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def restricted_rounds(self) -> int: ...
+    @property
+    def restricted_again(self) -> bool: ...
+    @property
+    def redeals(self) -> int: ...
+    @property
+    def deal_from(self) -> str: ...
+    @property
+    def deal_when(self) -> str: ...
+
+
+class Table(Protocol):
+    """The fields of a position the engine reads and replaces."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def variant(self) -> Rules: ...
+    @property
+    def stock(self) -> tuple[Card, ...]: ...
+    @property
+    def piles(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def kbases(self) -> tuple[int, ...]: ...
+    @property
+    def abases(self) -> tuple[int, ...]: ...
+    @property
+    def redeals(self) -> int: ...
+    @property
+    def rounds(self) -> int: ...
+
+    @property
+    def moves_played(self) -> int: ...
+    @property
+    def history(self) -> tuple[Move, ...]: ...
+    @property
+    def deal(self) -> Deal | None: ...
+
+
+#: A position of the family: what the engine's moves take and give back.
+P = TypeVar("P", bound=Table)
+
 __all__ = [
-    "NapoleaoPosition",
     "legal_moves",
     "play",
     "replay",
@@ -93,122 +147,6 @@ _BASE_NAMES = {"kbase": "King base", "abase": "Ace base"}
 # The position.
 
 
-@dataclass(frozen=True)
-class NapoleaoPosition:
-    """Everything on the table of Paciência Napoleão.
-
-    ``stock`` lists the next card to deal first; each pile lists its bottom
-    card first and its top (playable) card last. ``kbases`` and ``abases``
-    count the cards on the bases, suits in the order C S H D. ``redeals``
-    counts the redeals made, ``rounds`` the rounds dealt since the start of
-    the current pass.
-    """
-
-    variant: NapoleaoVariant
-    stock: tuple[Card, ...]
-    piles: tuple[tuple[Card, ...], ...] = ((),) * PILES
-    kbases: tuple[int, ...] = (0, 0, 0, 0)
-    abases: tuple[int, ...] = (0, 0, 0, 0)
-    redeals: int = 0
-    rounds: int = 0
-    moves_played: int = field(default=0, compare=False)
-    #: The deal this position came from (when it has a number) and the moves
-    #: played since its start.
-    deal: Deal | None = field(default=None, compare=False, repr=False)
-    history: tuple[Move, ...] = field(default=(), compare=False, repr=False)
-
-    @classmethod
-    def start(cls, deal_or_cards: Iterable[Card], variant: str | BaseVariant) -> NapoleaoPosition:
-        """The start of a deal: ``deal_or_cards`` is the pack from its top.
-
-        With ``variant.start_bases`` the first King from the top starts its
-        suit's King base and the first Ace from the top its suit's Ace base;
-        both leave the pack, the other cards keep their order. ``variant`` may
-        be a variant object or a shipped variant's name.
-
-        >>> from solver.variants import load
-        >>> c = Card.parse
-        >>> pos = NapoleaoPosition.start([c("5H"), c("AD"), c("KS"), c("AC"), c("KS")], load("paciencia-napoleao"))
-        >>> " ".join(map(str, pos.stock)), pos.kbases, pos.abases
-        ('5H AC KS', (0, 1, 0, 0), (0, 0, 0, 1))
-        """
-        variant = load(variant)
-        if not isinstance(variant, NapoleaoVariant):
-            raise ValueError(f"variant {variant.name!r} is of family {variant.family!r}, not 'napoleao'")
-        cards = tuple(deal_or_cards)
-        for i, card in enumerate(cards, 1):
-            if not isinstance(card, Card):
-                raise ValueError(f"card {i} ({card!r}) is a {type(card).__name__}, not a Card")
-        kbases = [0, 0, 0, 0]
-        abases = [0, 0, 0, 0]
-        if variant.start_bases:
-            removed = []
-            for rank, bases in ((KING, kbases), (ACE, abases)):
-                for i, card in enumerate(cards):
-                    if card.rank == rank:
-                        bases[SUITS.index(card.suit)] = 1
-                        removed.append(i)
-                        break
-            cards = tuple(c for i, c in enumerate(cards) if i not in removed)
-        return cls(
-            variant=variant,
-            stock=cards,
-            kbases=tuple(kbases),
-            abases=tuple(abases),
-            deal=deal_or_cards if isinstance(deal_or_cards, Deal) else None,
-        )
-
-    @property
-    def score(self) -> int:
-        """Cards on the bases, 0..104."""
-        return sum(self.kbases) + sum(self.abases)
-
-    @property
-    def won(self) -> bool:
-        return self.score == DECK_SIZE
-
-    def __str__(self) -> str:
-        """The table as a player sees it: the ring of twelve piles (1-4 along the
-        top, 5-6 down the right, 7-10 right to left along the bottom, 11-12 up
-        the left) around the King bases and the Ace bases."""
-        width = 12
-
-        def pile(i: int) -> str:
-            cards = self.piles[i - 1]
-            top = cards[-1].pretty() if cards else "--"
-            return f"{i:>2}: {top:<3}({len(cards)})".ljust(width)
-
-        def bases(label: str, counts: tuple[int, ...], top_rank: Callable[[int], int]) -> str:
-            tops = [
-                Card(top_rank(n), s).pretty() if n else "--"
-                for n, s in zip(counts, SUITS)
-            ]
-            return f"{label} " + " ".join(f"{t:>3}" for t in tops)
-
-        middle = width * 4 - 2
-        kings = bases("King bases", self.kbases, lambda n: KING + 1 - n).center(middle)
-        aces = bases("Ace bases ", self.abases, lambda n: n).center(middle)
-        lines = [
-            " " * width + "".join(pile(i) for i in (1, 2, 3, 4)),
-            pile(12) + kings + "  " + pile(5),
-            pile(11) + aces + "  " + pile(6),
-            " " * width + "".join(pile(i) for i in (10, 9, 8, 7)),
-            "",
-        ]
-        v = self.variant
-        status = f"stock: {len(self.stock)} card{'s' if len(self.stock) != 1 else ''}"
-        status += f", pass {self.redeals + 1} of {v.redeals + 1}"
-        if self.rounds == 0:
-            status += ", no round dealt yet"
-        else:
-            status += f", round {self.rounds}"
-            if restricted(self):
-                status += " (restricted: only a King or an Ace that starts an empty base leaves the piles)"
-        lines.append(status)
-        lines.append(f"score: {self.score}/{DECK_SIZE}" + (" (won)" if self.won else ""))
-        return "\n".join(line.rstrip() for line in lines)
-
-
 # --------------------------------------------------------------------------
 # Small helpers: what a base takes, the restriction, the score.
 
@@ -219,7 +157,7 @@ def _rank_name(rank: int) -> str:
     return ("an " if rank in (1, 8) else "a ") + text
 
 
-def kbase_wants(pos: NapoleaoPosition, suit: str) -> int | None:
+def kbase_wants(pos: P, suit: str) -> int | None:
     """The rank the King base of ``suit`` takes next, or ``None`` when it is full.
 
     >>> from solver.variants import load
@@ -231,7 +169,7 @@ def kbase_wants(pos: NapoleaoPosition, suit: str) -> int | None:
     return None if n >= BASE_SIZE else KING - n
 
 
-def abase_wants(pos: NapoleaoPosition, suit: str) -> int | None:
+def abase_wants(pos: P, suit: str) -> int | None:
     """The rank the Ace base of ``suit`` takes next, or ``None`` when it is full.
 
     >>> from solver.variants import load
@@ -243,18 +181,18 @@ def abase_wants(pos: NapoleaoPosition, suit: str) -> int | None:
     return None if n >= BASE_SIZE else n + 1
 
 
-def _wants(pos: NapoleaoPosition, kind: str, suit: str) -> int | None:
+def _wants(pos: P, kind: str, suit: str) -> int | None:
     return kbase_wants(pos, suit) if kind == "kbase" else abase_wants(pos, suit)
 
 
-def _starts_base(pos: NapoleaoPosition, card: Card, kind: str) -> bool:
+def _starts_base(pos: P, card: Card, kind: str) -> bool:
     """Whether ``card`` on base ``kind`` of its suit starts an empty base."""
     bases = pos.kbases if kind == "kbase" else pos.abases
     first = KING if kind == "kbase" else ACE
     return bases[SUITS.index(card.suit)] == 0 and card.rank == first
 
 
-def restricted(pos: NapoleaoPosition) -> bool:
+def restricted(pos: P) -> bool:
     """Whether the current round lets only a King or an Ace that starts an empty
     base leave the piles: rounds 1..``restricted_rounds`` of the first pass (of
     every pass with ``restricted_again``).
@@ -270,12 +208,12 @@ def restricted(pos: NapoleaoPosition) -> bool:
     return (pos.redeals == 0 or v.restricted_again) and 1 <= pos.rounds <= v.restricted_rounds
 
 
-def is_won(pos: NapoleaoPosition) -> bool:
+def is_won(pos: P) -> bool:
     """All 104 cards are on the bases."""
     return score(pos) == DECK_SIZE
 
 
-def score(pos: NapoleaoPosition) -> int:
+def score(pos: P) -> int:
     """Cards on the bases."""
     return sum(pos.kbases) + sum(pos.abases)
 
@@ -284,11 +222,11 @@ def score(pos: NapoleaoPosition) -> int:
 # Move generation.
 
 
-def _can_redeal(pos: NapoleaoPosition) -> bool:
+def _can_redeal(pos: P) -> bool:
     return not pos.stock and pos.redeals < pos.variant.redeals and any(pos.piles)
 
 
-def legal_moves(pos: NapoleaoPosition) -> list[Move]:
+def legal_moves(pos: P) -> list[Move]:
     """Every legal move in ``pos``: the base moves (pile 1..12, for each its top
     card to the King base, then to the Ace base, of its suit), then the deal,
     then the redeal; with ``deal_when = "nothing-fits"`` the deal and the
@@ -327,7 +265,7 @@ def legal_moves(pos: NapoleaoPosition) -> list[Move]:
     return moves
 
 
-def _fitting(pos: NapoleaoPosition) -> tuple[Card, int, str] | None:
+def _fitting(pos: P) -> tuple[Card, int, str] | None:
     """The first playable card that a base takes now (respecting a restricted
     round), as (card, pile number, base place), or ``None``: under
     ``deal_when = "nothing-fits"`` no round and no redeal is dealt while there
@@ -343,7 +281,7 @@ def _fitting(pos: NapoleaoPosition) -> tuple[Card, int, str] | None:
     return None
 
 
-def _check_nothing_fits(pos: NapoleaoPosition, what: str) -> None:
+def _check_nothing_fits(pos: P, what: str) -> None:
     if pos.variant.deal_when != "nothing-fits":
         return
     fit = _fitting(pos)
@@ -367,7 +305,7 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def _deal(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
+def _deal(pos: P, move: Move) -> P:
     if not pos.stock:
         if _can_redeal(pos):
             raise _Reject("the stock is empty (redeal first)")
@@ -384,7 +322,7 @@ def _deal(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
     return replace(pos, stock=pos.stock[len(expected) :], piles=piles, rounds=pos.rounds + 1)
 
 
-def _redeal(pos: NapoleaoPosition) -> NapoleaoPosition:
+def _redeal(pos: P) -> P:
     v = pos.variant
     if v.redeals == 0:
         raise _Reject(f"{v.name} deals the pack once: there is no redeal")
@@ -413,7 +351,7 @@ def _known_place(place: str | None, what: str) -> str:
     return place
 
 
-def _move_card(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
+def _move_card(pos: P, move: Move) -> P:
     card = move.card
     if not isinstance(card, Card):
         raise _Reject(f"{card!r} is not a card")
@@ -459,7 +397,7 @@ def _move_card(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
     return replace(pos, piles=piles, abases=abases)
 
 
-def play(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
+def play(pos: P, move: Move) -> P:
     """The position after ``move`` (a new object; ``pos`` is unchanged).
 
     Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
@@ -472,11 +410,11 @@ def play(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
     >>> play(pos, Move.deal([Card.parse("AS")]))
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: deal A♠: the next card of the stock is K♠
+    solver.errors.IllegalMoveError: deal A♠: the next card of the stock is K♠
     >>> play(pos, Move.redeal())
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: redeal: the stock still holds 1 card: deal them first
+    solver.errors.IllegalMoveError: redeal: the stock still holds 1 card: deal them first
     """
     try:
         if not isinstance(move, Move):
@@ -494,7 +432,7 @@ def play(pos: NapoleaoPosition, move: Move) -> NapoleaoPosition:
     return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
-def replay(start: NapoleaoPosition, moves: Iterable[Move | dict[str, Any]]) -> NapoleaoPosition:
+def replay(start: P, moves: Iterable[Move | dict[str, Any]]) -> P:
     """Play a whole line from ``start`` and return the final position.
 
     Moves may be :class:`~solver.game.Move` objects or solution-format JSON
@@ -507,7 +445,7 @@ def replay(start: NapoleaoPosition, moves: Iterable[Move | dict[str, Any]]) -> N
     ...              {"action": "move", "card": "KS", "from": "pile:1", "to": "abase:S"}])
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: move 2 (K♠ pile:1 → abase:S): the ♠ Ace base shows A♠ and wants a 2
+    solver.errors.IllegalMoveError: move 2 (K♠ pile:1 → abase:S): the ♠ Ace base shows A♠ and wants a 2
     """
     return replay_with(play, start, moves)
 
@@ -516,7 +454,7 @@ def replay(start: NapoleaoPosition, moves: Iterable[Move | dict[str, Any]]) -> N
 # A plain exhaustive search.
 
 
-def position_key(pos: NapoleaoPosition) -> Hashable:
+def position_key(pos: P) -> Hashable:
     """An exact key for ``pos``: the stock, the piles (cards as their index
     0..51, so that the two copies of a card are the same), the bases, the
     redeals made and the rounds dealt in this pass.
@@ -535,7 +473,7 @@ def position_key(pos: NapoleaoPosition) -> Hashable:
     )
 
 
-def search(pos: NapoleaoPosition, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
+def search(pos: P, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
     """Exhaustive depth-first search from ``pos``.
 
     Returns ``("won", 104, line)`` on a win; ``("lost", best, line)`` when every

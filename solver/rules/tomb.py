@@ -35,22 +35,83 @@ the cell holding the card, or any corner that accepts it.
 >>> play(pos, Move.move(c("9C"), "waste", "corner"))
 Traceback (most recent call last):
 ...
-solver.game.IllegalMoveError: 9♣ waste → corner: the waste is empty
+solver.errors.IllegalMoveError: 9♣ waste → corner: the waste is empty
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import replace
-from typing import Any
+from dataclasses import Field, replace
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..cards import Card
-from ..game import FOUNDATIONS, PLACES, Move, TombPosition
+from ..deals import Deal
+from ..notation import FOUNDATIONS, PLACES, Move
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
 from ..vocabulary import Verdict
+
+
+# --------------------------------------------------------------------------
+# What this engine plays on. It imports none of the positions it checks: a
+# position is any frozen dataclass with these fields (the library's
+# TombPosition, whose fields are these), and every position the engine makes is
+# the one it was given with some fields replaced.
+
+
+class Rules(Protocol):
+    """The rule parameters the engine reads (a variant's)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def passes(self) -> int: ...
+    @property
+    def cells(self) -> int: ...
+    @property
+    def cell_sources(self) -> tuple[str, ...]: ...
+    @property
+    def cell_targets(self) -> tuple[str, ...]: ...
+    @property
+    def sixes_reserve(self) -> bool: ...
+
+
+class Table(Protocol):
+    """The fields of a position the engine reads and replaces."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def variant(self) -> Rules: ...
+    @property
+    def stock(self) -> tuple[Card, ...]: ...
+    @property
+    def waste(self) -> tuple[Card, ...]: ...
+    @property
+    def cells(self) -> tuple[Card | None, ...]: ...
+    @property
+    def reserve(self) -> tuple[Card, ...]: ...
+    @property
+    def corners(self) -> tuple[tuple[Card, ...], ...]: ...
+    @property
+    def tomb(self) -> tuple[Card, ...]: ...
+    @property
+    def redeals(self) -> int: ...
+
+    @property
+    def moves_played(self) -> int: ...
+    @property
+    def history(self) -> tuple[Move, ...]: ...
+    @property
+    def deal(self) -> Deal | None: ...
+
+
+#: A position of the family: what the engine's moves take and give back.
+P = TypeVar("P", bound=Table)
 
 __all__ = [
     "legal_moves",
@@ -84,7 +145,7 @@ def _rank_name(rank: int) -> str:
     return ("an " if rank in (1, 8) else "a ") + text
 
 
-def tomb_wants(pos: TombPosition) -> int | None:
+def tomb_wants(pos: P) -> int | None:
     """The rank the tomb takes next, or ``None`` when it is full.
 
     >>> from solver.variants import load
@@ -110,7 +171,7 @@ def corner_accepts(corner: tuple[Card, ...], card: Card) -> bool:
     return top < KING and card.rank == top + 1
 
 
-def _corner_index(pos: TombPosition, card: Card) -> int | None:
+def _corner_index(pos: P, card: Card) -> int | None:
     """The first corner that accepts ``card`` (any would do: corners are interchangeable)."""
     for i, corner in enumerate(pos.corners):
         if corner_accepts(corner, card):
@@ -118,16 +179,16 @@ def _corner_index(pos: TombPosition, card: Card) -> int | None:
     return None
 
 
-def _has_empty_cell(pos: TombPosition) -> bool:
+def _has_empty_cell(pos: P) -> bool:
     return any(c is None for c in pos.cells)
 
 
-def is_won(pos: TombPosition) -> bool:
+def is_won(pos: P) -> bool:
     """All 52 cards are on the foundations."""
     return score(pos) == DECK_SIZE
 
 
-def score(pos: TombPosition) -> int:
+def score(pos: P) -> int:
     """Cards on the foundations (the four corners and the tomb)."""
     return len(pos.tomb) + sum(len(c) for c in pos.corners)
 
@@ -139,7 +200,7 @@ def score(pos: TombPosition) -> int:
 _DEST_ORDER = ("corner", "tomb", "reserve", "cell", "waste")
 
 
-def _destinations(pos: TombPosition, card: Card, src: str) -> list[str]:
+def _destinations(pos: P, card: Card, src: str) -> list[str]:
     """Every place (among ``_DEST_ORDER``) where ``card``, at the top of ``src``,
     may legally go now. Written apart from :func:`play`'s checks on purpose: the
     tests check that the two agree."""
@@ -173,7 +234,7 @@ def _destinations(pos: TombPosition, card: Card, src: str) -> list[str]:
     return out
 
 
-def legal_moves(pos: TombPosition) -> list[Move]:
+def legal_moves(pos: P) -> list[Move]:
     """Every legal move in ``pos``: one per distinct (card, from, to), then the
     turn (or the redeal).
 
@@ -222,7 +283,7 @@ def _cards_text(cards: Iterable[Card | None]) -> str:
     return " ".join(c.pretty() if c is not None else "--" for c in cards)
 
 
-def _turn(pos: TombPosition, move: Move) -> TombPosition:
+def _turn(pos: P, move: Move) -> P:
     v = pos.variant
     if not pos.stock:
         if pos.waste and pos.redeals < v.passes - 1:
@@ -236,7 +297,7 @@ def _turn(pos: TombPosition, move: Move) -> TombPosition:
     return replace(pos, stock=pos.stock[len(expected) :], waste=pos.waste + expected)
 
 
-def _redeal(pos: TombPosition) -> TombPosition:
+def _redeal(pos: P) -> P:
     v = pos.variant
     if v.passes == 1:
         raise _Reject(f"{v.name} goes through the stock once: there is no redeal")
@@ -250,7 +311,7 @@ def _redeal(pos: TombPosition) -> TombPosition:
     return replace(pos, stock=pos.waste, waste=(), redeals=pos.redeals + 1)
 
 
-def _check_route(pos: TombPosition, card: Card, src: str, dst: str) -> None:
+def _check_route(pos: P, card: Card, src: str, dst: str) -> None:
     """Whether the rules let a card go from ``src`` to ``dst`` at all (ignoring
     what the places hold now)."""
     v = pos.variant
@@ -291,7 +352,7 @@ def _check_route(pos: TombPosition, card: Card, src: str, dst: str) -> None:
     raise _Reject(f"unknown source place {src!r}")
 
 
-def _take(pos: TombPosition, card: Card, src: str) -> TombPosition:
+def _take(pos: P, card: Card, src: str) -> P:
     """``pos`` with ``card`` lifted from the top of ``src`` (checked to be there)."""
     if src == "waste":
         if not pos.waste:
@@ -313,7 +374,7 @@ def _take(pos: TombPosition, card: Card, src: str) -> TombPosition:
     raise _Reject(f"unknown source place {src!r}")  # pragma: no cover (routed earlier)
 
 
-def _put(pos: TombPosition, card: Card, dst: str) -> TombPosition:
+def _put(pos: P, card: Card, dst: str) -> P:
     """``pos`` with ``card`` laid on ``dst``, if ``dst`` takes it now."""
     if dst == "corner":
         if card.rank < CORNER_BASE:
@@ -354,7 +415,7 @@ def _known_place(place: str | None, what: str) -> str:
     return place
 
 
-def _move_card(pos: TombPosition, move: Move) -> TombPosition:
+def _move_card(pos: P, move: Move) -> P:
     v = pos.variant
     card = move.card
     if not isinstance(card, Card):
@@ -381,7 +442,7 @@ def _move_card(pos: TombPosition, move: Move) -> TombPosition:
     return _put(_take(pos, card, src), card, dst)
 
 
-def play(pos: TombPosition, move: Move) -> TombPosition:
+def play(pos: P, move: Move) -> P:
     """The position after ``move`` (a new object; ``pos`` is unchanged).
 
     Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
@@ -397,7 +458,7 @@ def play(pos: TombPosition, move: Move) -> TombPosition:
     >>> play(pos, Move.turn([Card.parse("9C")]))
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: turn 9♣: the next stock card is A♣
+    solver.errors.IllegalMoveError: turn 9♣: the next stock card is A♣
     >>> play(pos, Move.move(Card.parse("AC"), "stock", "cell")).cells[0]
     Card('AC')
     """
@@ -417,7 +478,7 @@ def play(pos: TombPosition, move: Move) -> TombPosition:
     return replace(after, moves_played=pos.moves_played + 1, history=pos.history + (move,))
 
 
-def replay(start: TombPosition, moves: Iterable[Move | dict[str, Any]]) -> TombPosition:
+def replay(start: P, moves: Iterable[Move | dict[str, Any]]) -> P:
     """Play a whole line from ``start`` and return the final position.
 
     Moves may be :class:`~solver.game.Move` objects or solution-format JSON
@@ -430,7 +491,7 @@ def replay(start: TombPosition, moves: Iterable[Move | dict[str, Any]]) -> TombP
     >>> replay(pos, [{"action": "turn", "cards": ["AC"]}, Move.redeal()])
     Traceback (most recent call last):
     ...
-    solver.game.IllegalMoveError: move 2 (redeal): napoleons-tomb goes through the stock once: there is no redeal
+    solver.errors.IllegalMoveError: move 2 (redeal): napoleons-tomb goes through the stock once: there is no redeal
     """
     return replay_with(play, start, moves)
 
@@ -439,7 +500,7 @@ def replay(start: TombPosition, moves: Iterable[Move | dict[str, Any]]) -> TombP
 # A plain exhaustive search.
 
 
-def position_key(pos: TombPosition) -> Hashable:
+def position_key(pos: P) -> Hashable:
     """A canonical key for ``pos``: suits never matter, nor the order of the
     cells or of the corners.
 
@@ -468,7 +529,7 @@ def _cell_to_cell(move: Move) -> bool:
     return move.action == "move" and move.src == "cell" and move.dst == "cell"
 
 
-def search(pos: TombPosition, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
+def search(pos: P, max_positions: int = 200_000) -> tuple[Verdict, int, list[Move]]:
     """Exhaustive depth-first search from ``pos``.
 
     Returns ``("won", 52, line)`` on a win; ``("lost", best, line)`` when every

@@ -15,30 +15,37 @@ It is built from batch runs (docs/web.md)::
     python -m solver batch --variant napoleons-tomb --deals 1-1000000 --jobs 2 --db tomb.sqlite
     python -m solver index --db tomb.sqlite --variant napoleons-tomb
 
-:func:`winnable` answers from the index, and beyond it (a deal it does not
-cover, a variant it does not hold) falls back to a search.
+:func:`verdict` answers a :data:`~solver.vocabulary.Verdict` from the index,
+and beyond it (a deal it does not cover, a variant it does not hold) falls
+back to a search. (:func:`winnable`, its ``True``/``False``/``None`` under
+another name, is deprecated and goes in the next release.)
 
->>> winnable(1, "napoleons-tomb-3")
-True
+>>> verdict(1, "napoleons-tomb-3")
+('won', 'index')
 >>> lookup(10**15, "napoleons-tomb-3") is None     # not in the index
 True
 """
 
 from __future__ import annotations
 
+
 import hashlib
 import json
 import random
+import warnings
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import SolverError
+from ..errors import VerdictIndexError as VerdictIndexError
+from .. import families
 from ..api import DEFAULT_VARIANT, Cancel, Limit, solve
+from ..batch import connect, recorded_rules
+from ..blind import play
 from ..deals import Deal, DealError
-from ..variants import BaseVariant, VariantError, load, names
+from ..variants import BaseVariant, VariantError, load, names, shipped
 from ..vocabulary import Verdict
 
 __all__ = ["DIFFICULTIES", "Index", "VerdictIndexError", "build", "difficulty", "index_for", "index_of", "lookup",
@@ -54,10 +61,6 @@ DIFFICULTIES = {
     "lost": "no line wins it (proven)",
     "unknown": "the solver could not tell within its limit",
 }
-
-
-class VerdictIndexError(SolverError, ValueError):
-    """A verdict index that cannot be built or read."""
 
 
 @dataclass(frozen=True)
@@ -195,10 +198,13 @@ def verdict(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, se
 
 def winnable(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
              limit: Limit | None = None) -> bool | None:
-    """Whether ``deal`` can be won: ``True`` or ``False`` (both proven), or
+    """Deprecated (removed in the next release): use :func:`verdict`, which
+    answers the :data:`~solver.vocabulary.Verdict` words and where they come
+    from. Whether ``deal`` can be won: ``True`` or ``False`` (both proven), or
     ``None`` (unknown: the solver's limit stopped it; or not in the index and
-    ``search`` is false). From the index when it covers the deal, else from
-    a search within ``limit``."""
+    ``search`` is false)."""
+    warnings.warn("solver.verdicts.winnable() is deprecated: use solver.verdicts.verdict(), which answers"
+                  " ('won' / 'lost' / 'unknown' or None, source)", DeprecationWarning, stacklevel=2)
     found, _ = verdict(deal, variant, search=search, limit=limit)
     return True if found == "won" else False if found == "lost" else None
 
@@ -210,10 +216,8 @@ def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *,
     ``"sighted"`` when it can be won, ``"lost"`` or ``"unknown"``. The
     Napoleon's Tomb variants only (the blind players are theirs). ``known``:
     the deal's verdict when the caller has it already (no second search)."""
-    from ..blind import play
-
     v = load(variant)
-    if v.family != "tomb":
+    if not families.of(v).blind_players:
         raise VariantError(f"a difficulty needs the blind players, written for the Napoleon's Tomb variants;"
                          f" {v.name} is not one")
     number = _number(deal)
@@ -243,6 +247,137 @@ def random_deal(variant: str | BaseVariant = DEFAULT_VARIANT, *, winnable_only: 
 # Building the index from a batch database
 
 
+def _shipped_variant(variant: str | BaseVariant) -> BaseVariant:
+    """``variant``, loaded, when it is a shipped one with the shipped rules:
+    the only rules an index is of."""
+    v = load(variant)
+    name = v.name
+    if name not in names():
+        raise VerdictIndexError(f"the verdict index is of the shipped variants; {name} is not one")
+    if not shipped(v):
+        raise VerdictIndexError(f"the verdict index is of the shipped rules; {v.path or name} has the rules "
+                                f"{v.fingerprint}, not those of the shipped {name}, {load(name).fingerprint}")
+    return v
+
+
+def _to_extend(name: str, folder: Path, first: int, last: int) -> Index:
+    """The index of ``name`` in ``folder`` that a build of ``first``..``last``
+    extends: it must start at ``first`` and end before ``last``."""
+    old = index_of(name, folder)
+    if old is None:
+        raise VerdictIndexError(f"{folder / META}: holds no index of {name} to extend")
+    if old.first != first or old.last >= last:
+        raise VerdictIndexError(f"the index of {name} covers deals {old.first}-{old.last}:"
+                                f" it cannot be extended to {first}-{last}")
+    return old
+
+
+@dataclass
+class _Tally:
+    """The verdicts a build has gathered on the deals ``first``..``expected - 1``:
+    the bitset (grown as the database gives deals: the range asked may be far
+    larger), the counts, the unknown deals, and the limits they were solved
+    under (as sorted JSON)."""
+
+    first: int
+    expected: int
+    bits: bytearray
+    won: int
+    lost: int
+    unknown: list[int]
+    limits: set[str]
+
+    @classmethod
+    def new(cls, first: int, old: Index | None) -> _Tally:
+        """Nothing yet from ``first`` on, or (extending) the verdicts of ``old``."""
+        if old is None:
+            return cls(first, first, bytearray(), 0, 0, [], set())
+        limits = {json.dumps(x, sort_keys=True) for x in old.meta.get("limits", [])}
+        return cls(first, old.last + 1, bytearray(old.bits), old.meta["won"], old.meta["lost"], sorted(old.unknown),
+                   limits)
+
+    def add(self, deal: int, found: str) -> None:
+        """Count ``found``, the verdict on ``deal``, the deal expected next."""
+        i = deal - self.first
+        if len(self.bits) <= i >> 3:
+            self.bits.extend(bytes(max(4096, len(self.bits))))
+        if found == "won":
+            self.bits[i >> 3] |= 1 << (i & 7)
+            self.won += 1
+        elif found == "lost":
+            self.lost += 1
+        else:
+            self.unknown.append(deal)
+        self.expected += 1
+
+
+def _read_batch(db: str | Path, v: BaseVariant, tally: _Tally, last: int) -> None:
+    """Add to ``tally`` the verdicts the database ``db`` holds on ``v``'s deals
+    from the one expected on, up to ``last`` and stopping at the first it
+    lacks, and their limits. Its deals must have been solved under the shipped
+    rules (or under rules it does not record)."""
+    name = v.name
+    conn = connect(db, readonly=True)
+    try:
+        recorded = recorded_rules(conn, name)
+        if recorded is not None and recorded != v.fingerprint:
+            raise VerdictIndexError(f"{db}: its {name} deals were solved under the rules {recorded}, not the "
+                                    f"shipped ones ({v.fingerprint}): the index must be of the shipped rules")
+        rows = conn.execute(
+            "SELECT deal, verdict FROM results WHERE variant = ? AND deal BETWEEN ? AND ? ORDER BY deal",
+            (name, tally.expected, last),
+        )
+        start = tally.expected
+        for deal, found in rows:
+            if deal != tally.expected:
+                break
+            tally.add(deal, found)
+        tally.limits = {json.dumps(json.loads(row[0]), sort_keys=True) for row in conn.execute(
+            "SELECT DISTINCT limits FROM results WHERE variant = ? AND deal BETWEEN ? AND ?",
+            (name, start, tally.expected - 1))} | tally.limits
+    finally:
+        conn.close()
+
+
+def _entry(v: BaseVariant, tally: _Tally, kept: bytes, asked: tuple[int, int], start: int, old: Index | None,
+           command: str | None) -> dict[str, Any]:
+    """What ``index.json`` says of the index of ``v`` built from ``tally`` (its
+    bitset ``kept``): the deals it covers and those ``asked``, its counts, the
+    SHA-256, when and how it was built (the batch from ``start`` on, after
+    ``old``'s when it extends one), its limits and its rules."""
+    first, last = asked
+    end = tally.expected - 1
+    entry: dict[str, Any] = {
+        "first": first,
+        "last": end,
+        "asked": [first, last],
+        "won": tally.won,
+        "lost": tally.lost,
+        "unknown": tally.unknown,
+        "sha256": hashlib.sha256(kept).hexdigest(),
+        "built": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "from": (f"{old.meta['from']}; then " if old is not None else "")
+                + (command or f"python -m solver batch --variant {v.name} --deals {start}-{last}"),
+        "limits": [json.loads(x) for x in sorted(tally.limits)],
+        "fingerprint": v.fingerprint,
+    }
+    if end < last:
+        entry["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"
+                         " verdict() searches there")
+    return entry
+
+
+def _write(folder: Path, name: str, kept: bytes, meta_all: dict[str, Any]) -> None:
+    """Write the bitset ``kept`` of ``name``, compressed, and ``index.json``
+    (``meta_all``) into ``folder``."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / _bits_name(name)).write_bytes(zlib.compress(kept, 9))
+        (folder / META).write_text(json.dumps(meta_all, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise VerdictIndexError(f"{folder}: cannot write the index there ({exc.strerror or exc})") from None
+
+
 def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int = 1_000_000,
           folder: str | Path | None = None, command: str | None = None, extend: bool = False) -> Index:
     """Write the index of ``variant`` from a batch database: the deals
@@ -255,93 +390,22 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
     database must not say its deals were solved under others (one that does
     not say, made before databases recorded the rules, is taken as holding
     the shipped ones, as a batch takes it)."""
-    from ..batch import connect, recorded_rules
-
-    v = load(variant)
+    v = _shipped_variant(variant)
     name = v.name
-    if name not in names():
-        raise VerdictIndexError(f"the verdict index is of the shipped variants; {name} is not one")
-    if not v.shipped():
-        raise VerdictIndexError(f"the verdict index is of the shipped rules; {v.path or name} has the rules "
-                                f"{v.fingerprint}, not those of the shipped {name}, {load(name).fingerprint}")
     folder = Path(folder) if folder is not None else HERE
     if first < 1 or last < first:
         raise VerdictIndexError(f"deals {first}-{last}: give a range A-B with 1 <= A <= B")
-    bits = bytearray()      # grown as the database gives deals: the range asked may be far larger
-    unknown: list[int] = []
-    won = lost = 0
-    expected = first
-    old_limits: set[str] = set()
-    old = index_of(name, folder) if extend else None
-    if extend:
-        if old is None:
-            raise VerdictIndexError(f"{folder / META}: holds no index of {name} to extend")
-        if old.first != first or old.last >= last:
-            raise VerdictIndexError(f"the index of {name} covers deals {old.first}-{old.last}:"
-                                    f" it cannot be extended to {first}-{last}")
-        bits[: len(old.bits)] = old.bits
-        won, lost = old.meta["won"], old.meta["lost"]
-        unknown = sorted(old.unknown)
-        expected = old.last + 1
-        old_limits = {json.dumps(x, sort_keys=True) for x in old.meta.get("limits", [])}
-    conn = connect(db, readonly=True)
-    try:
-        recorded = recorded_rules(conn, name)
-        if recorded is not None and recorded != v.fingerprint:
-            raise VerdictIndexError(f"{db}: its {name} deals were solved under the rules {recorded}, not the "
-                                    f"shipped ones ({v.fingerprint}): the index must be of the shipped rules")
-        rows = conn.execute(
-            "SELECT deal, verdict FROM results WHERE variant = ? AND deal BETWEEN ? AND ? ORDER BY deal",
-            (name, expected, last),
-        )
-        start = expected
-        for deal, found in rows:
-            if deal != expected:
-                break
-            i = deal - first
-            if len(bits) <= i >> 3:
-                bits.extend(bytes(max(4096, len(bits))))
-            if found == "won":
-                bits[i >> 3] |= 1 << (i & 7)
-                won += 1
-            elif found == "lost":
-                lost += 1
-            else:
-                unknown.append(deal)
-            expected += 1
-        limits = {json.dumps(json.loads(row[0]), sort_keys=True) for row in conn.execute(
-            "SELECT DISTINCT limits FROM results WHERE variant = ? AND deal BETWEEN ? AND ?",
-            (name, start, expected - 1))} | old_limits
-    finally:
-        conn.close()
-    end = expected - 1
+    old = _to_extend(name, folder, first, last) if extend else None
+    tally = _Tally.new(first, old)
+    start = tally.expected
+    _read_batch(db, v, tally, last)
+    end = tally.expected - 1
     if end < start:
         raise VerdictIndexError(f"{db}: holds no {name} deal from {start} on: run the batch first (docs/web.md)")
-    kept = bytes(bits[: (end - first) // 8 + 1])
+    kept = bytes(tally.bits[: (end - first) // 8 + 1])
     meta_all = _read_meta(folder)
-    meta_all[name] = {
-        "first": first,
-        "last": end,
-        "asked": [first, last],
-        "won": won,
-        "lost": lost,
-        "unknown": unknown,
-        "sha256": hashlib.sha256(kept).hexdigest(),
-        "built": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "from": (f"{old.meta['from']}; then " if old is not None else "")
-                + (command or f"python -m solver batch --variant {name} --deals {start}-{last}"),
-        "limits": [json.loads(x) for x in sorted(limits)],
-        "fingerprint": v.fingerprint,
-    }
-    if end < last:
-        meta_all[name]["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"
-                                  " winnable() searches there")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / _bits_name(name)).write_bytes(zlib.compress(kept, 9))
-        (folder / META).write_text(json.dumps(meta_all, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise VerdictIndexError(f"{folder}: cannot write the index there ({exc.strerror or exc})") from None
+    meta_all[name] = _entry(v, tally, kept, (first, last), start, old, command)
+    _write(folder, name, kept, meta_all)
     _loaded.pop((str(folder), name), None)
     index = index_of(name, folder)
     assert index is not None        # just written

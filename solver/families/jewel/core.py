@@ -1,0 +1,56 @@
+"""The jewel box in the C core (csrc/families/deck2/jewel.c): its rules and
+positions as the two-deck core's structs.
+
+>>> from solver.variants import load
+>>> rules(load("paciencia-porta-joias")).reserves
+3
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..._core import ffi, lib
+from ..base import count, fill, places, slot_index
+from .position import JewelPosition
+from .variant import JewelVariant
+
+if TYPE_CHECKING:
+    from ..._core import CData
+
+
+def rules(variant: JewelVariant) -> CData:
+    """The core's rules struct of ``variant``."""
+    r = ffi.new("deck2_rules *")
+    r.family = lib.DECK2_JEWEL
+    r.reserves = variant.reserves
+    r.runs_move = variant.runs_move
+    r.empty_pile = {"none": lib.DECK2_EMPTY_NONE, "any": lib.DECK2_EMPTY_ANY, "king": lib.DECK2_EMPTY_KING}[
+        variant.empty_pile
+    ]
+    r.empty_lid = {"none": lib.DECK2_EMPTY_NONE, "any": lib.DECK2_EMPTY_ANY}[variant.empty_lid]
+    r.reserve_when_stuck = variant.reserve_takes == "unplaceable"
+    return r
+
+
+def position(pos: JewelPosition) -> CData:
+    """The core's struct of ``pos``, or a CoreError naming what is wrong in it."""
+    p = ffi.new("deck2_position *")
+    p.turned = lib.DECK2_NO_CARD
+    p.nstock = fill(p.stock, pos.stock, "the stock")
+    p.turned = slot_index(pos.turned, "the turned card", lib.DECK2_NO_CARD)
+    lid = places(pos.lid, 5, "the lid (a card or None a place)")
+    p.lid[0:5] = [slot_index(c, f"lid place {i}", lib.DECK2_NO_CARD) for i, c in enumerate(lid, 1)]
+    for i, pile in enumerate(places(pos.sides, 4, "the side piles") + places(pos.bottoms, 4, "the bottom piles")):
+        p.ntableau[i] = fill(p.tableau[i], pile, f"pile {i + 1}")
+    p.njewels = fill(p.jewels, pos.jewels, "the jewels", 13)
+    reserves = places(pos.reserves, pos.variant.reserves, f"the reserves of {pos.variant.name}")
+    for i, res in enumerate(reserves):
+        p.nreserves[i] = fill(p.reserves[i], res, f"reserve {i + 1}")
+    foundations = places(pos.foundations, 4, "the foundations (a pair of counts per suit)")
+    for i, (suit, pair) in enumerate(zip("CSHD", foundations)):
+        pair = places(pair, 2, f"the foundations of {suit} (two counts)")
+        p.foundations[i][0:2] = [count(n, f"a foundation of {suit}", 13) for n in pair]
+    return p
+
+
