@@ -25,9 +25,26 @@ def measure(tree: Path, variant: str, deals: str, jobs: int) -> tuple[int, float
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "batch.sqlite"
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([str(tree / ".venv/bin/python"), "-m", "solver", "batch", "-v", variant, "-d", deals,
-                        "--db", str(db), "--jobs", str(jobs)], cwd=tree, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                str(tree / ".venv/bin/python"),
+                "-m",
+                "solver",
+                "batch",
+                "-v",
+                variant,
+                "-d",
+                deals,
+                "--db",
+                str(db),
+                "--jobs",
+                str(jobs),
+            ],
+            cwd=tree,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         with sqlite3.connect(db) as conn:
@@ -47,8 +64,11 @@ def main() -> None:
     for _ in range(args.rounds):
         for tree in trees:
             n, cpu, search = measure(tree, args.variant, args.deals, args.jobs)
-            print(f"{tree.name} {args.variant} {args.deals}: {n} deals, {cpu:.2f} s CPU, {n / cpu:.0f} deals a CPU "
-                  f"second, search {search:.2f} s = {search / cpu:.2f} of the CPU time", flush=True)
+            print(
+                f"{tree.name} {args.variant} {args.deals}: {n} deals, {cpu:.2f} s CPU, {n / cpu:.0f} deals a CPU "
+                f"second, search {search:.2f} s = {search / cpu:.2f} of the CPU time",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,20 @@ ENGINES = {
 
 def run(variant: str, deals: str, engine: list[str], extra=()) -> tuple[float, float]:
     with tempfile.TemporaryDirectory() as tmp:
-        args = [sys.executable, "-m", "solver", "batch", "--variant", variant, "--deals", deals,
-                "--db", os.path.join(tmp, "r.sqlite"), *engine, *extra]
+        args = [
+            sys.executable,
+            "-m",
+            "solver",
+            "batch",
+            "--variant",
+            variant,
+            "--deals",
+            deals,
+            "--db",
+            os.path.join(tmp, "r.sqlite"),
+            *engine,
+            *extra,
+        ]
         start = time.monotonic()
         proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -73,8 +85,10 @@ def rates(args) -> None:
                 w, c = results[(variant, name)][-1]
                 print(f"round {r + 1} {variant:<18} {name}: {w:7.1f} s wall {c:7.1f} s CPU", file=sys.stderr)
     print(f"deals {args.deals} ({n:,}), {args.rounds} rounds, median; fixed cost (a run of one deal) taken off")
-    print(f"{'variant':<18} {'engine':<7} {'wall s':>7} {'CPU s':>7} {'fixed wall':>10} {'fixed CPU':>9} "
-          f"{'deals/s':>8} {'deals/CPU-s':>11} {'vs pool':>8}")
+    print(
+        f"{'variant':<18} {'engine':<7} {'wall s':>7} {'CPU s':>7} {'fixed wall':>10} {'fixed CPU':>9} "
+        f"{'deals/s':>8} {'deals/CPU-s':>11} {'vs pool':>8}"
+    )
     for variant in args.variants:
         base = None
         for name in ENGINES:
@@ -85,8 +99,10 @@ def rates(args) -> None:
             per_cpu = n / max(c - fc, 1e-9)
             if name == "pool 1":
                 base = per_cpu
-            print(f"{variant:<18} {name:<7} {w:7.1f} {c:7.1f} {fw:10.1f} {fc:9.1f} "
-                  f"{n / max(w - fw, 1e-9):8.1f} {per_cpu:11.1f} {per_cpu / base:8.3f}")
+            print(
+                f"{variant:<18} {name:<7} {w:7.1f} {c:7.1f} {fw:10.1f} {fc:9.1f} "
+                f"{n / max(w - fw, 1e-9):8.1f} {per_cpu:11.1f} {per_cpu / base:8.3f}"
+            )
 
 
 def overhead(args) -> None:
@@ -114,15 +130,18 @@ def overhead(args) -> None:
             for size in (1, 500):
                 with tempfile.TemporaryDirectory() as tmp:
                     start = time.monotonic()
-                    proc = subprocess.Popen([sys.executable, "-c", code, str(size), engine,
-                                             os.path.join(tmp, "r.sqlite")], cwd=ROOT)
+                    proc = subprocess.Popen(
+                        [sys.executable, "-c", code, str(size), engine, os.path.join(tmp, "r.sqlite")], cwd=ROOT
+                    )
                     _, status, usage = os.wait4(proc.pid, 0)
                     if status:
                         sys.exit("failed")
                     out.setdefault((engine, size), []).append(
-                        (time.monotonic() - start, usage.ru_utime + usage.ru_stime))
-    print("per chunk (2,000 chunks of 1 deal minus 4 chunks of 500; one process or one worker), median of "
-          f"{args.rounds}")
+                        (time.monotonic() - start, usage.ru_utime + usage.ru_stime)
+                    )
+    print(
+        f"per chunk (2,000 chunks of 1 deal minus 4 chunks of 500; one process or one worker), median of {args.rounds}"
+    )
     for engine in ("pool", "dask"):
         w1, c1 = (statistics.median(x[i] for x in out[(engine, 1)]) for i in (0, 1))
         w5, c5 = (statistics.median(x[i] for x in out[(engine, 500)]) for i in (0, 1))

@@ -32,8 +32,13 @@ print(json.dumps({"verdict": r.verdict, "score": r.score, "positions": r.stats.p
 
 def run(tree: Path, variant: str, deal: int) -> dict[str, Any]:
     """One solve of the deal in a fresh process of tree's .venv: the child's JSON."""
-    out = subprocess.run([str(tree / ".venv/bin/python"), "-c", CHILD, variant, str(deal)], cwd=tree,
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [str(tree / ".venv/bin/python"), "-c", CHILD, variant, str(deal)],
+        cwd=tree,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     result: dict[str, Any] = json.loads(out)
     return result
 
@@ -49,17 +54,23 @@ def main() -> None:
         variant, _, number = spec.rpartition(":")
         seen: dict[Path, list[float]] = {t: [] for t in trees}
         for i in range(args.rounds):
-            for tree in (trees if i % 2 == 0 else trees[::-1]):
+            for tree in trees if i % 2 == 0 else trees[::-1]:
                 r = run(tree, variant, int(number))
                 seen[tree].append(r["cpu"])
-                print(f"{tree.name:>10} {spec}: {r['verdict']} {r['score']}, {r['positions']:,} positions, "
-                      f"search {r['search']:.2f} s, CPU {r['cpu']:.2f} s, peak RSS {r['rss']:.0f} MiB", flush=True)
+                print(
+                    f"{tree.name:>10} {spec}: {r['verdict']} {r['score']}, {r['positions']:,} positions, "
+                    f"search {r['search']:.2f} s, CPU {r['cpu']:.2f} s, peak RSS {r['rss']:.0f} MiB",
+                    flush=True,
+                )
         if len(trees) > 1:
             base = statistics.median(seen[trees[0]])
             for tree in trees[1:]:
                 ratios = [c / b for c, b in zip(seen[tree], seen[trees[0]])]
-                print(f"{spec}: {tree.name} / {trees[0].name} CPU: median {statistics.median(seen[tree]) / base:.3f}, "
-                      f"round by round {min(ratios):.3f}-{max(ratios):.3f}", flush=True)
+                print(
+                    f"{spec}: {tree.name} / {trees[0].name} CPU: median {statistics.median(seen[tree]) / base:.3f}, "
+                    f"round by round {min(ratios):.3f}-{max(ratios):.3f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

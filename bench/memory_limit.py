@@ -58,8 +58,20 @@ def measure(args: list[str]) -> tuple[int, float, str]:
 
 
 def solve_args(variant: str, deal: int, limit_mib: int) -> list[str]:
-    return [sys.executable, "-m", "solver", "solve", str(deal), "-v", variant,
-            "--max-memory", str(limit_mib), "--max-seconds", "600", "--json"]
+    return [
+        sys.executable,
+        "-m",
+        "solver",
+        "solve",
+        str(deal),
+        "-v",
+        variant,
+        "--max-memory",
+        str(limit_mib),
+        "--max-seconds",
+        "600",
+        "--json",
+    ]
 
 
 def main() -> None:
@@ -71,8 +83,10 @@ def main() -> None:
         print("(no /usr/bin/time: peaks from os.wait4)")
     base, _, _ = measure([sys.executable, "-m", "solver", "variants"])
     print(f"baseline (python -m solver variants): {base / MIB:.1f} MiB")
-    print(f"{'variant':<28} {'deal':>6} {'limit':>6} {'verdict':<16} {'peak RSS':>9} "
-          f"{'-base/limit':>11} {'counted peak':>12} {'held':>8} {'CPU s':>6}")
+    print(
+        f"{'variant':<28} {'deal':>6} {'limit':>6} {'verdict':<16} {'peak RSS':>9} "
+        f"{'-base/limit':>11} {'counted peak':>12} {'held':>8} {'CPU s':>6}"
+    )
     for group, variant, deal, limits in CASES:
         if group not in groups:
             continue
@@ -85,8 +99,11 @@ def main() -> None:
             held = stats.get("held_bytes")
             peak_s = f"{peak / MIB:.1f}" if peak is not None else "-"
             held_s = f"{held / MIB:.1f}" if held is not None else "-"
-            print(f"{variant:<28} {deal:>6} {limit:>6} {verdict:<16} {rss / MIB:>9.1f} "
-                  f"{(rss - base) / (limit * MIB):>11.2f} {peak_s:>12} {held_s:>8} {cpu:>6.2f}", flush=True)
+            print(
+                f"{variant:<28} {deal:>6} {limit:>6} {verdict:<16} {rss / MIB:>9.1f} "
+                f"{(rss - base) / (limit * MIB):>11.2f} {peak_s:>12} {held_s:>8} {cpu:>6.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

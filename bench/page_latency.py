@@ -21,10 +21,24 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
-VARIANTS = ["napoleons-tomb-3", "napoleons-tomb", "napoleonin-hauta", "paciencia-napoleao",
-            "paciencia-napoleao-free", "paciencia-porta-joias", "paciencia-porta-joias-free"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VARIANTS = [
+    "napoleons-tomb-3",
+    "napoleons-tomb",
+    "napoleonin-hauta",
+    "paciencia-napoleao",
+    "paciencia-napoleao-free",
+    "paciencia-porta-joias",
+    "paciencia-porta-joias-free",
+]
 SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
 
 
@@ -61,15 +75,28 @@ def main() -> None:
     parser.add_argument("--hints", type=int, default=30, help="hints timed per variant (default 30)")
     parser.add_argument("--busy", type=int, default=0, help="processes spinning on the CPU meanwhile")
     parser.add_argument("--variants", nargs="*", default=VARIANTS)
-    parser.add_argument("--deals", type=int, nargs="*", default=None,
-                        help="these deals instead of 1, 2, 3... (hard ones: napoleonin-hauta 78606 35118)")
-    parser.add_argument("--fresh", action="store_true",
-                        help="time only the first hint of each deal (a search each), not hints along a line")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        nargs="*",
+        default=None,
+        help="these deals instead of 1, 2, 3... (hard ones: napoleonin-hauta 78606 35118)",
+    )
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help="time only the first hint of each deal (a search each), not hints along a line",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", "0"], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "solver", "serve", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = server.stdout.readline().split()[5]
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     try:
@@ -78,13 +105,14 @@ def main() -> None:
             page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
             page.goto(url)
             page.wait_for_function(SETTLED)
-            print(f"{'variant':<28} {'hints':>5} {'p50 s':>7} {'p95 s':>7} {'max s':>7}   busy={args.busy}"
-                  f"{' fresh' if args.fresh else ''}")
+            print(
+                f"{'variant':<28} {'hints':>5} {'p50 s':>7} {'p95 s':>7} {'max s':>7}   busy={args.busy}"
+                f"{' fresh' if args.fresh else ''}"
+            )
             for variant in args.variants:
                 t = sorted(measure(page, variant, args.hints, 1 if args.fresh else 5, args.deals))
                 p95 = t[min(len(t) - 1, round(0.95 * (len(t) - 1)))]
-                print(f"{variant:<28} {len(t):>5} {statistics.median(t):>7.3f} {p95:>7.3f} {t[-1]:>7.3f}",
-                      flush=True)
+                print(f"{variant:<28} {len(t):>5} {statistics.median(t):>7.3f} {p95:>7.3f} {t[-1]:>7.3f}", flush=True)
             browser.close()
     finally:
         for s in spinners:

@@ -52,6 +52,7 @@ CFLAGS = ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra"]
 def make_builder(absolute: bool = False, sanitize: str | None = None) -> FFI:
     """The FFI builder; setuptools wants paths relative to the project.
     `sanitize`: a key of SANITIZE, or None for the optimised build."""
+
     def path(p: Path) -> str:
         return str(p if absolute else p.relative_to(ROOT))
 

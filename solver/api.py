@@ -9,12 +9,11 @@ True
 
 from __future__ import annotations
 
-
 import functools
 import json
 import math
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from . import core, families
@@ -25,8 +24,8 @@ from .errors import ResultError as ResultError
 from .errors import SolverError, VariantError
 from .families import AnyPosition
 from .families.tomb import TombPosition
-from .notation import Move, MoveError
 from .inputs import brief, check_depth, load_json
+from .notation import Move, MoveError
 from .variants import FINGERPRINT_BYTES, BaseVariant, load, names
 from .vocabulary import REASONS, VERDICTS, Reason, Verdict
 
@@ -103,9 +102,15 @@ class Stats:
     refused_bytes: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"positions": self.positions, "seconds": round(self.seconds, 6), "table_bytes": self.table_bytes,
-                "peak_bytes": self.peak_bytes, "held_bytes": self.held_bytes, "held": dict(self.held),
-                "refused_bytes": self.refused_bytes}
+        return {
+            "positions": self.positions,
+            "seconds": round(self.seconds, 6),
+            "table_bytes": self.table_bytes,
+            "peak_bytes": self.peak_bytes,
+            "held_bytes": self.held_bytes,
+            "held": dict(self.held),
+            "refused_bytes": self.refused_bytes,
+        }
 
     def text(self) -> str:
         """The JSON text of :meth:`to_json`, written field by field where the
@@ -113,30 +118,49 @@ class Stats:
         counts = (self.positions, self.table_bytes, self.peak_bytes, self.held_bytes, self.refused_bytes)
         held = dict(self.held)
         seconds = round(self.seconds, 6)
-        if (not _INT_TYPE.issuperset(map(type, counts)) or type(seconds) is not float or not math.isfinite(seconds)
-                or not _INT_TYPE.issuperset(map(type, held.values()))):
+        if (
+            not _INT_TYPE.issuperset(map(type, counts))
+            or type(seconds) is not float
+            or not math.isfinite(seconds)
+            or not _INT_TYPE.issuperset(map(type, held.values()))
+        ):
             return _ENCODE(self.to_json())
         parts = ", ".join([f"{_ENCODE(name)}: {b}" for name, b in held.items()])
-        return (f'{{"positions": {self.positions}, "seconds": {seconds!r}, "table_bytes": {self.table_bytes}, '
-                f'"peak_bytes": {self.peak_bytes}, "held_bytes": {self.held_bytes}, "held": {{{parts}}}, '
-                f'"refused_bytes": {self.refused_bytes}}}')
+        return (
+            f'{{"positions": {self.positions}, "seconds": {seconds!r}, "table_bytes": {self.table_bytes}, '
+            f'"peak_bytes": {self.peak_bytes}, "held_bytes": {self.held_bytes}, "held": {{{parts}}}, '
+            f'"refused_bytes": {self.refused_bytes}}}'
+        )
 
     @classmethod
     def from_json(cls, s: Any) -> Stats:
         """Read the stats of a result back; raise :class:`ResultError` naming the bad field."""
         if not isinstance(s, dict):
             raise ResultError(f"result: field 'stats' must be an object, not {brief(s)}")
-        for key, kind in (("positions", int), ("seconds", (int, float)), ("table_bytes", int),
-                          ("peak_bytes", int), ("held_bytes", int), ("refused_bytes", int)):
+        for key, kind in (
+            ("positions", int),
+            ("seconds", (int, float)),
+            ("table_bytes", int),
+            ("peak_bytes", int),
+            ("held_bytes", int),
+            ("refused_bytes", int),
+        ):
             if key in s and (isinstance(s[key], bool) or not isinstance(s[key], kind)):
                 raise ResultError(f"result: field 'stats.{key}' must be a number, not {brief(s[key])}")
         held = s.get("held", {})
         if not isinstance(held, dict) or not all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in held.items()):
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in held.items()
+        ):
             raise ResultError(f"result: field 'stats.held' must be an object of byte counts, not {brief(held)}")
-        return cls(int(s.get("positions", 0)), float(s.get("seconds", 0.0)), int(s.get("table_bytes", 0)),
-                   int(s.get("peak_bytes", 0)), int(s.get("held_bytes", 0)), tuple(held.items()),
-                   int(s.get("refused_bytes", 0)))
+        return cls(
+            int(s.get("positions", 0)),
+            float(s.get("seconds", 0.0)),
+            int(s.get("table_bytes", 0)),
+            int(s.get("peak_bytes", 0)),
+            int(s.get("held_bytes", 0)),
+            tuple(held.items()),
+            int(s.get("refused_bytes", 0)),
+        )
 
     def held_text(self) -> str:
         """What the search held, for a stop by the memory limit."""
@@ -163,13 +187,24 @@ def _cards_text(cards: Iterable[Card]) -> str:
     return ", ".join([_CARD_TEXTS[c.index] for c in cards])
 
 
-def _result_text(variant: str, fingerprint: str | None, deal: int | None, cards: str, verdict: str,
-                 reason: str | None, score: int, moves: str, stats: str) -> str:
+def _result_text(
+    variant: str,
+    fingerprint: str | None,
+    deal: int | None,
+    cards: str,
+    verdict: str,
+    reason: str | None,
+    score: int,
+    moves: str,
+    stats: str,
+) -> str:
     """The JSON text of a result (Result.dumps), of its fields, its cards'
     and its moves' texts joined by ", " and its stats' text."""
     v = _scalar_text
-    return (f'{_head_text(variant, fingerprint)}{v(deal)}, "cards": [{cards}], "verdict": {v(verdict)}, '
-            f'"reason": {v(reason)}, "score": {v(score)}, "moves": [{moves}], "stats": {stats}}}')
+    return (
+        f'{_head_text(variant, fingerprint)}{v(deal)}, "cards": [{cards}], "verdict": {v(verdict)}, '
+        f'"reason": {v(reason)}, "score": {v(score)}, "moves": [{moves}], "stats": {stats}}}'
+    )
 
 
 def _scalar_text(value: object) -> str:
@@ -237,8 +272,17 @@ class Result:
         """:meth:`dumps` with ``moves`` for the moves' texts (joined by ", "):
         for a batch, whose core writes them (Search.line_text) without
         making the moves."""
-        return _result_text(self.variant, self.fingerprint, self.deal, _cards_text(self.cards), self.verdict,
-                            self.reason, self.score, moves, self.stats.text())
+        return _result_text(
+            self.variant,
+            self.fingerprint,
+            self.deal,
+            _cards_text(self.cards),
+            self.verdict,
+            self.reason,
+            self.score,
+            moves,
+            self.stats.text(),
+        )
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | str) -> Result:
@@ -287,9 +331,11 @@ class Result:
         deal = Deal(self.cards, self.deal, decks) if self.deal is not None else Deal.from_cards(self.cards, decks)
         rules = self.rules or load(self.variant)
         if self.fingerprint is not None and rules.fingerprint != self.fingerprint:
-            raise VariantError(f"the result was found under the rules {self.fingerprint} of {self.variant}, "
-                               f"not those of the shipped variant ({rules.fingerprint}): "
-                               "replay it with solver.position_after and the variant file's variant")
+            raise VariantError(
+                f"the result was found under the rules {self.fingerprint} of {self.variant}, "
+                f"not those of the shipped variant ({rules.fingerprint}): "
+                "replay it with solver.position_after and the variant file's variant"
+            )
         return position_after(deal, rules, self.moves[:count])
 
     def _label(self) -> str:
@@ -331,15 +377,18 @@ def _checked_head(data: object) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ResultError("result: expected a JSON object")
     if "verdict" not in data and "won" in data and "strategy" in data:
-        raise ResultError("result: this is a blind player's game, which has no verdict:"
-                          " read it with BlindGame.from_json")
+        raise ResultError(
+            "result: this is a blind player's game, which has no verdict: read it with BlindGame.from_json"
+        )
     for key in ("variant", "deal", "cards", "verdict", "reason", "score", "moves"):
         if key not in data:
             raise ResultError(f"result: field {key!r} is missing")
     if data["reason"] == "blind":
-        raise ResultError("result: reason 'blind' is that of a blind player's game (solver.blind.play), which is"
-                          " no search's verdict and proves nothing about the deal: read it with"
-                          " BlindGame.from_json")
+        raise ResultError(
+            "result: reason 'blind' is that of a blind player's game (solver.blind.play), which is"
+            " no search's verdict and proves nothing about the deal: read it with"
+            " BlindGame.from_json"
+        )
     if data["verdict"] not in VERDICTS:
         raise ResultError(f"result: verdict {brief(data['verdict'])} is not one of {', '.join(VERDICTS)}")
     if data["reason"] is not None and data["reason"] not in REASONS:
@@ -359,8 +408,9 @@ def _checked_head(data: object) -> dict[str, Any]:
 
 
 def _is_fingerprint(value: object) -> bool:
-    return (isinstance(value, str) and len(value) == 2 * FINGERPRINT_BYTES
-            and all(c in "0123456789abcdef" for c in value))
+    return (
+        isinstance(value, str) and len(value) == 2 * FINGERPRINT_BYTES and all(c in "0123456789abcdef" for c in value)
+    )
 
 
 #: What names a deal: its number, its cards as text, a Deal, or its cards.
@@ -394,9 +444,7 @@ def start_position(deal: DealLike, variant: str | BaseVariant = DEFAULT_VARIANT)
     return start
 
 
-def position_after(
-    deal: DealLike, variant: str | BaseVariant, moves: Iterable[Move | dict[str, Any]]
-) -> AnyPosition:
+def position_after(deal: DealLike, variant: str | BaseVariant, moves: Iterable[Move | dict[str, Any]]) -> AnyPosition:
     """The position after playing ``moves`` (Move objects or solution-format dicts)
     from the start of ``deal``. The first illegal move raises
     :class:`~solver.game.IllegalMoveError` naming it."""
@@ -458,7 +506,7 @@ def _deal_of(pos: AnyPosition) -> tuple[int | None, tuple[Card, ...]]:
     the_deal = pos.deal
     if the_deal is not None:
         return the_deal.number, tuple(the_deal.cards)
-    if isinstance(pos, TombPosition):         # a position of its own: the cards not yet home
+    if isinstance(pos, TombPosition):  # a position of its own: the cards not yet home
         return None, tuple(pos.stock) + tuple(pos.waste)
     return None, ()
 
@@ -468,8 +516,17 @@ def deal_text(variant: BaseVariant, number: int, indexes: bytes, out: core.TextO
     are ``indexes`` (deals.card_indexes): its position and cards not made."""
     if out.stats is None:
         return None
-    return _result_text(variant.name, variant.fingerprint, number, ", ".join(map(_CARD_TEXTS.__getitem__, indexes)),
-                        out.verdict, out.reason, out.score, out.line, out.stats)
+    return _result_text(
+        variant.name,
+        variant.fingerprint,
+        number,
+        ", ".join(map(_CARD_TEXTS.__getitem__, indexes)),
+        out.verdict,
+        out.reason,
+        out.score,
+        out.line,
+        out.stats,
+    )
 
 
 def text_of(pos: AnyPosition, out: core.TextOutcome) -> str | None:
@@ -482,8 +539,17 @@ def text_of(pos: AnyPosition, out: core.TextOutcome) -> str | None:
     moves = out.line
     if pos.history:
         moves = ", ".join([m.text() for m in pos.history] + ([moves] if moves else []))
-    return _result_text(pos.variant.name, pos.variant.fingerprint, number, _cards_text(cards), out.verdict,
-                        out.reason, out.score, moves, out.stats)
+    return _result_text(
+        pos.variant.name,
+        pos.variant.fingerprint,
+        number,
+        _cards_text(cards),
+        out.verdict,
+        out.reason,
+        out.score,
+        moves,
+        out.stats,
+    )
 
 
 def result_of(pos: AnyPosition, out: core.CoreOutcome) -> Result:
@@ -497,8 +563,9 @@ def result_of(pos: AnyPosition, out: core.CoreOutcome) -> Result:
         reason=out.reason,
         score=out.score,
         moves=tuple(pos.history) + out.moves,
-        stats=Stats(out.positions, out.seconds, out.table_bytes, out.peak_bytes, out.held_bytes, out.held,
-                    out.refused_bytes),
+        stats=Stats(
+            out.positions, out.seconds, out.table_bytes, out.peak_bytes, out.held_bytes, out.held, out.refused_bytes
+        ),
         played=len(pos.history),
         fingerprint=pos.variant.fingerprint,
         rules=pos.variant,

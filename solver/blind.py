@@ -54,13 +54,12 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from . import families
 from .api import DEFAULT_VARIANT, Result, position_after, to_deal
 from .cards import Card
 from .deals import Deal
-from .errors import ResultError
+from .errors import ResultError, VariantError
 from .errors import StrategyError as StrategyError
-from .errors import VariantError
-from . import families
 from .families import AnyPosition
 from .families.tomb import TombPosition, TombVariant
 from .inputs import brief, check_depth, load_json
@@ -371,7 +370,7 @@ def careful_move(pos: TombPosition) -> Move | None:
 
 
 def _choose(chooser: Strategy | Chooser, view: View) -> Move | None:
-    if isinstance(chooser, Strategy):       # (runtime_checkable: it has a choose)
+    if isinstance(chooser, Strategy):  # (runtime_checkable: it has a choose)
         return chooser.choose(view, view.moves)
     return chooser(view, view.moves)
 
@@ -473,13 +472,21 @@ class BlindGame:
         if not isinstance(data, dict):
             raise ResultError("blind game: expected a JSON object")
         won, strategy = _won_and_strategy(data)
-        try:        # the fields it shares with a result, read as a result reads them
+        try:  # the fields it shares with a result, read as a result reads them
             common = Result.from_json({**data, "verdict": "won" if won else "lost", "reason": None, "stats": {}})
         except ResultError as exc:
             raise ResultError(f"blind game{str(exc).removeprefix('result')}") from None
-        return cls(variant=common.variant, fingerprint=common.fingerprint, deal=common.deal, cards=common.cards,
-                   strategy=strategy, won=won, score=common.score, moves=common.moves,
-                   stats=BlindStats.from_json(data.get("stats", {})))
+        return cls(
+            variant=common.variant,
+            fingerprint=common.fingerprint,
+            deal=common.deal,
+            cards=common.cards,
+            strategy=strategy,
+            won=won,
+            score=common.score,
+            moves=common.moves,
+            stats=BlindStats.from_json(data.get("stats", {})),
+        )
 
     @classmethod
     def loads(cls, text: str) -> BlindGame:
@@ -494,14 +501,17 @@ class BlindGame:
         deal = Deal(self.cards, self.deal, 1) if self.deal is not None else Deal.from_cards(self.cards)
         rules_of = self.rules or load(self.variant)
         if self.fingerprint is not None and rules_of.fingerprint != self.fingerprint:
-            raise VariantError(f"the game was played under the rules {self.fingerprint} of {self.variant}, "
-                               f"not those of the shipped variant ({rules_of.fingerprint}): "
-                               "replay it with solver.position_after and the variant file's variant")
+            raise VariantError(
+                f"the game was played under the rules {self.fingerprint} of {self.variant}, "
+                f"not those of the shipped variant ({rules_of.fingerprint}): "
+                "replay it with solver.position_after and the variant file's variant"
+            )
         return position_after(deal, rules_of, self.moves[:count])
 
     def __str__(self) -> str:
-        shipped = self.fingerprint is None or (self.variant in names()
-                                               and load(self.variant).fingerprint == self.fingerprint)
+        shipped = self.fingerprint is None or (
+            self.variant in names() and load(self.variant).fingerprint == self.fingerprint
+        )
         label = self.variant if shipped else f"{self.variant} (rules {self.fingerprint}, not the shipped ones)"
         name = f"deal {self.deal}" if self.deal is not None else "the given deal"
         who = f"the {self.strategy} player" if self.strategy else "a blind player"
@@ -509,8 +519,10 @@ class BlindGame:
         if self.won:
             head = f"{label}, {name}: a blind game: {who} won it, {self.score}/{total} cards home"
         else:
-            head = (f"{label}, {name}: a blind game: {who} got stuck with {self.score}/{total} cards home, "
-                    "which proves nothing about the deal")
+            head = (
+                f"{label}, {name}: a blind game: {who} got stuck with {self.score}/{total} cards home, "
+                "which proves nothing about the deal"
+            )
         width = len(str(len(self.moves)))
         lines = [head, *(f"{i:>{width}}. {m}" for i, m in enumerate(self.moves, 1))]
         lines.append(f"{self.stats.positions:,} positions met, {self.stats.seconds:.3f} s")
@@ -518,8 +530,12 @@ class BlindGame:
 
 
 def _warn_verdict(name: str) -> None:
-    warnings.warn(f"BlindGame.{name} is deprecated: a blind game has no verdict, and one the player did not win "
-                  "proves nothing about the deal; use BlindGame.won", DeprecationWarning, stacklevel=3)
+    warnings.warn(
+        f"BlindGame.{name} is deprecated: a blind game has no verdict, and one the player did not win "
+        "proves nothing about the deal; use BlindGame.won",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 def _won_and_strategy(data: dict[str, Any]) -> tuple[bool, str | None]:
@@ -536,8 +552,10 @@ def _won_and_strategy(data: dict[str, Any]) -> tuple[bool, str | None]:
         return data["won"], data["strategy"]
     old = (data.get("verdict"), data.get("reason"))
     if old not in (("won", None), ("lost", "blind")):
-        raise ResultError(f"blind game: verdict {brief(old[0])} with reason {brief(old[1])} is no blind game's"
-                          " (a search's result: read it with Result.from_json)")
+        raise ResultError(
+            f"blind game: verdict {brief(old[0])} with reason {brief(old[1])} is no blind game's"
+            " (a search's result: read it with Result.from_json)"
+        )
     return old[0] == "won", None
 
 
@@ -552,8 +570,7 @@ def _strategy_name(strategy: object, chooser: object) -> str:
     return named if isinstance(named, str) else type(chooser).__name__
 
 
-def _play_out(pos: TombPosition, chooser: Strategy | Chooser,
-              max_moves: int) -> tuple[TombPosition, set[Hashable]]:
+def _play_out(pos: TombPosition, chooser: Strategy | Chooser, max_moves: int) -> tuple[TombPosition, set[Hashable]]:
     """The game of ``chooser`` from ``pos`` to its end, and the positions it
     went through."""
     seen = {_key(pos)}
@@ -599,8 +616,9 @@ def play(
     rules_of = load(variant)
     family = families.of(rules_of)
     if not family.blind_players:
-        raise VariantError(f"play (the blind players) is written for the Napoleon's Tomb variants;"
-                         f" {rules_of.name} is not one")
+        raise VariantError(
+            f"play (the blind players) is written for the Napoleon's Tomb variants; {rules_of.name} is not one"
+        )
     the_deal = to_deal(deal)
     pos, seen = _play_out(family.position.start(the_deal, rules_of), chooser, max_moves)
     return BlindGame(

@@ -8,10 +8,9 @@ Card('TH')
 
 from __future__ import annotations
 
-from .errors import CardError as CardError
-
 from dataclasses import dataclass, field
 
+from .errors import CardError as CardError
 from .inputs import brief
 
 RANKS = "A23456789TJQK"

@@ -28,8 +28,8 @@ from .deals import _FRESH_INDEXES, LC_LIMIT, MIN_NUMBER, Deal
 from .deals import card_indexes as deals_card_indexes
 from .errors import CoreError as CoreError
 from .families.base import BaseVariant
-from .notation import Move
 from .inputs import brief
+from .notation import Move
 from .vocabulary import Reason, Verdict
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
     from .families import AnyPosition
 
 from ._core import ffi, lib
-
 
 #: The Tomb's shortcuts, and the two-deck games' (the families' records
 #: hold them: families.TOMB.shortcuts...).
@@ -72,8 +71,15 @@ _PLACES = {
     lib.SOLVER_PLACE_FOUNDATION: "foundation",
 }
 #: Places named with their index (``pile:3``), and those whose index is a suit (``kbase:H``).
-_NUMBERED_PLACES = frozenset((lib.SOLVER_PLACE_PILE, lib.SOLVER_PLACE_LID, lib.SOLVER_PLACE_SIDE,
-                              lib.SOLVER_PLACE_BOTTOM, lib.SOLVER_PLACE_RESERVE_PILE))
+_NUMBERED_PLACES = frozenset(
+    (
+        lib.SOLVER_PLACE_PILE,
+        lib.SOLVER_PLACE_LID,
+        lib.SOLVER_PLACE_SIDE,
+        lib.SOLVER_PLACE_BOTTOM,
+        lib.SOLVER_PLACE_RESERVE_PILE,
+    )
+)
 _SUIT_PLACES = frozenset((lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SOLVER_PLACE_FOUNDATION))
 
 
@@ -240,10 +246,10 @@ def _search_thread(jobs: _Jobs) -> None:
         work, done = jobs.get()
         try:
             work()
-        except BaseException:     # reported as a thread of its own would; the caller sees no status
+        except BaseException:  # reported as a thread of its own would; the caller sees no status
             traceback.print_exc()
         finally:
-            with _IDLE_LOCK:      # idle before the caller sees done
+            with _IDLE_LOCK:  # idle before the caller sees done
                 _IDLE.append(jobs)
             done.set()
 
@@ -302,15 +308,16 @@ class Search:
         batch does for each deal."""
         deal_struct = self._family.deal_struct
         if deal_struct is None or len(indexes) > 52:
-            raise CoreError(f"a search of a {self._family.position.__name__} cannot take a one-deck deal"
-                            f" of {len(indexes)} cards")
+            raise CoreError(
+                f"a search of a {self._family.position.__name__} cannot take a one-deck deal of {len(indexes)} cards"
+            )
         err = ffi.new("char[]", 256)
         if self._reset(self._handle, deal_struct(indexes), err, 256) < 0:
             raise CoreError(ffi.string(err).decode())
 
     def set_limits(self, positions: int | None, seconds: float | None, memory: int | None) -> None:
         limits = (positions or 0, seconds or 0.0, memory or 0)
-        if limits != self._limits:      # a reset keeps them: a batch sets them once
+        if limits != self._limits:  # a reset keeps them: a batch sets them once
             lib.solver_set_limits(self._handle, *limits)
             self._limits = limits
 
@@ -371,14 +378,23 @@ class Search:
         verdict, reason = STATUS[status]
         stats, buf = self._stats, self._text
         lib.solver_get_stats(self._handle, stats)
-        n = lib.solver_stats_text(stats, buf, TEXT_BYTES)           # a few hundred bytes
+        n = lib.solver_stats_text(stats, buf, TEXT_BYTES)  # a few hundred bytes
         stats_text = str(ffi.buffer(buf, n), "ascii") if 0 <= n < TEXT_BYTES else None
         won = verdict == "won"
         which = 0 if won else 1
         n = lib.solver_line_text(self._handle, which, buf, TEXT_BYTES)
         line = str(ffi.buffer(buf, n), "ascii") if 0 <= n < TEXT_BYTES else self.line_text(which)
-        return TextOutcome(verdict, reason, self.max_score if won else stats.best_score, stats.positions,
-                           stats.seconds, stats.table_bytes, stats.held_bytes, line, stats_text)
+        return TextOutcome(
+            verdict,
+            reason,
+            self.max_score if won else stats.best_score,
+            stats.positions,
+            stats.seconds,
+            stats.table_bytes,
+            stats.held_bytes,
+            line,
+            stats_text,
+        )
 
     def outcome(self, status: int, text: bool = False) -> CoreOutcome:
         """What the run that ended with ``status`` found; ``text``: its line

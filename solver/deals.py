@@ -34,16 +34,15 @@ The package pysol-cards switches generator one number later than PySolFC
 
 from __future__ import annotations
 
-from .errors import DealError as DealError
-
 import random
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from .inputs import brief
 from .cards import DECK, Card, CardError
+from .errors import DealError as DealError
+from .inputs import brief
 
 #: The smallest deal number.
 MIN_NUMBER = 1
@@ -65,9 +64,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 
 #: The fresh deck re-ordered as Microsoft FreeCell numbers its cards: rank by
 #: rank, and within a rank clubs, diamonds, hearts, spades.
-_FREECELL_ORDER: tuple[Card, ...] = tuple(
-    Card(rank, suit) for rank in range(1, 14) for suit in "CDHS"
-)
+_FREECELL_ORDER: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, 14) for suit in "CDHS")
 
 
 def _fresh(number: int, decks: int) -> list[Card]:
@@ -115,8 +112,9 @@ def _shuffled(number: int, decks: int = 1) -> list[Card]:
 
 #: The indexes (Card.index) of the cards _fresh lays, by the generator (LC:
 #: True) and the decks.
-_FRESH_INDEXES = {(lc, decks): [c.index for c in _fresh(1 if lc else LC_LIMIT, decks)]
-                  for lc in (True, False) for decks in (1, 2)}
+_FRESH_INDEXES = {
+    (lc, decks): [c.index for c in _fresh(1 if lc else LC_LIMIT, decks)] for lc in (True, False) for decks in (1, 2)
+}
 
 
 def card_indexes(number: int, decks: int = 1) -> bytes:
@@ -176,9 +174,7 @@ def _check_deck(cards: Sequence[Card], decks: int = 1) -> None:
             text += f"; {count} cards given, {DECK_SIZE} expected"
         raise DealError(f"{text}; missing: {_card_list(missing)}")
     if count < DECK_SIZE:
-        raise DealError(
-            f"{count} cards given, {DECK_SIZE} expected; missing: {_card_list(missing)}"
-        )
+        raise DealError(f"{count} cards given, {DECK_SIZE} expected; missing: {_card_list(missing)}")
 
 
 def _check_decks(cards: Sequence[Card], decks: int) -> None:
@@ -197,8 +193,7 @@ def _check_decks(cards: Sequence[Card], decks: int) -> None:
     if extra:
         card, where = extra[0]
         problems.append(
-            f"card {card} appears {len(where)} times (positions {', '.join(map(str, where))}),"
-            f" {decks} expected"
+            f"card {card} appears {len(where)} times (positions {', '.join(map(str, where))}), {decks} expected"
         )
     if missing:
         problems.append(f"missing: {_card_list(missing)}")
@@ -215,9 +210,7 @@ def _to_card(item: object, position: int) -> Card:
             return Card.parse(item)
         except CardError as error:
             raise DealError(f"card {position}: {error}") from None
-    raise DealError(
-        f"card {position} ({brief(item)}) is a {type(item).__name__}, not a card or card text"
-    )
+    raise DealError(f"card {position} ({brief(item)}) is a {type(item).__name__}, not a card or card text")
 
 
 # ---------------------------------------------------------------------------
@@ -251,8 +244,7 @@ class Deal:
         if not isinstance(cards, tuple):
             if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
                 raise DealError(
-                    f"Deal cards must be a sequence of Card, not {type(cards).__name__}"
-                    " (use Deal.parse for text)"
+                    f"Deal cards must be a sequence of Card, not {type(cards).__name__} (use Deal.parse for text)"
                 )
             cards = tuple(cards)
         for position, card in enumerate(cards, 1):
@@ -314,9 +306,7 @@ class Deal:
             raise DealError(f"a deal to parse must be text, not {type(text).__name__}")
         tokens = [t for t in _SEPARATORS.split(text) if t]
         if not tokens:
-            raise DealError(
-                f"empty deal: expected {DECK_SIZE * decks} cards in turning order, got none"
-            )
+            raise DealError(f"empty deal: expected {DECK_SIZE * decks} cards in turning order, got none")
         return cls.from_cards(tokens, decks)
 
     @classmethod
@@ -336,9 +326,7 @@ class Deal:
         if isinstance(cards, str):
             return cls.parse(cards, decks)
         if isinstance(cards, bytes) or not isinstance(cards, Iterable):
-            raise DealError(
-                f"cards must be a sequence of cards or card texts, not {type(cards).__name__}"
-            )
+            raise DealError(f"cards must be a sequence of cards or card texts, not {type(cards).__name__}")
         return cls(tuple(_to_card(item, i) for i, item in enumerate(cards, 1)), None, decks)
 
     # -- container behaviour ------------------------------------------------
@@ -369,9 +357,7 @@ def _check_number(number: object) -> None:
     """Raise :class:`DealError` unless ``number`` is an int deal number."""
     allowed = f"deal numbers are {MIN_NUMBER} .. {MAX_NUMBER} (10**20)"
     if isinstance(number, bool) or not isinstance(number, int):
-        raise DealError(
-            f"deal number {brief(number)} is a {type(number).__name__}, not a whole number: {allowed}"
-        )
+        raise DealError(f"deal number {brief(number)} is a {type(number).__name__}, not a whole number: {allowed}")
     if not MIN_NUMBER <= number <= MAX_NUMBER:
         # An int of more than 4300 digits cannot even be written as text.
         digits = int(number.bit_length() * 0.30103) + 1
@@ -399,8 +385,10 @@ def number_from_text(text: str) -> int:
     # SHOWN_DIGITS digits, _check_number names the number itself.
     significant = digits.lstrip("0")
     if len(significant) > SHOWN_DIGITS:
-        raise DealError(f"deal number of {len(significant)} digits is out of range: deal numbers are"
-                        f" {MIN_NUMBER} .. {MAX_NUMBER} (10**20)")
+        raise DealError(
+            f"deal number of {len(significant)} digits is out of range: deal numbers are"
+            f" {MIN_NUMBER} .. {MAX_NUMBER} (10**20)"
+        )
     number = int(significant or "0")
     _check_number(number)
     return number

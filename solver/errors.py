@@ -75,8 +75,7 @@ class IllegalMoveError(MoveError):
     number in the line replayed, or ``None`` for a move played by itself.
     """
 
-    def __init__(self, message: str, move: object = None, reason: str | None = None,
-                 number: int | None = None) -> None:
+    def __init__(self, message: str, move: object = None, reason: str | None = None, number: int | None = None) -> None:
         super().__init__(message)
         self.move = move
         self.reason = message if reason is None else reason

@@ -13,8 +13,17 @@ from typing import Any
 from .errors import IllegalMoveError, MoveError
 from .notation import FOUNDATIONS, INDEXED_PLACES, PLACES, Move, is_place, place_index, place_kind
 
-__all__ = ["FOUNDATIONS", "INDEXED_PLACES", "PLACES", "IllegalMoveError", "Move", "MoveError", "is_place",
-           "place_index", "place_kind"]
+__all__ = [
+    "FOUNDATIONS",
+    "INDEXED_PLACES",
+    "PLACES",
+    "IllegalMoveError",
+    "Move",
+    "MoveError",
+    "is_place",
+    "place_index",
+    "place_kind",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -26,7 +35,8 @@ def __getattr__(name: str) -> Any:
 
         from .families.tomb.position import TombPosition
 
-        warnings.warn(f"solver.game.{name} is deprecated: import TombPosition from solver",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            f"solver.game.{name} is deprecated: import TombPosition from solver", DeprecationWarning, stacklevel=2
+        )
         return TombPosition
     raise AttributeError(f"module 'solver.game' has no attribute {name!r}")

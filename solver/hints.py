@@ -38,11 +38,10 @@ from typing import Any, cast
 
 from . import families
 from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, Result, Stats, position_after, solve, start_position
+from .blind import careful_move
 from .families import AnyPosition
 from .families.tomb import TombPosition
-from .notation import Move
-from .notation import describe_move
-from .blind import careful_move
+from .notation import Move, describe_move
 from .variants import BaseVariant
 from .vocabulary import VERDICTS, Reason, Verdict
 
@@ -58,8 +57,11 @@ def __getattr__(name: str) -> Any:
     """``HINT_STATUSES``, deprecated: :data:`solver.vocabulary.VERDICTS`
     (a hint answers with a search's verdict). Removed in the next release."""
     if name == "HINT_STATUSES":
-        warnings.warn("solver.hints.HINT_STATUSES is deprecated: use solver.VERDICTS (solver.vocabulary.VERDICTS)",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "solver.hints.HINT_STATUSES is deprecated: use solver.VERDICTS (solver.vocabulary.VERDICTS)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return VERDICTS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -51,7 +51,7 @@ def brief(value: object) -> str:
         return f"<a whole number of {len(str(abs(value))) if value.bit_length() < 14000 else _digits(value):,} digits>"
     try:
         return _REPR.repr(value)
-    except (RecursionError, ValueError):     # a value whose own repr fails
+    except (RecursionError, ValueError):  # a value whose own repr fails
         return f"<a {type(value).__name__}>"
 
 
@@ -98,13 +98,12 @@ def load_json(text: str | bytes, what: str, error: Error) -> Any:
     try:
         data = json.loads(text, parse_int=_parse_int)
     except _TooLong as exc:
-        raise error(f"{what}: a number of {exc.digits:,} digits; the numbers here have at most"
-                    f" {MAX_DIGITS}") from None
+        raise error(f"{what}: a number of {exc.digits:,} digits; the numbers here have at most {MAX_DIGITS}") from None
     except RecursionError:
         raise error(f"{what}: nested more than {MAX_DEPTH} levels deep") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise error(f"{what}: not JSON ({exc})") from None
-    except ValueError as exc:       # a float or a constant json refuses
+    except ValueError as exc:  # a float or a constant json refuses
         raise error(f"{what}: not JSON ({exc})") from None
     check_depth(data, what, error)
     return data
@@ -114,8 +113,9 @@ def _refuse(path: object, what: str, why: str, error: Error) -> NoReturn:
     raise error(f"{shown_path(path)}: cannot read {what} ({why})")
 
 
-def read_text(path: str | os.PathLike[str], what: str, error: Error, *, max_bytes: int,
-              regular_only: bool = True) -> str:
+def read_text(
+    path: str | os.PathLike[str], what: str, error: Error, *, max_bytes: int, regular_only: bool = True
+) -> str:
     """The UTF-8 text of the file at ``path``, of at most ``max_bytes``.
 
     With ``regular_only`` a device, a FIFO or a directory is refused without
@@ -127,7 +127,7 @@ def read_text(path: str | os.PathLike[str], what: str, error: Error, *, max_byte
         fd = os.open(path, flags)
     except OSError as exc:
         _refuse(path, what, exc.strerror or str(exc), error)
-    except ValueError:              # a NUL character in the path
+    except ValueError:  # a NUL character in the path
         _refuse(brief(os.fspath(path)), what, "a path cannot hold a NUL character", error)
     try:
         mode = os.fstat(fd).st_mode
@@ -136,7 +136,7 @@ def read_text(path: str | os.PathLike[str], what: str, error: Error, *, max_byte
         if regular_only and not stat.S_ISREG(mode):
             _refuse(path, what, "it is not a regular file (a device, a FIFO or a socket)", error)
         if not stat.S_ISREG(mode):
-            os.set_blocking(fd, True)       # a pipe: wait for its writer, as reading standard input does
+            os.set_blocking(fd, True)  # a pipe: wait for its writer, as reading standard input does
         data = _read_at_most(fd, max_bytes + 1)
     except OSError as exc:
         _refuse(path, what, exc.strerror or str(exc), error)

@@ -52,10 +52,28 @@ from .errors import IllegalMoveError, MoveError
 from .inputs import brief, check_depth
 
 __all__ = [
-    "Move", "MoveError", "IllegalMoveError",
-    "PLACES", "FOUNDATIONS", "INDEXED_PLACES", "is_place", "place_kind", "place_index",
-    "ACTIONS", "BLIND_ACTIONS", "HOME_PLACES", "parse_move", "move_json",
-    "Tense", "TENSES", "say", "say_place", "step_text", "step_name", "describe", "describe_move",
+    "Move",
+    "MoveError",
+    "IllegalMoveError",
+    "PLACES",
+    "FOUNDATIONS",
+    "INDEXED_PLACES",
+    "is_place",
+    "place_kind",
+    "place_index",
+    "ACTIONS",
+    "BLIND_ACTIONS",
+    "HOME_PLACES",
+    "parse_move",
+    "move_json",
+    "Tense",
+    "TENSES",
+    "say",
+    "say_place",
+    "step_text",
+    "step_name",
+    "describe",
+    "describe_move",
 ]
 
 # ---------------------------------------------------------------------------
@@ -101,6 +119,7 @@ def place_index(place: str) -> str:
 
 # ---------------------------------------------------------------------------
 # The move, the solution format and the text form
+
 
 @dataclass(frozen=True, slots=True)
 class Move:
@@ -198,9 +217,7 @@ class Move:
                 return cls.move(Card.parse(card), src, dst)
         except CardError as exc:
             raise MoveError(f"{exc} in move {brief(data)}") from None
-        raise MoveError(
-            f"unknown action {brief(action)} in {brief(data)}; actions are turn, redeal, move, deal, jewel"
-        )
+        raise MoveError(f"unknown action {brief(action)} in {brief(data)}; actions are turn, redeal, move, deal, jewel")
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -271,7 +288,6 @@ class Move:
         if self.action == "jewel":
             return f"Move.jewel({self.card}, {self.dst!r})"
         return f"Move.move({self.card}, {self.src!r}, {self.dst!r})"
-
 
 
 # ---------------------------------------------------------------------------
@@ -387,10 +403,13 @@ WORDS: dict[str, tuple[str, str, str, str]] = {
     "turn": ("turn the stock", "turned the stock", "the stock turned", "turn the stock"),
     "deal": ("deal a round", "dealt a round", "a round dealt", "deal a round"),
     "redeal": ("redeal", "redealt", "the stock redealt", "redeal"),
-    "jewel": ("open the next jewel{into}", "opened the next jewel{into}", "the next jewel opened{into}",
-              "open the next jewel{into}"),
-    "move": ("play {card}{src} → {dst}", "played {card}{src} → {dst}", "{card}{src} → {dst}",
-             "{card}{src} → {dst}"),
+    "jewel": (
+        "open the next jewel{into}",
+        "opened the next jewel{into}",
+        "the next jewel opened{into}",
+        "open the next jewel{into}",
+    ),
+    "move": ("play {card}{src} → {dst}", "played {card}{src} → {dst}", "{card}{src} → {dst}", "{card}{src} → {dst}"),
 }
 
 #: The words of the places whose name is not the page's label.
@@ -433,7 +452,8 @@ def say(move: Move, tense: Tense = "do", *, capital: bool | None = None) -> str:
     else:
         text = words[TENSES.index(tense)].format(
             card=move.card.pretty() + " " if move.card is not None else "",
-            src=say_place(move.src), dst=say_place(move.dst),
+            src=say_place(move.src),
+            dst=say_place(move.dst),
             into=f" into {say_place(move.dst)}" if move.dst else "",
         )
     if capital is None:

@@ -45,17 +45,17 @@ from dataclasses import replace
 from typing import Any, cast
 
 from . import families
+from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, Stats, start_position
+from .blind import careful_move
 from .errors import GameError
+from .families import AnyPosition
 from .families.player import Refused
 from .families.tomb import TombPosition
+from .hints import Hint
+from .hints import hint as _hint
 from .inputs import brief
-from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, start_position
-from .families import AnyPosition
-from .notation import IllegalMoveError, Move, MoveError
-from .notation import ACTIONS as ACTIONS, HOME_PLACES, describe, move_json, parse_move
-from .api import Stats
-from .blind import careful_move
-from .hints import Hint, hint as _hint
+from .notation import ACTIONS as ACTIONS
+from .notation import HOME_PLACES, IllegalMoveError, Move, MoveError, describe, move_json, parse_move
 from .variants import BaseVariant
 
 __all__ = ["Game", "GameError", "describe", "parse_move", "move_json"]
@@ -82,7 +82,7 @@ class _Lines:
 
     def __init__(self, positions: int = 10_000) -> None:
         self._lines: OrderedDict[int, tuple[dict[AnyPosition, int], Hint]] = OrderedDict()
-        self._room = positions          # the positions kept, all lines together
+        self._room = positions  # the positions kept, all lines together
         self._kept = 0
         self._lock = threading.Lock()
         self._count = 0
@@ -130,8 +130,14 @@ class Game:
     of the player with the moves made by themselves after it.
     """
 
-    def __init__(self, variant: str | BaseVariant = DEFAULT_VARIANT, deal: DealLike | None = None, *,
-                 position: AnyPosition | None = None, auto: bool = True) -> None:
+    def __init__(
+        self,
+        variant: str | BaseVariant = DEFAULT_VARIANT,
+        deal: DealLike | None = None,
+        *,
+        position: AnyPosition | None = None,
+        auto: bool = True,
+    ) -> None:
         if position is None:
             if deal is None:
                 raise GameError("a game needs a deal (a number or cards) or a position")
@@ -150,8 +156,7 @@ class Game:
         return cls(position=position, auto=auto)
 
     @classmethod
-    def replay(cls, variant: str | BaseVariant, deal: DealLike, steps: Iterable[object], *,
-               auto: bool = True) -> Game:
+    def replay(cls, variant: str | BaseVariant, deal: DealLike, steps: Iterable[object], *, auto: bool = True) -> Game:
         """The game after ``steps`` (each a list of moves in the player's
         notation, as :meth:`steps_json` gives them), played exactly as listed.
         A bad step raises :class:`~solver.game.MoveError` naming it."""
@@ -310,8 +315,10 @@ class Game:
         order, and proves nothing. The Napoleon's Tomb variants only."""
         pos = self.position
         if not families.of(self.variant).blind_players:
-            raise GameError(f"a fair hint needs the blind player, written for the Napoleon's Tomb variants;"
-                            f" {self.variant.name} is not one")
+            raise GameError(
+                f"a fair hint needs the blind player, written for the Napoleon's Tomb variants;"
+                f" {self.variant.name} is not one"
+            )
         choice = careful_move(cast(TombPosition, pos))
         return None if choice is None else self._family.to_player(pos, choice)
 

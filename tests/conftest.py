@@ -19,8 +19,13 @@ class Server:
     """A `python -m solver serve` of the test's own, on a free port."""
 
     def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", "0", *args], cwd=ROOT,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "solver", "serve", "--port", "0", *args],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self.line = self.proc.stdout.readline()
         if not self.line.startswith("The web game is at "):
             self.stop()
@@ -30,8 +35,9 @@ class Server:
     def request(self, path: str, body=None, *, raw: bytes | None = None, method: str | None = None):
         """(status, JSON) of a request; ``body`` is sent as JSON (POST)."""
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-        req = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+        req = urllib.request.Request(
+            self.url.rstrip("/") + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         try:
             with urllib.request.urlopen(req, timeout=60) as r:
                 return r.status, json.load(r)

@@ -22,14 +22,14 @@ import sys
 from solver.batch import workers
 
 DEAL = 40
-_solve_chunk = workers.solve_chunk     # the real one, before __main__ below replaces it
+_solve_chunk = workers.solve_chunk  # the real one, before __main__ below replaces it
 
 
 def solve_chunk(variant, deals, limit):
     if DEAL not in deals:
         return _solve_chunk(variant, deals, limit)
     frame = sys._getframe()
-    while frame.f_code.co_name != "_process_worker":      # concurrent.futures.process
+    while frame.f_code.co_name != "_process_worker":  # concurrent.futures.process
         frame = frame.f_back
     results = frame.f_locals["result_queue"]
     results._wlock.acquire()

@@ -14,8 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``python -m solver ARGS`` from the checkout: exit code, stdout and stderr."""
     return subprocess.run(
-        [sys.executable, "-m", "solver", *args], input=stdin,
-        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=timeout,
+        [sys.executable, "-m", "solver", *args],
+        input=stdin,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
     )
 
 
@@ -56,8 +61,15 @@ def properties_profile() -> Any:
 
     from hypothesis import HealthCheck, settings
 
-    settings.register_profile("properties", max_examples=25, deadline=None, derandomize=True, database=None,
-                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-    settings.register_profile("properties-long", parent=settings.get_profile("properties"),
-                              max_examples=500, derandomize=False)
+    settings.register_profile(
+        "properties",
+        max_examples=25,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    settings.register_profile(
+        "properties-long", parent=settings.get_profile("properties"), max_examples=500, derandomize=False
+    )
     return settings.get_profile(os.environ.get("TOMB_PROPERTIES", "properties"))

@@ -9,14 +9,26 @@ import sys
 
 import pytest
 
+import solver
 from solver import (
-    Card, Deal, DealError, IllegalMoveError, Limit, Move, MoveError, Position, Result, Stats,
-    VariantError, position_after, solve, start_position,
+    Card,
+    Deal,
+    DealError,
+    IllegalMoveError,
+    Limit,
+    Move,
+    MoveError,
+    Position,
+    Result,
+    Stats,
+    VariantError,
+    position_after,
+    solve,
+    start_position,
+    variants,
 )
 from solver.cards import DECK
 from solver.rules import tomb
-import solver
-from solver import variants
 from solver.variants import load
 
 CLASSIC = load("napoleons-tomb")
@@ -84,8 +96,15 @@ def check_solution_format(data: dict, variant: str, deal: int | None) -> None:
             assert list(m) == ["action", "card", "from", "to"]
             assert isinstance(m["card"], str) and CARD_RE.match(m["card"])
             assert m["from"] in PLACES and m["to"] in PLACES
-    assert list(data["stats"]) == ["positions", "seconds", "table_bytes", "peak_bytes", "held_bytes", "held",
-                                   "refused_bytes"]
+    assert list(data["stats"]) == [
+        "positions",
+        "seconds",
+        "table_bytes",
+        "peak_bytes",
+        "held_bytes",
+        "held",
+        "refused_bytes",
+    ]
     assert sum(data["stats"]["held"].values()) == data["stats"]["held_bytes"] <= data["stats"]["peak_bytes"]
     assert type(data["stats"]["positions"]) is int and data["stats"]["positions"] >= 0
     assert isinstance(data["stats"]["seconds"], float) and data["stats"]["seconds"] >= 0
@@ -107,8 +126,9 @@ def test_deal_14_is_won_and_the_line_replays_to_52(won14):
     assert tomb.score(end) == 52 and tomb.is_won(end)
 
 
-@pytest.mark.parametrize("variant, number", [("napoleons-tomb-3", 5), ("napoleons-tomb-3", 1),
-                                             ("napoleonin-hauta", 14)])
+@pytest.mark.parametrize(
+    "variant, number", [("napoleons-tomb-3", 5), ("napoleons-tomb-3", 1), ("napoleonin-hauta", 14)]
+)
 def test_other_variants_win_lines_replay(variant, number):
     result = solve(number, variant, Limit(seconds=10))
     assert result.verdict == "won"
@@ -227,8 +247,9 @@ def test_from_json_rejects_non_objects(text):
         Result.from_json(text)
 
 
-@pytest.mark.parametrize("field, value", [("score", None), ("score", "abc"), ("stats", 5),
-                                          ("stats", {"positions": "x"})])
+@pytest.mark.parametrize(
+    "field, value", [("score", None), ("score", "abc"), ("stats", 5), ("stats", {"positions": "x"})]
+)
 def test_from_json_names_a_badly_typed_number(won14, field, value):
     data = won14.to_json()
     data[field] = value
@@ -413,12 +434,15 @@ def hand_built(variant) -> Position:
     return pos
 
 
-@pytest.mark.parametrize("variant, verdict, score", [
-    (CLASSIC, "lost", 46),
-    (THREE, "lost", 46),
-    # The Finnish rules send KD back onto the waste, freeing a cell for the 8.
-    (FINNISH, "won", 52),
-])
+@pytest.mark.parametrize(
+    "variant, verdict, score",
+    [
+        (CLASSIC, "lost", 46),
+        (THREE, "lost", 46),
+        # The Finnish rules send KD back onto the waste, freeing a cell for the 8.
+        (FINNISH, "won", 52),
+    ],
+)
 def test_hand_built_position(variant, verdict, score):
     pos = hand_built(variant)
     result = solve(pos)
@@ -430,8 +454,11 @@ def test_hand_built_position(variant, verdict, score):
     assert Result.from_json(result.dumps()) == result
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a Result from a hand-built Position keeps only stock+waste "
-                   "as 'cards' (not a deck), so Result.position() raises DealError")
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: a Result from a hand-built Position keeps only stock+waste "
+    "as 'cards' (not a deck), so Result.position() raises DealError",
+)
 def test_result_position_of_a_hand_built_position():
     pos = hand_built(CLASSIC)
     result = solve(pos)
@@ -478,8 +505,9 @@ def test_limit_rejects_non_positive_and_non_numbers(field, value):
         Limit(**{field: value})
 
 
-@pytest.mark.parametrize("field, value", [("positions", float("nan")), ("positions", float("inf")),
-                                          ("positions", 1.5), ("memory", 1.5)])
+@pytest.mark.parametrize(
+    "field, value", [("positions", float("nan")), ("positions", float("inf")), ("positions", 1.5), ("memory", 1.5)]
+)
 def test_limit_rejects_values_the_core_cannot_take(field, value):
     with pytest.raises(ValueError, match=f"Limit.{field}"):
         Limit(**{field: value})
@@ -490,8 +518,9 @@ def test_limit_rejects_counts_beyond_64_bits(field):
     assert getattr(Limit(**{field: 2**63 - 1}), field) == 2**63 - 1
     with pytest.raises(ValueError, match=f"Limit.{field}.* must be at most 9,223,372,036,854,775,807"):
         Limit(**{field: 2**63})
-    out = subprocess.run([sys.executable, "-m", "solver", "solve", "1", f"--max-{field}", "9" * 23],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "solver", "solve", "1", f"--max-{field}", "9" * 23], capture_output=True, text=True
+    )
     assert out.returncode == 2 and out.stderr.startswith(f"error: Limit.{field}"), out.stderr
     assert "Traceback" not in out.stderr
 

@@ -17,31 +17,48 @@ import time
 from pathlib import Path
 
 import pytest
+from support import ROOT, run
 
-from solver import Limit, Result, solve
-from solver import batch
+from solver import Limit, Result, batch, solve
 from solver.blind import wilson
 from solver.deals import DealError
 from solver.rules import tomb
 
-from support import ROOT, run
-
 VARIANT = "napoleons-tomb-3"
-POSITIONS = 20_000                 # decides most 3-card deals, leaves about one in five unknown
+POSITIONS = 20_000  # decides most 3-card deals, leaves about one in five unknown
 LIMIT = Limit(positions=POSITIONS, seconds=60)
 LIMIT_ARGS = ("--max-positions", str(POSITIONS), "--max-seconds", "60")
 
 
 def run_batch(db: Path, deals: str, *extra: str, jobs: int = 2) -> subprocess.CompletedProcess:
-    return run("batch", "--variant", VARIANT, "--deals", deals, "--jobs", str(jobs), "--db", str(db),
-               *(extra or LIMIT_ARGS))
+    return run(
+        "batch", "--variant", VARIANT, "--deals", deals, "--jobs", str(jobs), "--db", str(db), *(extra or LIMIT_ARGS)
+    )
 
 
 def start_batch(db: Path, deals: str, **popen) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "solver", "batch", "--variant", VARIANT, "--deals", deals,
-         "--jobs", "2", "--db", str(db), *LIMIT_ARGS],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8", **popen,
+        [
+            sys.executable,
+            "-m",
+            "solver",
+            "batch",
+            "--variant",
+            VARIANT,
+            "--deals",
+            deals,
+            "--jobs",
+            "2",
+            "--db",
+            str(db),
+            *LIMIT_ARGS,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        **popen,
     )
 
 
@@ -118,8 +135,13 @@ def test_one_row_per_deal_with_the_verdicts_of_solve(db40):
     for n, row in stored.items():
         r = solve(n, VARIANT, LIMIT)
         assert (row["variant"], row["verdict"], row["reason"], row["score"], row["positions"]) == (
-            VARIANT, r.verdict, r.reason, r.score, r.stats.positions), n
-        assert Result.from_json(row["line"]) == r          # the line: same deal, verdict, score, moves
+            VARIANT,
+            r.verdict,
+            r.reason,
+            r.score,
+            r.stats.positions,
+        ), n
+        assert Result.from_json(row["line"]) == r  # the line: same deal, verdict, score, moves
         assert json.loads(row["limits"]) == {"positions": POSITIONS, "seconds": 60.0, "memory": 2 * 2**30}
         assert row["seconds"] >= 0 and row["table_bytes"] >= 0 and row["solved_at"].endswith("+00:00")
         verdicts.add(r.verdict)
@@ -131,7 +153,7 @@ def test_one_row_per_deal_with_the_verdicts_of_solve(db40):
 def test_stored_lines_replay_with_the_reference_engine(db40):
     for n, row in rows(db40).items():
         result = Result.from_json(row["line"])
-        pos = result.position()                            # replayed by solver.rules.tomb
+        pos = result.position()  # replayed by solver.rules.tomb
         assert tomb.score(pos) == row["score"], n
         assert tomb.is_won(pos) == (row["verdict"] == "won"), n
 
@@ -158,8 +180,13 @@ def test_resume_solves_only_the_new_deals(tmp_path):
 def test_workers_are_forked_from_a_process_of_one_thread_alone():
     import threading
 
-    alone = subprocess.run([sys.executable, "-c", "from solver import batch; print(batch.start_method())"],
-                           cwd=ROOT, capture_output=True, text=True, check=True)
+    alone = subprocess.run(
+        [sys.executable, "-c", "from solver import batch; print(batch.start_method())"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert alone.stdout.strip() == ("fork" if sys.platform == "linux" else "spawn")
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -178,8 +205,9 @@ def test_a_batch_in_a_process_of_several_threads_spawns_its_workers(tmp_path, mo
 
     asked: list[str | None] = []
     get_context = multiprocessing.get_context
-    monkeypatch.setattr(batch.pool.multiprocessing, "get_context", lambda method=None: asked.append(method)
-                        or get_context(method))
+    monkeypatch.setattr(
+        batch.pool.multiprocessing, "get_context", lambda method=None: asked.append(method) or get_context(method)
+    )
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -210,17 +238,16 @@ def test_a_new_database_has_large_pages_and_an_old_one_keeps_its_own(tmp_path):
 
 def test_a_killed_batch_loses_and_duplicates_nothing(tmp_path):
     db = tmp_path / "k.sqlite"
-    proc = start_batch(db, "1-8000")                       # more than it solves before the kill
+    proc = start_batch(db, "1-8000")  # more than it solves before the kill
     wait_for_rows(db, proc, 40)
     workers = children(proc.pid)
-    proc.send_signal(signal.SIGKILL)                        # a crash: no chance to clean up
+    proc.send_signal(signal.SIGKILL)  # a crash: no chance to clean up
     proc.communicate(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     kept = rows(db)
     assert 40 <= len(kept) < 8000
-    end = time.monotonic() + 10                            # orphaned workers notice and quit
-    while any(Path(f"/proc/{pid}").exists() and "(Z)" not in Path(f"/proc/{pid}/stat").read_text()
-              for pid in workers):
+    end = time.monotonic() + 10  # orphaned workers notice and quit
+    while any(Path(f"/proc/{pid}").exists() and "(Z)" not in Path(f"/proc/{pid}/stat").read_text() for pid in workers):
         assert time.monotonic() < end, "worker processes outlived their batch"
         time.sleep(0.1)
     again = run_batch(db, "1-8000")
@@ -228,7 +255,7 @@ def test_a_killed_batch_loses_and_duplicates_nothing(tmp_path):
     assert solved_count(again.stdout) == 8000 - len(kept)
     final = rows(db)
     assert sorted(final) == list(range(1, 8001))
-    assert all(final[n] == kept[n] for n in kept)          # what was committed stays as it was
+    assert all(final[n] == kept[n] for n in kept)  # what was committed stays as it was
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT deal) FROM results").fetchone() == (8000, 8000)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -254,7 +281,7 @@ def test_a_signal_to_the_process_group_stops_cleanly(tmp_path, signum):
     assert "interrupted" in out and "run the same command again to resume" in out
     stored = rows(db)
     assert len(stored) >= seen
-    assert solved_count(out) == len(stored)                # every deal it reports is committed
+    assert solved_count(out) == len(stored)  # every deal it reports is committed
     assert not any(r["reason"] == "interrupted" for r in stored.values())
 
 
@@ -262,7 +289,7 @@ def test_sigint_to_the_batch_process_alone(tmp_path):
     db = tmp_path / "j.sqlite"
     proc = start_batch(db, "1-100000")
     wait_for_rows(db, proc, 30)
-    proc.send_signal(signal.SIGINT)                        # the workers do not get it: the batch stops them
+    proc.send_signal(signal.SIGINT)  # the workers do not get it: the batch stops them
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err, err
@@ -274,9 +301,12 @@ def test_a_dead_worker_stops_the_batch_with_exit_2(tmp_path):
     proc = start_batch(db, "1-100000")
     wait_for_rows(db, proc, 30)
     batch_cmdline = Path(f"/proc/{proc.pid}/cmdline").read_text()
-    worker = next(pid for pid in children(proc.pid)            # forked, or spawned (not the resource tracker)
-                  if Path(f"/proc/{pid}/cmdline").read_text() == batch_cmdline
-                  or "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text())
+    worker = next(
+        pid
+        for pid in children(proc.pid)  # forked, or spawned (not the resource tracker)
+        if Path(f"/proc/{pid}/cmdline").read_text() == batch_cmdline
+        or "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text()
+    )
     os.kill(worker, signal.SIGKILL)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2, (out, err)
@@ -291,9 +321,27 @@ def test_a_worker_dying_while_it_hands_back_its_result_stops_the_batch(tmp_path)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT)])}
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", "dying_worker", "--variant", VARIANT, "--deals", "1-2000",
-             "--jobs", "2", "--db", str(db), *LIMIT_ARGS],
-            cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", timeout=60)
+            [
+                sys.executable,
+                "-m",
+                "dying_worker",
+                "--variant",
+                VARIANT,
+                "--deals",
+                "1-2000",
+                "--jobs",
+                "2",
+                "--db",
+                str(db),
+                *LIMIT_ARGS,
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            timeout=60,
+        )
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"the batch hung after its worker died: {exc.stderr!r}")
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
@@ -309,7 +357,7 @@ def test_retry_unknown_replaces_the_unknown_rows(tmp_path):
     unknown = {n for n, r in before.items() if r["verdict"] == "unknown"}
     assert 1 <= len(unknown) < 30
     plain = run_batch(db, "1-30", "--max-positions", "300000", "--max-seconds", "60")
-    assert solved_count(plain.stdout) == 0                 # without --retry-unknown: all done already
+    assert solved_count(plain.stdout) == 0  # without --retry-unknown: all done already
     retry = run_batch(db, "1-30", "--retry-unknown", "--max-positions", "300000", "--max-seconds", "60")
     assert retry.returncode == 0, retry.stderr
     assert solved_count(retry.stdout) == len(unknown)
@@ -346,7 +394,7 @@ def test_in_process_run_batch_and_progress(tmp_path):
     assert sorted(rows(db)) == [*range(1, 13), 20, 21]
     text = out.getvalue()
     assert "14 to solve" in text and "14/14 deals (100.0%)" in text and "won" in text and "left" in text
-    assert "\r" not in text                               # not a terminal: plain lines
+    assert "\r" not in text  # not a terminal: plain lines
 
 
 def test_progress_redraws_in_place_on_a_terminal(monkeypatch):
@@ -403,8 +451,10 @@ def test_bad_ranges_exit_2(tmp_path, deals):
 
 
 def test_bad_variant_and_jobs_exit_2(tmp_path):
-    assert_error(run("batch", "--variant", "spider", "--deals", "1", "--db", str(tmp_path / "x.sqlite")),
-                 "unknown variant 'spider'")
+    assert_error(
+        run("batch", "--variant", "spider", "--deals", "1", "--db", str(tmp_path / "x.sqlite")),
+        "unknown variant 'spider'",
+    )
     assert_error(run_batch(tmp_path / "x.sqlite", "1-3", jobs=0), "--jobs")
     assert_error(run("stats", "--db", str(tmp_path / "x.sqlite"), "--variant", "spider"), "unknown variant")
 
@@ -448,12 +498,18 @@ def known_db(tmp_path) -> Path:
     db = tmp_path / "known.sqlite"
     conn = batch.connect(db)
     data = [(n, "won", None, 52, 100 * n, 0.01 * n) for n in range(1, 8)]
-    data += [(8, "lost", None, 20, 5000, 2.5), (9, "lost", None, 30, 7000, 3.5),
-             (10, "unknown", "seconds", 40, 9000, 10.0)]
-    conn.executemany(batch._UPSERT, [
-        (VARIANT, n, v, reason, score, pos, sec, 1024, "{}", "{}", "2024-01-01T00:00:00+00:00")
-        for n, v, reason, score, pos, sec in data
-    ])
+    data += [
+        (8, "lost", None, 20, 5000, 2.5),
+        (9, "lost", None, 30, 7000, 3.5),
+        (10, "unknown", "seconds", 40, 9000, 10.0),
+    ]
+    conn.executemany(
+        batch._UPSERT,
+        [
+            (VARIANT, n, v, reason, score, pos, sec, 1024, "{}", "{}", "2024-01-01T00:00:00+00:00")
+            for n, v, reason, score, pos, sec in data
+        ],
+    )
     conn.execute(batch._UPSERT, ("napoleons-tomb", 77, "lost", None, 12, 1, 0.5, 0, "{}", "{}", "t"))
     conn.commit()
     conn.close()
@@ -535,8 +591,10 @@ def batch_file(db: Path, deals: str, path: Path) -> subprocess.CompletedProcess:
 
 
 def without_time(stored: dict[int, dict]) -> dict[int, tuple]:
-    return {n: (r["variant"], r["verdict"], r["reason"], r["score"], r["positions"],
-                Result.from_json(r["line"])) for n, r in stored.items()}
+    return {
+        n: (r["variant"], r["verdict"], r["reason"], r["score"], r["positions"], Result.from_json(r["line"]))
+        for n, r in stored.items()
+    }
 
 
 def test_a_variant_file_of_the_shipped_rules_batches_as_the_variant(tmp_path):
@@ -562,9 +620,14 @@ def test_a_batch_refuses_other_rules_under_the_same_name(tmp_path):
     before = db.read_bytes(), rows(db)
     changed = variant_file(tmp_path, changed=True)
     proc = batch_file(db, "1-10", changed)
-    assert_error(proc, str(db), f"holds {VARIANT} deals solved under the rules", str(changed),
-                 "one store holds one set of rules a variant")
-    assert (db.read_bytes(), rows(db)) == before                    # untouched
+    assert_error(
+        proc,
+        str(db),
+        f"holds {VARIANT} deals solved under the rules",
+        str(changed),
+        "one store holds one set of rules a variant",
+    )
+    assert (db.read_bytes(), rows(db)) == before  # untouched
     # the other way round: a database of the file's rules takes no deal of the shipped ones
     other = tmp_path / "other.sqlite"
     assert batch_file(other, "1-3", changed).returncode == 0
@@ -573,8 +636,10 @@ def test_a_batch_refuses_other_rules_under_the_same_name(tmp_path):
     stats = run("stats", "--db", str(other))
     assert "(not the shipped rules, " in stats.stdout
     # and the verdict index takes only the shipped rules
-    assert_error(run("index", "--db", str(other), "--variant", VARIANT, "--deals", "1-3",
-                     "--out", str(tmp_path / "ix")), "not the shipped ones")
+    assert_error(
+        run("index", "--db", str(other), "--variant", VARIANT, "--deals", "1-3", "--out", str(tmp_path / "ix")),
+        "not the shipped ones",
+    )
     assert not (tmp_path / "ix").exists()
 
 
@@ -582,12 +647,15 @@ def test_an_old_database_is_taken_as_the_shipped_rules(tmp_path):
     db = tmp_path / "old.sqlite"
     assert run_batch(db, "1-5").returncode == 0
     conn = sqlite3.connect(db)
-    conn.execute("DROP TABLE variants")                              # as a batch made them before
+    conn.execute("DROP TABLE variants")  # as a batch made them before
     conn.commit()
     conn.close()
     assert "  rules not recorded" in run("stats", "--db", str(db)).stdout
-    assert_error(batch_file(db, "1-10", variant_file(tmp_path, changed=True)),
-                 "stored before the rules were recorded", "taken as the rules of the shipped")
+    assert_error(
+        batch_file(db, "1-10", variant_file(tmp_path, changed=True)),
+        "stored before the rules were recorded",
+        "taken as the rules of the shipped",
+    )
     proc = batch_file(db, "1-10", variant_file(tmp_path, changed=False))
     assert proc.returncode == 0 and solved_count(proc.stdout) == 5, proc.stderr
     shipped = solve(1, VARIANT, Limit(positions=1)).fingerprint

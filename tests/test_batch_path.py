@@ -18,12 +18,12 @@ import random
 import pytest
 
 from solver import core
-from solver.families.tomb import core as tomb_core
 from solver.api import Limit, Result, Stats, result_of, solve, start_position, text_of
 from solver.batch import _solve_chunk
 from solver.cards import Card
-from solver.deals import card_indexes
 from solver.core import CoreError, Search, flags_for
+from solver.deals import card_indexes
+from solver.families.tomb import core as tomb_core
 from solver.notation import Move
 from solver.variants import load, names
 
@@ -41,8 +41,17 @@ def _limit(variant: str) -> int:
 def _found(search: Search) -> tuple[object, ...]:
     """What a run of the search finds, with its account of memory."""
     out = search.outcome(search.run())
-    return (out.verdict, out.reason, out.score, out.moves, out.positions, out.table_bytes, out.peak_bytes,
-            out.held_bytes, out.held)
+    return (
+        out.verdict,
+        out.reason,
+        out.score,
+        out.moves,
+        out.positions,
+        out.table_bytes,
+        out.peak_bytes,
+        out.held_bytes,
+        out.held,
+    )
 
 
 def _new(variant: str, deal: int) -> Search:
@@ -134,7 +143,8 @@ def test_a_deals_cards_make_the_struct_of_its_start(variant):
     for deal in list(range(1, 40)) + [31999, 32000, 10**20]:
         made = tomb_core.deal_position(card_indexes(deal))
         assert bytes(core.ffi.buffer(made, size)) == bytes(
-            core.ffi.buffer(tomb_core._checked_position(start_position(deal, variant)), size))
+            core.ffi.buffer(tomb_core._checked_position(start_position(deal, variant)), size)
+        )
 
 
 def test_a_reset_to_a_deals_cards_finds_what_a_new_search_finds():
@@ -147,7 +157,7 @@ def test_a_reset_to_a_deals_cards_finds_what_a_new_search_finds():
     assert found == [_found(_new(v, d)) for d in (1, 8, 2, 5)]
     twice = card_indexes(1)[:51] + card_indexes(1)[:1]
     with pytest.raises(CoreError, match="twice"):
-        kept.reset_deal(twice)                  # the core checks the cards: the search is as it was
+        kept.reset_deal(twice)  # the core checks the cards: the search is as it was
     kept.reset_deal(card_indexes(3))
     assert _found(kept) == _found(_new(v, 3))
     with pytest.raises(CoreError, match="cannot take a one-deck deal"):
@@ -177,7 +187,8 @@ def test_a_start_with_a_card_twice_or_elsewhere_is_checked_place_by_place():
         tomb_core.position(twice)
     size = core.ffi.sizeof("tomb_position")
     assert bytes(core.ffi.buffer(tomb_core.position(moved), size)) == bytes(
-        core.ffi.buffer(tomb_core._checked_position(moved), size))
+        core.ffi.buffer(tomb_core._checked_position(moved), size)
+    )
 
 
 def test_a_reset_refuses_a_position_of_another_family():
@@ -187,8 +198,10 @@ def test_a_reset_refuses_a_position_of_another_family():
     # And the C core refuses a handle of another family too.
     err = core.ffi.new("char[]", 256)
     other = _new("paciencia-napoleao", 1)
-    assert core.lib.solver_reset_tomb(other._handle, tomb_core.position(start_position(1, "napoleons-tomb")),
-                                      err, 256) == -1
+    assert (
+        core.lib.solver_reset_tomb(other._handle, tomb_core.position(start_position(1, "napoleons-tomb")), err, 256)
+        == -1
+    )
     assert b"not a search of the Tomb" in core.ffi.string(err)
 
 
@@ -215,16 +228,24 @@ def test_no_line_has_no_text():
 
 
 C = Card.parse
-MOVES = [Move.turn([C("5C"), C("QD"), C("TH")]), Move.turn([C("AS")]), Move.redeal(),
-         Move.deal([C("KH"), C("2S")]), Move.jewel(C("JD"), "lid:3"), Move.move(C("6H"), "waste", "reserve"),
-         Move.move(C("7C"), "cell", "corner"), Move.move(C("9S"), "pile:12", "kbase:S"),
-         Move.move(C("3D"), "reserve:2", "foundation:D"), Move.move(C("TC"), "side:4", "bottom:1")]
+MOVES = [
+    Move.turn([C("5C"), C("QD"), C("TH")]),
+    Move.turn([C("AS")]),
+    Move.redeal(),
+    Move.deal([C("KH"), C("2S")]),
+    Move.jewel(C("JD"), "lid:3"),
+    Move.move(C("6H"), "waste", "reserve"),
+    Move.move(C("7C"), "cell", "corner"),
+    Move.move(C("9S"), "pile:12", "kbase:S"),
+    Move.move(C("3D"), "reserve:2", "foundation:D"),
+    Move.move(C("TC"), "side:4", "bottom:1"),
+]
 
 
 @pytest.mark.parametrize("move", MOVES, ids=str)
 def test_a_moves_text_is_its_json(move):
     assert move.text() == json.dumps(move.to_json(), ensure_ascii=False)
-    assert move.text() == move.text()           # made once, the same
+    assert move.text() == move.text()  # made once, the same
     assert Move.from_json(json.loads(move.text())) == move
 
 
@@ -232,21 +253,32 @@ def test_a_results_text_is_the_json_of_its_object():
     won = solve(3, "napoleons-tomb")
     lost = solve(1, "napoleons-tomb")
     unknown = solve(1, "paciencia-napoleao", Limit(positions=5_000))
-    later = solve(won.position(10))             # from a position: deal None, moves played first
-    odd = Result(variant='a "quoted" variant ♥', deal=None, cards=(), verdict="unknown", reason="seconds",
-                 score=0, moves=(), fingerprint=None)
+    later = solve(won.position(10))  # from a position: deal None, moves played first
+    odd = Result(
+        variant='a "quoted" variant ♥',
+        deal=None,
+        cards=(),
+        verdict="unknown",
+        reason="seconds",
+        score=0,
+        moves=(),
+        fingerprint=None,
+    )
     for result in (won, lost, unknown, later, odd):
         assert result.dumps() == json.dumps(result.to_json(), ensure_ascii=False)
         assert Result.loads(result.dumps()) == result
 
 
-@pytest.mark.parametrize("stats", [
-    Stats(),
-    Stats(12, 0.1234567, 2 << 20, 3 << 20, 2 << 20, (("table", 2 << 20), ("stack", 4096)), 0),
-    Stats(1, 3, held=(('a "quoted" part ♥', 1), ("table", 2), ("table", 3))),   # an int's seconds, a name twice
-    Stats(True, float("nan"), held=(("table", False),)),                           # what json writes its own way
-    Stats(1, float("inf")),
-])
+@pytest.mark.parametrize(
+    "stats",
+    [
+        Stats(),
+        Stats(12, 0.1234567, 2 << 20, 3 << 20, 2 << 20, (("table", 2 << 20), ("stack", 4096)), 0),
+        Stats(1, 3, held=(('a "quoted" part ♥', 1), ("table", 2), ("table", 3))),  # an int's seconds, a name twice
+        Stats(True, float("nan"), held=(("table", False),)),  # what json writes its own way
+        Stats(1, float("inf")),
+    ],
+)
 def test_a_stats_text_is_the_json_of_its_object(stats):
     assert stats.text() == json.dumps(stats.to_json(), ensure_ascii=False)
 
@@ -256,7 +288,7 @@ def _stats_struct(stats: Stats) -> object:
     st.positions, st.seconds, st.table_bytes = stats.positions, stats.seconds, stats.table_bytes
     st.peak_bytes, st.held_bytes, st.refused_bytes = stats.peak_bytes, stats.held_bytes, stats.refused_bytes
     held = dict(stats.held)
-    st.part_bytes[0:len(core.MEMORY_PARTS)] = [held.get(name, 0) for name in core.MEMORY_PARTS]
+    st.part_bytes[0 : len(core.MEMORY_PARTS)] = [held.get(name, 0) for name in core.MEMORY_PARTS]
     return st
 
 
@@ -269,8 +301,26 @@ def _core_stats_text(st: object) -> str | None:
 #: Seconds where the forms Python writes change: 0.0, the exponent below
 #: 10^-4 with one digit or two, a value rounded up to 1.0, a tie (0.0078125
 #: rounds to even), the largest the core writes, and runs of seconds.
-EDGE_SECONDS = [0.0, 4e-7, 5e-7, 1e-6, 1.5e-6, 2.5e-6, 5e-5, 5.1e-5, 9.99995e-5, 1e-4, 1.5e-4, 0.000451,
-                0.0078125, 0.9999995, 1.0, 3.0, 123.456789, 999_999_999.999_999]
+EDGE_SECONDS = [
+    0.0,
+    4e-7,
+    5e-7,
+    1e-6,
+    1.5e-6,
+    2.5e-6,
+    5e-5,
+    5.1e-5,
+    9.99995e-5,
+    1e-4,
+    1.5e-4,
+    0.000451,
+    0.0078125,
+    0.9999995,
+    1.0,
+    3.0,
+    123.456789,
+    999_999_999.999_999,
+]
 
 
 def test_the_cores_stats_text_is_the_stats_text():
@@ -321,8 +371,9 @@ def test_a_batch_writes_the_stats_itself_where_the_core_does_not(monkeypatch):
     texts = Search.texts
     monkeypatch.setattr(Search, "texts", lambda self, status: texts(self, status)._replace(stats=None))
     rows, _ = _solve_chunk(variant, [1, 2], limit)
-    assert [_without_seconds(row[8]) for row in rows] == [_without_seconds(solve(n, variant, limit).dumps())
-                                                           for n in (1, 2)]
+    assert [_without_seconds(row[8]) for row in rows] == [
+        _without_seconds(solve(n, variant, limit).dumps()) for n in (1, 2)
+    ]
 
 
 @pytest.mark.parametrize("variant", TOMB)
@@ -344,14 +395,14 @@ def test_solve_keeps_a_search_a_thread_and_not_a_large_one(monkeypatch):
     first = solve(7, v)
     search = core._kept.search
     assert search is not None and search.kept_as[1] == v
-    assert solve(7, v) == first and core._kept.search is search     # reset, and kept again
+    assert solve(7, v) == first and core._kept.search is search  # reset, and kept again
     seen: list[object] = []
     other = threading.Thread(target=lambda: seen.append(core.search_for(start_position(7, v), search.kept_as[3])))
     other.start()
     other.join()
-    assert seen[0] is not search                                     # another thread makes its own
+    assert seen[0] is not search  # another thread makes its own
     solve(7, "napoleons-tomb")
-    assert core._kept.search is not search                           # one search a thread: the last
+    assert core._kept.search is not search  # one search a thread: the last
     monkeypatch.setattr(core, "KEEP_BYTES", 0)
     assert solve(7, v) == first
     assert core._kept.search is None
@@ -371,5 +422,11 @@ def test_a_reset_search_is_under_its_memory_limit_as_a_new_one(memory):
         fresh = _new(v, deal)
         fresh.set_limits(None, None, memory)
         a, b = kept.outcome(kept.run()), fresh.outcome(fresh.run())
-        assert (a.verdict, a.reason, a.positions, a.held, a.peak_bytes, a.refused_bytes) == \
-            (b.verdict, b.reason, b.positions, b.held, b.peak_bytes, b.refused_bytes)
+        assert (a.verdict, a.reason, a.positions, a.held, a.peak_bytes, a.refused_bytes) == (
+            b.verdict,
+            b.reason,
+            b.positions,
+            b.held,
+            b.peak_bytes,
+            b.refused_bytes,
+        )

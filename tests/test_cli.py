@@ -9,13 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from solver import Deal, Result, solve
-from solver.rules import tomb
-from solver import Position
-from solver.variants import load
-
 from support import ROOT, run
+
+from solver import Deal, Position, Result, solve
+from solver.rules import tomb
+from solver.variants import load
 
 CARD_RE = re.compile(r"^[A2-9TJQK][CDHS]$")
 
@@ -76,8 +74,15 @@ def test_solve_14_json_matches_the_solution_format():
             assert set(m) == {"action", "card", "from", "to"}
         elif m["action"] == "turn":
             assert set(m) == {"action", "cards"}
-    assert set(data["stats"]) == {"positions", "seconds", "table_bytes", "peak_bytes", "held_bytes", "held",
-                                  "refused_bytes"}
+    assert set(data["stats"]) == {
+        "positions",
+        "seconds",
+        "table_bytes",
+        "peak_bytes",
+        "held_bytes",
+        "held",
+        "refused_bytes",
+    }
     assert replays_to(data) == 52
     result = Result.from_json(proc.stdout)
     assert result == solve(14)
@@ -205,8 +210,13 @@ def test_malformed_cards(cards, words):
 
 
 def test_unknown_variant():
-    assert_error(run("solve", "14", "--variant", "klondike"),
-                 "unknown variant 'klondike'", "napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta")
+    assert_error(
+        run("solve", "14", "--variant", "klondike"),
+        "unknown variant 'klondike'",
+        "napoleons-tomb",
+        "napoleons-tomb-3",
+        "napoleonin-hauta",
+    )
 
 
 def test_both_deal_and_cards():
@@ -248,9 +258,15 @@ def test_variants_command():
     proc = run("variants")
     assert proc.returncode == 0 and proc.stderr == ""
     names = [ln.split()[0] for ln in proc.stdout.splitlines()]
-    assert sorted(names) == ["napoleonin-hauta", "napoleons-tomb", "napoleons-tomb-3",
-                            "paciencia-napoleao", "paciencia-napoleao-free",
-                            "paciencia-porta-joias", "paciencia-porta-joias-free"]
+    assert sorted(names) == [
+        "napoleonin-hauta",
+        "napoleons-tomb",
+        "napoleons-tomb-3",
+        "paciencia-napoleao",
+        "paciencia-napoleao-free",
+        "paciencia-porta-joias",
+        "paciencia-porta-joias-free",
+    ]
     for ln in proc.stdout.splitlines():
         assert load(ln.split()[0]).description in ln
 
@@ -278,8 +294,10 @@ def test_two_deck_cards_on_the_command_line():
     assert Result.from_json(proc.stdout).deal is None
     bad = cards.replace("7D", "7C", 1)
     assert_error(run("solve", "--cards", bad, "--variant", "paciencia-napoleao"), "7C", "3 times")
-    assert_error(run("solve", "--cards", " ".join(cards.split()[:52]), "--variant", "paciencia-porta-joias"),
-                 "52 cards given, 104 expected")
+    assert_error(
+        run("solve", "--cards", " ".join(cards.split()[:52]), "--variant", "paciencia-porta-joias"),
+        "52 cards given, 104 expected",
+    )
     assert_error(run("hint", "--variant", "paciencia-napoleao", "--deal", "1"), "Napoleon's Tomb")
 
 
@@ -301,7 +319,7 @@ def test_variant_file_solves_as_the_variant(tmp_path):
     named = Result.from_json(run("solve", "14", "--json").stdout)
     proc = run("solve", "14", "--json", "--variant-file", str(copy))
     assert proc.returncode == 0, proc.stderr
-    assert Result.from_json(proc.stdout) == named            # verdict, score, moves, fingerprint
+    assert Result.from_json(proc.stdout) == named  # verdict, score, moves, fingerprint
     text = run("solve", "14", "--variant-file", str(copy))
     assert text.stdout.splitlines()[0].startswith("napoleons-tomb, deal 14: WON")
 
@@ -322,8 +340,13 @@ def test_variant_file_hints_and_plays_as_the_variant(tmp_path):
 def test_variant_file_of_other_rules_is_labelled_and_not_answered_from_the_index(tmp_path):
     # the classic's name with the 3-card rules: its results carry the 3-card fingerprint
     changed = tmp_path / "changed.toml"
-    changed.write_text(shipped_copy(tmp_path).read_text(encoding="utf-8")
-                       .replace("turn = 1 ", "turn = 3 ").replace("passes = 1 ", "passes = 3 "), encoding="utf-8")
+    changed.write_text(
+        shipped_copy(tmp_path)
+        .read_text(encoding="utf-8")
+        .replace("turn = 1 ", "turn = 3 ")
+        .replace("passes = 1 ", "passes = 3 "),
+        encoding="utf-8",
+    )
     proc = run("solve", "14", "--json", "--variant-file", str(changed))
     data = json.loads(proc.stdout)
     assert data["variant"] == "napoleons-tomb"
@@ -340,15 +363,24 @@ def test_variant_file_of_other_rules_is_labelled_and_not_answered_from_the_index
 BROKEN_VARIANT = {
     "missing": None,
     "not TOML": "name = \n",
-    "schema": "name = \"napoleons-tomb\"\nfamily = \"tomb\"\n",
+    "schema": 'name = "napoleons-tomb"\nfamily = "tomb"\n',
 }
 
 
-@pytest.mark.parametrize("command", [
-    ["solve", "1"], ["hint", "--deal", "1"], ["play", "--deals", "1"], ["batch", "--deals", "1", "--db", "{db}"],
-    ["stats", "--db", "{db}"], ["winnable", "1"], ["index", "--db", "{db}", "--out", "{dir}"], ["variants"],
-    ["serve", "--port", "0"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve", "1"],
+        ["hint", "--deal", "1"],
+        ["play", "--deals", "1"],
+        ["batch", "--deals", "1", "--db", "{db}"],
+        ["stats", "--db", "{db}"],
+        ["winnable", "1"],
+        ["index", "--db", "{db}", "--out", "{dir}"],
+        ["variants"],
+        ["serve", "--port", "0"],
+    ],
+)
 @pytest.mark.parametrize("kind", sorted(BROKEN_VARIANT))
 def test_a_broken_variant_file_exits_2_naming_the_file(tmp_path, command, kind):
     path = tmp_path / "mine.toml"
@@ -356,10 +388,20 @@ def test_a_broken_variant_file_exits_2_naming_the_file(tmp_path, command, kind):
         path.write_text(BROKEN_VARIANT[kind], encoding="utf-8")
     db = tmp_path / "r.sqlite"
     args = [a.format(db=db, dir=tmp_path / "ix") for a in command]
-    proc = subprocess.run([sys.executable, "-m", "solver", *args, "--variant-file", str(path)],
-                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60, input="")
-    words = {"missing": "cannot read the variant file", "not TOML": "not valid TOML",
-             "schema": "field 'description' is missing"}[kind]
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", *args, "--variant-file", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+        input="",
+    )
+    words = {
+        "missing": "cannot read the variant file",
+        "not TOML": "not valid TOML",
+        "schema": "field 'description' is missing",
+    }[kind]
     assert_error(proc, str(path), words)
     assert not db.exists()
 

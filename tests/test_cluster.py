@@ -20,12 +20,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from distributed import Client
+from test_batch import LIMIT_ARGS, ROOT, VARIANT, assert_error, children, count, rows, run, solved_count, wait_for_rows
 
-from solver import Limit, solve
-from solver import batch
+from solver import Limit, batch, solve
 from solver.batch import parquet
-from test_batch import (LIMIT_ARGS, ROOT, VARIANT, assert_error, children, count, rows, run,
-                        solved_count, wait_for_rows)
 
 LOCAL = ("--scheduler", "local", "--workers", "2")
 
@@ -35,8 +33,16 @@ def batch_args(deals: str, *where: str, limits=LIMIT_ARGS) -> list[str]:
 
 
 def start(*args: str, module: str = "solver", env: dict | None = None, **popen) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", module, *args], cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, encoding="utf-8", **popen)
+    return subprocess.Popen(
+        [sys.executable, "-m", module, *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        **popen,
+    )
 
 
 def comparable(row: dict) -> dict:
@@ -61,8 +67,9 @@ def parquet_rows(out: Path) -> dict[int, dict]:
 def gone(pids: list[int], timeout: float = 15) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if not any(Path(f"/proc/{pid}").exists() and "(Z)" not in Path(f"/proc/{pid}/stat").read_text()
-                   for pid in pids):
+        if not any(
+            Path(f"/proc/{pid}").exists() and "(Z)" not in Path(f"/proc/{pid}/stat").read_text() for pid in pids
+        ):
             return True
         time.sleep(0.1)
     return False
@@ -86,13 +93,20 @@ def test_a_local_cluster_stores_the_rows_of_the_process_pool(pool_db, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert solved_count(proc.stdout) == 60 and "Dask LocalCluster tcp://127.0.0.1:" in proc.stdout
     assert "2 workers" in proc.stdout and "Traceback" not in proc.stderr
-    assert "60/60 deals (100.0%)" in proc.stderr                  # the same progress line
+    assert "60/60 deals (100.0%)" in proc.stderr  # the same progress line
     same_rows(rows(db), rows(pool_db))
     assert {r["verdict"] for r in rows(db).values()} >= {"won", "unknown"}
     # stats cannot tell the engines apart: the same counts, positions and lost scores
     a, b = batch.stats(db)[0], batch.stats(pool_db)[0]
-    assert (a.won, a.lost, a.unknown, a.reasons, a.ranges, list(a.positions), a.lost_scores) == \
-        (b.won, b.lost, b.unknown, b.reasons, b.ranges, list(b.positions), b.lost_scores)
+    assert (a.won, a.lost, a.unknown, a.reasons, a.ranges, list(a.positions), a.lost_scores) == (
+        b.won,
+        b.lost,
+        b.unknown,
+        b.reasons,
+        b.ranges,
+        list(b.positions),
+        b.lost_scores,
+    )
 
 
 def chaos(chaos: str, *args: str, **env) -> subprocess.Popen:
@@ -109,12 +123,12 @@ def test_a_worker_killed_mid_chunk_costs_only_the_rerun_of_its_chunk(tmp_path):
     while not pid_file.exists() or not pid_file.read_text():
         assert proc.poll() is None and time.monotonic() < end, proc.communicate()
         time.sleep(0.02)
-    os.kill(int(pid_file.read_text()), signal.SIGKILL)          # in the middle of its chunk
+    os.kill(int(pid_file.read_text()), signal.SIGKILL)  # in the middle of its chunk
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, (out, err)
     assert "Traceback" not in err
     assert "died; Dask runs its chunk again (deals from" in err, err
-    assert solved_count(out) == 2500                            # each chunk stored once
+    assert solved_count(out) == 2500  # each chunk stored once
     stored = rows(db)
     assert sorted(stored) == list(range(1, 2501))
     conn = sqlite3.connect(db)
@@ -124,13 +138,17 @@ def test_a_worker_killed_mid_chunk_costs_only_the_rerun_of_its_chunk(tmp_path):
     for n in (1, 1200, 2500):
         r = solve(n, VARIANT, Limit(positions=20_000, seconds=60))
         assert (stored[n]["verdict"], stored[n]["score"], stored[n]["positions"]) == (
-            r.verdict, r.score, r.stats.positions)
+            r.verdict,
+            r.score,
+            r.stats.positions,
+        )
 
 
 def test_a_deal_that_kills_its_workers_is_stored_as_crashed(tmp_path, pool_db):
     db = tmp_path / "crash.sqlite"
-    proc = chaos("crash:17", *batch_args("1-40", "--db", str(db), *LOCAL)[1:],
-                 DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="1")   # Dask gives up after 2 deaths
+    proc = chaos(
+        "crash:17", *batch_args("1-40", "--db", str(db), *LOCAL)[1:], DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="1"
+    )  # Dask gives up after 2 deaths
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, (out, err)
     assert "deal 17 stored as unknown (crashed): 2 workers died running it" in err, err
@@ -140,7 +158,7 @@ def test_a_deal_that_kills_its_workers_is_stored_as_crashed(tmp_path, pool_db):
     assert (crashed["verdict"], crashed["reason"], crashed["score"]) == ("unknown", "crashed", 0)
     assert "workers died running it" in json.loads(crashed["line"])["error"]
     expected = rows(pool_db)
-    for n, row in stored.items():                                # the others as usual
+    for n, row in stored.items():  # the others as usual
         assert comparable(row) == comparable(expected[n]), n
     assert batch.stats(db)[0].reasons.get("crashed") == 1
 
@@ -168,7 +186,7 @@ def test_ctrl_c_to_the_process_group_stops_a_local_cluster_cleanly(tmp_path):
     proc = start(*batch_args("1-100000", "--db", str(db), *LOCAL), start_new_session=True)
     wait_for_rows(db, proc, 100, timeout=60)
     workers = children(proc.pid)
-    os.killpg(proc.pid, signal.SIGINT)                           # the workers get it too
+    os.killpg(proc.pid, signal.SIGINT)  # the workers get it too
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (out, err)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
@@ -185,9 +203,12 @@ def test_stats_read_parquet_as_they_read_the_database(pool_db, tmp_path):
     out = tmp_path / "pq"
     store = parquet.ParquetStore(out)
     stored = list(rows(pool_db).values())
-    for part in (stored[:25], stored[25:]):                      # two chunks, as a batch writes them
-        store.write(parquet.pack_rows([tuple(r[c] for c in batch.COLUMNS) for r in part],
-                                      solve(1, VARIANT, Limit(positions=1)).fingerprint))
+    for part in (stored[:25], stored[25:]):  # two chunks, as a batch writes them
+        store.write(
+            parquet.pack_rows(
+                [tuple(r[c] for c in batch.COLUMNS) for r in part], solve(1, VARIANT, Limit(positions=1)).fingerprint
+            )
+        )
     assert parquet_rows(out) == rows(pool_db)
     a = run("stats", "--out", str(out))
     b = run("stats", "--db", str(pool_db))
@@ -199,7 +220,7 @@ def test_parquet_from_a_local_cluster_resumes_and_retries(pool_db, tmp_path):
     out = tmp_path / "pq"
     first = run(*batch_args("1-30", "--out", str(out), *LOCAL))
     assert first.returncode == 0, first.stderr
-    second = run(*batch_args("1-60", "--out", str(out)))          # on the pool: the same files
+    second = run(*batch_args("1-60", "--out", str(out)))  # on the pool: the same files
     assert second.returncode == 0, second.stderr
     assert solved_count(second.stdout) == 30 and "30 of the 60 deals were already stored" in second.stdout
     files = list((out / VARIANT).glob("*.parquet"))
@@ -207,11 +228,19 @@ def test_parquet_from_a_local_cluster_resumes_and_retries(pool_db, tmp_path):
     same_rows(parquet_rows(out), rows(pool_db))
     unknown = {n for n, r in parquet_rows(out).items() if r["verdict"] == "unknown"}
     assert unknown
-    retry = run(*batch_args("1-60", "--out", str(out), "--retry-unknown", *LOCAL,
-                            limits=("--max-positions", "300000", "--max-seconds", "60")))
+    retry = run(
+        *batch_args(
+            "1-60",
+            "--out",
+            str(out),
+            "--retry-unknown",
+            *LOCAL,
+            limits=("--max-positions", "300000", "--max-seconds", "60"),
+        )
+    )
     assert retry.returncode == 0, retry.stderr
     assert solved_count(retry.stdout) == len(unknown)
-    after = parquet_rows(out)                                    # one row a deal: the new one
+    after = parquet_rows(out)  # one row a deal: the new one
     assert sorted(after) == list(range(1, 61))
     for n in unknown:
         r = solve(n, VARIANT, Limit(positions=300_000, seconds=60))
@@ -231,9 +260,24 @@ def scheduler(tmp_path_factory):
     """The address of a `dask scheduler` on loopback, and a helper to start `dask worker`s."""
     where = tmp_path_factory.mktemp("dask")
     info = where / "scheduler.json"
-    procs = [subprocess.Popen([str(Path(sys.executable).parent / "dask"), "scheduler", "--host", "127.0.0.1",
-                               "--port", "0", "--no-dashboard", "--scheduler-file", str(info)],
-                              cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    procs = [
+        subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "dask"),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                str(info),
+            ],
+            cwd=where,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
     end = time.monotonic() + 60
     while not info.exists() or not info.read_text().strip():
         assert time.monotonic() < end and procs[0].poll() is None, "dask scheduler did not start"
@@ -244,9 +288,13 @@ def scheduler(tmp_path_factory):
         client = Client(address, timeout=30)
         try:
             before = len(client.nthreads())
-            p = subprocess.Popen([*command, address, "--nthreads", "1", "--nworkers", str(nworkers),
-                                  "--no-dashboard"], cwd=where, env=env,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            p = subprocess.Popen(
+                [*command, address, "--nthreads", "1", "--nworkers", str(nworkers), "--no-dashboard"],
+                cwd=where,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
             procs.append(p)
             client.wait_for_workers(before + nworkers, timeout=60)
         finally:
@@ -308,8 +356,13 @@ def refused_at_start(scheduler, tmp_path, command, *words: str, env: dict | None
 
 
 def test_a_worker_without_the_package_is_named_at_start(scheduler, tmp_path):
-    refused_at_start(scheduler, tmp_path, (sys.executable, str(ROOT / "tests" / "bare_worker.py")),
-                     "cannot import the solver package", "patience-solver[cluster]")
+    refused_at_start(
+        scheduler,
+        tmp_path,
+        (sys.executable, str(ROOT / "tests" / "bare_worker.py")),
+        "cannot import the solver package",
+        "patience-solver[cluster]",
+    )
 
 
 def other_version(tmp_path: Path) -> dict:
@@ -323,8 +376,14 @@ def other_version(tmp_path: Path) -> dict:
 
 
 def test_a_worker_of_another_version_is_named_at_start(scheduler, tmp_path):
-    refused_at_start(scheduler, tmp_path, DASK_WORKER, "runs another version of patience-solver",
-                     "the digest of its files", env=other_version(tmp_path))
+    refused_at_start(
+        scheduler,
+        tmp_path,
+        DASK_WORKER,
+        "runs another version of patience-solver",
+        "the digest of its files",
+        env=other_version(tmp_path),
+    )
 
 
 @pytest.mark.slow
@@ -353,29 +412,48 @@ def test_a_worker_of_another_version_that_joins_later_stops_the_batch(scheduler,
 def test_a_scheduler_that_does_not_answer_is_named(tmp_path):
     import socket
 
-    with socket.socket() as s:                                  # a port that nothing listens on
+    with socket.socket() as s:  # a port that nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     start_time = time.monotonic()
-    proc = run(*batch_args("1-5", "--db", str(tmp_path / "x.sqlite"), "--scheduler", f"tcp://127.0.0.1:{port}",
-                           "--connect-timeout", "1"))
+    proc = run(
+        *batch_args(
+            "1-5",
+            "--db",
+            str(tmp_path / "x.sqlite"),
+            "--scheduler",
+            f"tcp://127.0.0.1:{port}",
+            "--connect-timeout",
+            "1",
+        )
+    )
     assert_error(proc, f"no Dask scheduler answers at tcp://127.0.0.1:{port}", "waited 1 s")
     assert time.monotonic() - start_time < 30
 
 
-@pytest.mark.parametrize("args, words", [
-    (("--scheduler", "tcp://127.0.0.1:notaport"), ("not a scheduler address",)),
-    (("--scheduler", "local", "--jobs", "2"), ("--jobs", "--workers")),
-    (("--workers", "2",), ("--workers", "--scheduler local")),
-    (("--scheduler", "local", "--workers", "0"), ("--workers must be at least 1",)),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("--scheduler", "tcp://127.0.0.1:notaport"), ("not a scheduler address",)),
+        (("--scheduler", "local", "--jobs", "2"), ("--jobs", "--workers")),
+        (
+            (
+                "--workers",
+                "2",
+            ),
+            ("--workers", "--scheduler local"),
+        ),
+        (("--scheduler", "local", "--workers", "0"), ("--workers must be at least 1",)),
+    ],
+)
 def test_bad_cluster_arguments_exit_2(tmp_path, args, words):
     assert_error(run(*batch_args("1-5", "--db", str(tmp_path / "x.sqlite"), *args)), *words)
 
 
 def test_db_and_out_together_exit_2(tmp_path):
-    assert_error(run(*batch_args("1-5", "--db", str(tmp_path / "x.sqlite"), "--out", str(tmp_path / "o"))),
-                 "--out", "--db")
+    assert_error(
+        run(*batch_args("1-5", "--db", str(tmp_path / "x.sqlite"), "--out", str(tmp_path / "o"))), "--out", "--db"
+    )
     assert_error(run(*batch_args("1-5")), "--db", "--out")
     assert_error(run("stats", "--db", str(tmp_path / "x.sqlite"), "--out", str(tmp_path / "o")), "--out", "--db")
     assert_error(run("stats", "--out", str(tmp_path / "missing")), "no such directory of Parquet files")
@@ -392,12 +470,15 @@ def test_without_dask_the_scheduler_says_how_to_install_it(tmp_path):
     proc = without("distributed", *batch_args("1-5", "--db", str(tmp_path / "x.sqlite"), *LOCAL))
     assert_error(proc, "needs Dask distributed", "pip install 'patience-solver[cluster]'")
     plain = without("distributed", *batch_args("1-5", "--db", str(tmp_path / "y.sqlite"), "--jobs", "1"))
-    assert plain.returncode == 0, plain.stderr                    # the local batch needs no Dask
+    assert plain.returncode == 0, plain.stderr  # the local batch needs no Dask
 
 
 def test_without_pyarrow_out_says_how_to_install_it(tmp_path):
-    assert_error(without("pyarrow", *batch_args("1-5", "--out", str(tmp_path / "o"))),
-                 "needs pyarrow", "pip install 'patience-solver[cluster]'")
+    assert_error(
+        without("pyarrow", *batch_args("1-5", "--out", str(tmp_path / "o"))),
+        "needs pyarrow",
+        "pip install 'patience-solver[cluster]'",
+    )
     assert_error(without("pyarrow", "stats", "--out", str(tmp_path)), "needs pyarrow")
 
 

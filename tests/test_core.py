@@ -52,18 +52,16 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from support import run_doubling_memory, stopped_by_memory
 
-from solver import core
+from solver import Position, core
 from solver.api import Limit, Result, solve, start_position
 from solver.cards import DECK, Card
 from solver.core import SHORTCUTS, CoreError, Search, flags_for, lib
 from solver.deals import Deal
 from solver.notation import Move
-from solver import Position
 from solver.rules import tomb as rules
 from solver.variants import load
-
-from support import run_doubling_memory, stopped_by_memory
 
 CLASSIC, THREE, FINNISH = "napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta"
 VARIANTS = (CLASSIC, THREE, FINNISH)
@@ -123,8 +121,9 @@ APPLIES = {
 
 
 @cache
-def reached(variant: str, deal: int, left: int, p_home: float = 0.8, p_park: float = 0.25,
-            in_pass: int | None = None) -> Position:
+def reached(
+    variant: str, deal: int, left: int, p_home: float = 0.8, p_park: float = 0.25, in_pass: int | None = None
+) -> Position:
     """The position after a seeded random line from the start of ``deal``,
     once the stock holds ``left`` cards or fewer in pass ``in_pass`` (1, 2,
     ...; by default the last pass)."""
@@ -207,8 +206,15 @@ def thinned(variant: str, deal: int, left: int, in_play: int) -> Position:
         else:  # pragma: no cover - a foundation always wants a card in play
             raise AssertionError("thinning is stuck")
     pos = replace(
-        base, stock=tuple(stock), waste=tuple(waste), cells=tuple(cells), reserve=tuple(reserve),
-        corners=tuple(tuple(c) for c in corners), tomb=tuple(tomb), deal=None, history=(),
+        base,
+        stock=tuple(stock),
+        waste=tuple(waste),
+        cells=tuple(cells),
+        reserve=tuple(reserve),
+        corners=tuple(tuple(c) for c in corners),
+        tomb=tuple(tomb),
+        deal=None,
+        history=(),
         moves_played=0,
     )
     assert sorted(_all_cards(pos)) == sorted(DECK)
@@ -272,8 +278,12 @@ def fewer_cells_position(cells: int, deal: int) -> Position:
     base = thinned(FINNISH, deal, 12, 22)
     held = [c for c in base.cells if c is not None]
     variant = replace(load(FINNISH), name=f"{FINNISH}-{cells}-cells", cells=cells)
-    return replace(base, variant=variant, waste=base.waste + tuple(held[cells:]),
-                   cells=tuple(held[:cells]) + (None,) * (cells - len(held[:cells])))
+    return replace(
+        base,
+        variant=variant,
+        waste=base.waste + tuple(held[cells:]),
+        cells=tuple(held[:cells]) + (None,) * (cells - len(held[:cells])),
+    )
 
 
 POSITIONS = {
@@ -325,8 +335,12 @@ def run_solve(kind: str, variant: str, deal: int, shortcuts, limit: tuple) -> di
     r = solve(pos, limit=Limit(*limit), shortcuts=shortcuts)
     wall = time.perf_counter() - t
     return {
-        "verdict": r.verdict, "reason": r.reason, "score": r.score,
-        "positions": r.stats.positions, "wall": wall, "line": line_problem(r, pos),
+        "verdict": r.verdict,
+        "reason": r.reason,
+        "score": r.score,
+        "positions": r.stats.positions,
+        "wall": wall,
+        "line": line_problem(r, pos),
         "in_play": _in_play(pos),
     }
 
@@ -418,8 +432,10 @@ def test_every_shortcut_is_tested():
     assert set(SHORTCUTS) <= set(APPLIES), f"new shortcuts: {set(SHORTCUTS) - set(APPLIES)}"
 
 
-@pytest.mark.parametrize("family, every", [("tomb", "SOLVER_ALL_SHORTCUTS"), ("napoleao", "DECK2_ALL_SHORTCUTS"),
-                                           ("jewel", "DECK2_ALL_SHORTCUTS")])
+@pytest.mark.parametrize(
+    "family, every",
+    [("tomb", "SOLVER_ALL_SHORTCUTS"), ("napoleao", "DECK2_ALL_SHORTCUTS"), ("jewel", "DECK2_ALL_SHORTCUTS")],
+)
 def test_the_shortcut_names_of_a_family_cover_its_flags(family, every):
     """All shortcuts (flags_for(True)) are the family's named ones, which are
     every flag its header has (its *_ALL_SHORTCUTS); a name is one flag."""
@@ -447,9 +463,7 @@ SUMMARY_CASES = [(CLASSIC, d) for d in (4, 7, 9, 10, 24, 32)]
 def test_summaries_keep_verdicts(variant, deal):
     others = frozenset(SHORTCUTS) - {"summaries"}
     limit = (6_000_000, 30.0, None)
-    without, with_ = run_all(
-        run_solve, [("summ", variant, deal, others, limit), ("summ", variant, deal, True, limit)]
-    )
+    without, with_ = run_all(run_solve, [("summ", variant, deal, others, limit), ("summ", variant, deal, True, limit)])
     assert without["line"] is None and with_["line"] is None, (without["line"], with_["line"])
     assert without["verdict"] != "unknown", "the search without the summaries did not finish: pick another deal"
     assert (with_["verdict"], with_["score"]) == (without["verdict"], without["score"])
@@ -458,8 +472,15 @@ def test_summaries_keep_verdicts(variant, deal):
 #: Full deals with and without the restarts: classic 1 and 31 are lost (both
 #: searches go through the summaries), classic 2 and 3-card 808 are won, and
 #: classic 1833 and 1070 are won by the win phases after the restarts.
-RESTART_CASES = [(CLASSIC, 1), (CLASSIC, 2), (CLASSIC, 31), (THREE, 808), (FINNISH, 3), (CLASSIC, 1833),
-                 (CLASSIC, 1070)]
+RESTART_CASES = [
+    (CLASSIC, 1),
+    (CLASSIC, 2),
+    (CLASSIC, 31),
+    (THREE, 808),
+    (FINNISH, 3),
+    (CLASSIC, 1833),
+    (CLASSIC, 1070),
+]
 
 
 def test_restarts_keep_verdicts():
@@ -510,7 +531,7 @@ def same_verdicts_each_way(cases: list, got: list, k: int) -> list[list[dict]]:
     """The results of k ways of searching each case, in order: asserts that
     every way decides it, with a line that replays, and the same verdict and
     best score as the first way; and that the cases hold both verdicts."""
-    per_case = [got[k * i: k * i + k] for i in range(len(cases))]
+    per_case = [got[k * i : k * i + k] for i in range(len(cases))]
     for case, results in zip(cases, per_case):
         for r in results:
             assert r["line"] is None, (case, r["line"])
@@ -550,9 +571,13 @@ def test_seven_home_on_full_deals():
 def _finnish_position(stock: str, waste: str, cells, reserve: str, corners, tomb: str) -> Position:
     """A Finnish position from its piles as text (cells: a card or None each)."""
     return Position(
-        variant=load(FINNISH), stock=cards(stock), waste=cards(waste),
-        cells=tuple(C(c) if c else None for c in cells), reserve=cards(reserve),
-        corners=tuple(cards(c) for c in corners), tomb=cards(tomb),
+        variant=load(FINNISH),
+        stock=cards(stock),
+        waste=cards(waste),
+        cells=tuple(C(c) if c else None for c in cells),
+        reserve=cards(reserve),
+        corners=tuple(cards(c) for c in corners),
+        tomb=cards(tomb),
     )
 
 
@@ -571,15 +596,21 @@ def run_finnish_case(shortcuts, limit: tuple) -> dict:
     pos = finnish_summaries_case()
     t = time.perf_counter()
     r = solve(pos, limit=Limit(*limit), shortcuts=shortcuts)
-    return {"verdict": r.verdict, "reason": r.reason, "score": r.score, "line": line_problem(r, pos),
-            "wall": time.perf_counter() - t}
+    return {
+        "verdict": r.verdict,
+        "reason": r.reason,
+        "score": r.score,
+        "line": line_problem(r, pos),
+        "wall": time.perf_counter() - t,
+    }
 
 
 def test_the_finnish_summaries_case_is_lost_44():
     pos = finnish_summaries_case()
     assert sorted(_all_cards(pos)) == sorted(DECK)
-    r = solve(pos, limit=Limit(positions=3_000_000, seconds=30, memory=None),
-              shortcuts=frozenset(SHORTCUTS) - {"summaries"})
+    r = solve(
+        pos, limit=Limit(positions=3_000_000, seconds=30, memory=None), shortcuts=frozenset(SHORTCUTS) - {"summaries"}
+    )
     assert (r.verdict, r.score) == ("lost", 44)
     assert line_problem(r, pos) is None
 
@@ -661,18 +692,53 @@ def test_hand_home_keeps_verdicts():
 #: gives a best of 41. Each: the card, its place, the verdict and best score
 #: as the position is, and the best score once the card has gone home.
 HAND_HOME_TRAPS = {
-    "corner (deal 2173)": (_finnish_position(
-        "TC QC AC QH 4D 2H 4C QD TS JS 6D AD KC 2D AS 3S 6S 9D 5C 9C 2S 6H KS 5S 9S KD JH 7S 8C 5H 8D 5D 7D 7H KH",
-        "JD TH 8S 2C QS 3H 4H JC", ("4S", "3C", "AH", "3D"), "", ("7C 8H 9H TD", "", "", ""), "6C"),
-        "JC", "waste", "corner", ("won", 52), 30),
-    "tomb (deal 1236)": (_finnish_position(
-        "5D 6S AC 5S 9S 9C 9D KS 5C 7H JC TC QH TH 4C 7S 4S TD QS QC JS KC AS KH 7C QD 6C 7D 2S 2C 8C 8H JH "
-        "3S 3D AH 4D 8S 8D 2D 2H KD TS AD 3H JD", "", ("3C", "9H", None, None), "6D", ("", "", "", ""), "6H 5H 4H"),
-        "3C", "cell", "tomb", ("won", 52), 37),
-    "empty corners (deal 17530)": (_finnish_position(
-        "3C JD JS 8H QD AH KC AD AC 9C 8C 2D 9D JH QH 2H TC 9S 6C 3H 4S 4H 7D KS QS 3S 9H KH 6H TD AS KD 7H "
-        "8S TS 6S 2S 6D JC 5D QC 5S 2C 7S", "4C 3D 8D", ("5H", "TH", "4D", "5C"), "", ("7C", "", "", ""), ""),
-        "8D", "waste", "corner", ("lost", 42), 41),
+    "corner (deal 2173)": (
+        _finnish_position(
+            "TC QC AC QH 4D 2H 4C QD TS JS 6D AD KC 2D AS 3S 6S 9D 5C 9C 2S 6H KS 5S 9S KD JH 7S 8C 5H 8D 5D 7D 7H KH",
+            "JD TH 8S 2C QS 3H 4H JC",
+            ("4S", "3C", "AH", "3D"),
+            "",
+            ("7C 8H 9H TD", "", "", ""),
+            "6C",
+        ),
+        "JC",
+        "waste",
+        "corner",
+        ("won", 52),
+        30,
+    ),
+    "tomb (deal 1236)": (
+        _finnish_position(
+            "5D 6S AC 5S 9S 9C 9D KS 5C 7H JC TC QH TH 4C 7S 4S TD QS QC JS KC AS KH 7C QD 6C 7D 2S 2C 8C 8H JH "
+            "3S 3D AH 4D 8S 8D 2D 2H KD TS AD 3H JD",
+            "",
+            ("3C", "9H", None, None),
+            "6D",
+            ("", "", "", ""),
+            "6H 5H 4H",
+        ),
+        "3C",
+        "cell",
+        "tomb",
+        ("won", 52),
+        37,
+    ),
+    "empty corners (deal 17530)": (
+        _finnish_position(
+            "3C JD JS 8H QD AH KC AD AC 9C 8C 2D 9D JH QH 2H TC 9S 6C 3H 4S 4H 7D KS QS 3S 9H KH 6H TD AS KD 7H "
+            "8S TS 6S 2S 6D JC 5D QC 5S 2C 7S",
+            "4C 3D 8D",
+            ("5H", "TH", "4D", "5C"),
+            "",
+            ("7C", "", "", ""),
+            "",
+        ),
+        "8D",
+        "waste",
+        "corner",
+        ("lost", 42),
+        41,
+    ),
 }
 
 
@@ -695,7 +761,7 @@ def test_hand_home_waits_where_a_later_copy_takes_the_place(trap):
     home = rules.play(pos, send)
     sent = solve(home, limit=Limit(seconds=60))
     assert (sent.verdict, sent.score) == ("lost", after)
-    assert line_problem(sent, pos) is None and sent.moves[0] == send   # the line starts at pos
+    assert line_problem(sent, pos) is None and sent.moves[0] == send  # the line starts at pos
 
 
 #: Finnish searches where the summaries by control states decide, with more
@@ -704,17 +770,23 @@ def test_hand_home_waits_where_a_later_copy_takes_the_place(trap):
 #: (won).
 # (kind, deal, shortcuts switched off): the last two reach the moves that
 # reserve-home and sixes-reserve otherwise force (q_others in csrc/families/tomb/memo.c).
-MOVES_CACHE_CASES = [("start", 535, ()), ("hh", 1, ("hand-home",)), ("hh", 6, ("hand-home",)),
-                     ("fc", 15, ("hand-home",)), ("hh", 1, ("hand-home", "reserve-home", "sixes-reserve")),
-                     ("fc", 15, ("reserve-home", "sixes-reserve"))]
+MOVES_CACHE_CASES = [
+    ("start", 535, ()),
+    ("hh", 1, ("hand-home",)),
+    ("hh", 6, ("hand-home",)),
+    ("fc", 15, ("hand-home",)),
+    ("hh", 1, ("hand-home", "reserve-home", "sixes-reserve")),
+    ("fc", 15, ("reserve-home", "sixes-reserve")),
+]
 
 
 def _redeal_case(stock: str, corners, tomb: str) -> Position:
     """A position at the start of a 3-card deal's first pass, under its rules
     with one cell and two passes (a variant file may say so)."""
     variant = replace(load(THREE), name=f"{THREE}-1-cell-2-passes", cells=1, passes=2)
-    return Position(variant=variant, stock=cards(stock), cells=(None,),
-                    corners=tuple(cards(c) for c in corners), tomb=cards(tomb))
+    return Position(
+        variant=variant, stock=cards(stock), cells=(None,), corners=tuple(cards(c) for c in corners), tomb=cards(tomb)
+    )
 
 
 #: (position, verdict, best score), found among random ones: the search's
@@ -722,10 +794,24 @@ def _redeal_case(stock: str, corners, tomb: str) -> Position:
 #: symmetry's key left them out, and then gave "lost" (best 44) for the first
 #: and best 39 for the second.
 REDEAL_CASES = [
-    (_redeal_case("JD AD AC TH 3C KC 4C 2H 4D KD 2S 6D 6S KS 5H AH QC 6C QH 3D QS KH 5D 2D JC QD 3H 5S 4S TS",
-                  ("7S 8H 9C", "7D 8D 9H TD JH", "7H 8C 9D TC JS", "7C 8S 9S"), "6H 5C 4H 3S 2C AS"), "won", 52),
-    (_redeal_case("TH AD QH QC 6D KS 3D 2H 6C 4S JD 2S 4H 2D QD 3H 3S KH 8S QS KD AC 5C TD AH JH 5D 4D 9C KC",
-                  ("7D 8H 9D TC JC", "7C", "7S 8C 9S", "7H 8D 9H TS JS"), "6S 5S 4C 3C 2C AS 6H 5H"), "lost", 45),
+    (
+        _redeal_case(
+            "JD AD AC TH 3C KC 4C 2H 4D KD 2S 6D 6S KS 5H AH QC 6C QH 3D QS KH 5D 2D JC QD 3H 5S 4S TS",
+            ("7S 8H 9C", "7D 8D 9H TD JH", "7H 8C 9D TC JS", "7C 8S 9S"),
+            "6H 5C 4H 3S 2C AS",
+        ),
+        "won",
+        52,
+    ),
+    (
+        _redeal_case(
+            "TH AD QH QC 6D KS 3D 2H 6C 4S JD 2S 4H 2D QD 3H 3S KH 8S QS KD AC 5C TD AH JH 5D 4D 9C KC",
+            ("7D 8H 9D TC JC", "7C", "7S 8C 9S", "7H 8D 9H TS JS"),
+            "6S 5S 4C 3C 2C AS 6H 5H",
+        ),
+        "lost",
+        45,
+    ),
 ]
 
 
@@ -790,8 +876,17 @@ def test_moves_cache_changes_nothing():
 #: (lost), positions with 40 cards in play (hh 1, 6, 9, 11 lost) and 28 (fc
 #: 15 won, fc 12 lost), and two without hand-home, where more cards that fit
 #: wait (hh 1 lost, fc 15 won). (kind, deal, shortcuts switched off.)
-EARLIEST_HOME_CASES = [("start", 535, ()), ("hh", 1, ()), ("hh", 6, ()), ("hh", 9, ()), ("hh", 11, ()),
-                       ("fc", 15, ()), ("fc", 12, ()), ("hh", 1, ("hand-home",)), ("fc", 15, ("hand-home",))]
+EARLIEST_HOME_CASES = [
+    ("start", 535, ()),
+    ("hh", 1, ()),
+    ("hh", 6, ()),
+    ("hh", 9, ()),
+    ("hh", 11, ()),
+    ("fc", 15, ()),
+    ("fc", 12, ()),
+    ("hh", 1, ("hand-home",)),
+    ("fc", 15, ("hand-home",)),
+]
 
 
 def test_earliest_home_keeps_verdicts():
@@ -845,11 +940,12 @@ def test_core_agrees_with_the_reference_search(variant):
         for name, c in (("all shortcuts", core_[d]), ("no shortcuts", plain[d])):
             assert c["line"] is None, f"{variant} deal {d}, {name}: {c['line']}"
             assert (c["verdict"], c["score"]) == (r["verdict"], r["score"]), (
-                f"{variant} deal {d}: core ({name}) {c['verdict']} {c['score']}, "
-                f"reference {r['verdict']} {r['score']}"
+                f"{variant} deal {d}: core ({name}) {c['verdict']} {c['score']}, reference {r['verdict']} {r['score']}"
             )
-    print(f"\n{variant}: the reference search decided {checked} positions "
-          f"({sum(ref[d]['verdict'] == 'won' for d in REF_DEALS)} won)")
+    print(
+        f"\n{variant}: the reference search decided {checked} positions "
+        f"({sum(ref[d]['verdict'] == 'won' for d in REF_DEALS)} won)"
+    )
     assert checked >= 30, f"{variant}: the reference search decided only {checked} positions"
     assert seen == {"won", "lost"}, f"{variant}: the reference sample has only {seen}"
 
@@ -935,15 +1031,18 @@ def test_the_classic_phase_goes_on_after_a_limit():
 #: waste-home and the restarts (the search by places, so the summaries are
 #: what gets stopped and resumed).
 HARD = {CLASSIC: 1833, THREE: 16, FINNISH: 8}
-HARD_SHORTCUTS = {CLASSIC: frozenset(SHORTCUTS) - {"seven-home", "waste-home", "restarts"},
-                  THREE: frozenset(SHORTCUTS) - {"restarts"},
-                  FINNISH: frozenset(SHORTCUTS) - {"restarts", "hand-home"}}
+HARD_SHORTCUTS = {
+    CLASSIC: frozenset(SHORTCUTS) - {"seven-home", "waste-home", "restarts"},
+    THREE: frozenset(SHORTCUTS) - {"restarts"},
+    FINNISH: frozenset(SHORTCUTS) - {"restarts", "hand-home"},
+}
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_positions_limit(variant):
-    r = solve(HARD[variant], variant, Limit(positions=5_000, seconds=None, memory=None),
-              shortcuts=HARD_SHORTCUTS[variant])
+    r = solve(
+        HARD[variant], variant, Limit(positions=5_000, seconds=None, memory=None), shortcuts=HARD_SHORTCUTS[variant]
+    )
     assert (r.verdict, r.reason) == ("unknown", "positions")
     assert r.stats.positions <= 5_000
     assert line_problem(r, start(variant, HARD[variant])) is None
@@ -954,8 +1053,9 @@ def test_positions_limit(variant):
 @pytest.mark.parametrize("seconds", [0.01, 0.3])
 def test_seconds_limit(variant, seconds):
     t = time.perf_counter()
-    r = solve(HARD[variant], variant, Limit(positions=None, seconds=seconds, memory=None),
-              shortcuts=HARD_SHORTCUTS[variant])
+    r = solve(
+        HARD[variant], variant, Limit(positions=None, seconds=seconds, memory=None), shortcuts=HARD_SHORTCUTS[variant]
+    )
     wall = time.perf_counter() - t
     assert (r.verdict, r.reason) == ("unknown", "seconds")
     assert wall < seconds + 1.0, f"Limit(seconds={seconds}) took {wall:.2f} s"
@@ -964,13 +1064,15 @@ def test_seconds_limit(variant, seconds):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_memory_limit(variant):
-    r = solve(HARD[variant], variant, Limit(positions=None, seconds=10, memory=2**20),
-              shortcuts=HARD_SHORTCUTS[variant])
+    r = solve(
+        HARD[variant], variant, Limit(positions=None, seconds=10, memory=2**20), shortcuts=HARD_SHORTCUTS[variant]
+    )
     assert (r.verdict, r.reason) == ("unknown", "memory")
     assert line_problem(r, start(variant, HARD[variant])) is None
     # A few MiB more: it gets further, and still stops on memory.
-    r2 = solve(HARD[variant], variant, Limit(positions=None, seconds=10, memory=16 * 2**20),
-               shortcuts=HARD_SHORTCUTS[variant])
+    r2 = solve(
+        HARD[variant], variant, Limit(positions=None, seconds=10, memory=16 * 2**20), shortcuts=HARD_SHORTCUTS[variant]
+    )
     assert (r2.verdict, r2.reason) == ("unknown", "memory")
     assert r2.stats.positions > r.stats.positions
     assert r2.stats.table_bytes <= 16 * 2**20
@@ -1002,8 +1104,9 @@ def test_a_memory_limit_stops_within_it_or_decides_as_without(variant, deal):
     assert r.verdict == free.verdict, "the largest limit is more than the deal needs"
 
 
-@pytest.mark.parametrize("variant, deal, left, shortcuts", [(CLASSIC, 1, 52, True), (FINNISH, 535, 52, True),
-                                                            (CLASSIC, 3, 16, False)])
+@pytest.mark.parametrize(
+    "variant, deal, left, shortcuts", [(CLASSIC, 1, 52, True), (FINNISH, 535, 52, True), (CLASSIC, 3, 16, False)]
+)
 def test_a_search_stopped_by_memory_goes_on_where_it_stopped(variant, deal, left, shortcuts):
     """Runs stopped by the memory limit, each resumed with twice the limit,
     end as a search without a limit does: the growth a stop refused is made
@@ -1015,7 +1118,7 @@ def test_a_search_stopped_by_memory_goes_on_where_it_stopped(variant, deal, left
     out = s.outcome(status)
     assert stops >= 2
     assert (out.verdict, out.score) == (fresh.verdict, fresh.score)
-    if not shortcuts:   # the plain search stores each position once, over all runs
+    if not shortcuts:  # the plain search stores each position once, over all runs
         assert out.positions == fresh.stats.positions
     assert out.peak_bytes <= memory
     assert rules.replay(pos, out.moves).score == out.score
@@ -1085,8 +1188,8 @@ def impossible_positions():
     finnish = _classic_start(variant=FINNISH)
     stock = list(classic.stock)
     dup = stock[:]
-    dup[10] = dup[0]                              # one card twice, another missing
-    missing = stock[:-1]                          # 51 cards
+    dup[10] = dup[0]  # one card twice, another missing
+    missing = stock[:-1]  # 51 cards
     # The Finnish reserve: a 5 in it.
     five = next(c for c in finnish.stock if c.rank == 5)
     bad_reserve = replace(finnish, stock=tuple(c for c in finnish.stock if c != five), reserve=(five,))
@@ -1130,8 +1233,6 @@ def test_impossible_positions_are_refused(what, flags):
         solve(pos, limit=Limit(positions=1000))
 
 
-
-
 @pytest.mark.parametrize(
     "what, make",
     [
@@ -1165,21 +1266,29 @@ def _found_positions():
         "two cells in a 4-cell game": (replace(pos, cells=(None, None)), "the cells of napoleons-tomb must be"),
         # The core read two cards on corner 1 (it shows an 8), the engine a 7
         # on top: the won line's 9C waste -> corner did not replay.
-        "a corner 8C 7C": (replace(pos, stock=without("7C", "8C"), corners=((C("8C"), C("7C")), (), (), ())),
-                           "corner 1 holds 8C 7C; a corner builds up 7, 8"),
+        "a corner 8C 7C": (
+            replace(pos, stock=without("7C", "8C"), corners=((C("8C"), C("7C")), (), (), ())),
+            "corner 1 holds 8C 7C; a corner builds up 7, 8",
+        ),
         # 7C home and in the stock, 7D nowhere: the core (suits do not
         # matter on the foundations) gave a verdict for an impossible deck.
-        "7C twice, 7D missing": (replace(pos, stock=without("7D"), corners=((C("7C"),), (), (), ())),
-                                 r"card 7C appears twice \(in the stock and in corner 1\)"),
+        "7C twice, 7D missing": (
+            replace(pos, stock=without("7D"), corners=((C("7C"),), (), (), ())),
+            r"card 7C appears twice \(in the stock and in corner 1\)",
+        ),
         # The core counted it; the engine replaying the line failed on None.rank.
-        "None on a corner": (replace(pos, stock=without("7D"), corners=((None,), (), (), ())),
-                             "corner 1 holds None, which is not a Card"),
+        "None on a corner": (
+            replace(pos, stock=without("7D"), corners=((None,), (), (), ())),
+            "corner 1 holds None, which is not a Card",
+        ),
         "five corners": (replace(pos, corners=((),) * 5), "the corners must be a tuple of 4"),
         "a text in the stock": (replace(pos, stock=("9C",) + pos.stock[1:]), "the stock holds '9C', which is not a"),
         "a text in a cell": (replace(pos, stock=pos.stock[1:], cells=("9C", None, None, None)), "cell 1 is '9C'"),
         "2**40 redeals": (replace(pos, redeals=2**40), "the redeals made is 1099511627776, not 0"),
-        "a tomb 5 then 6": (replace(pos, stock=without("5C", "6C"), tomb=(C("5C"), C("6C"))),
-                            "the tomb holds 5C 6C; it builds down 6, 5"),
+        "a tomb 5 then 6": (
+            replace(pos, stock=without("5C", "6C"), tomb=(C("5C"), C("6C"))),
+            "the tomb holds 5C 6C; it builds down 6, 5",
+        ),
     }
 
 
@@ -1220,8 +1329,6 @@ def test_stop_from_another_thread_interrupts_the_search(variant):
     assert again.positions >= out.positions
 
 
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_search_stopped_late_goes_on_when_run_again(variant):
     """Stopped after 0.7 s (in the summaries, where they apply: past a
@@ -1251,8 +1358,9 @@ def test_a_search_stopped_late_goes_on_when_run_again(variant):
 
 def _solve_in_thread(token, variant, deal, shortcuts):
     box: list = []
-    t = threading.Thread(target=lambda: box.append(
-        solve(deal, variant, Limit.none(), shortcuts=shortcuts, cancel=token)), daemon=True)
+    t = threading.Thread(
+        target=lambda: box.append(solve(deal, variant, Limit.none(), shortcuts=shortcuts, cancel=token)), daemon=True
+    )
     t.start()
     return t, box
 
@@ -1280,7 +1388,7 @@ def test_a_cancelled_token_stops_every_later_search_at_its_start():
     for variant in VARIANTS:
         r = solve(HARD[variant], variant, Limit.none(), shortcuts=HARD_SHORTCUTS[variant], cancel=token)
         assert (r.verdict, r.reason) == ("unknown", "interrupted")
-        assert r.stats.positions < 5000      # the first look at the stop flag: after 1,024 steps
+        assert r.stats.positions < 5000  # the first look at the stop flag: after 1,024 steps
 
 
 def test_a_token_stops_the_searches_of_two_threads_and_the_next_search_is_whole():
@@ -1305,10 +1413,11 @@ def test_a_stop_after_the_search_ended_does_not_stop_the_next_one():
     """A cancel that lands just after its search returned (Cancel.run has not
     yet let go of it) leaves the handle's stop flag set; the thread keeps
     that search for its next deal, whose reset clears the flag."""
+
     def work():
         solve(1, CLASSIC)
         kept = core._kept.search
-        kept.stop()                          # as such a late cancel would
+        kept.stop()  # as such a late cancel would
         box.append((kept, solve(14, CLASSIC), core._kept.search))
 
     box: list = []
@@ -1333,8 +1442,12 @@ def test_cancel_must_be_a_token():
 # 7. Threads
 
 THREAD_CASES = [
-    (CLASSIC, 1, 200_000), (CLASSIC, 14, 200_000), (THREE, 2, 200_000),
-    (FINNISH, 3, 200_000), (FINNISH, 2, 200_000), (THREE, 15, 200_000),
+    (CLASSIC, 1, 200_000),
+    (CLASSIC, 14, 200_000),
+    (THREE, 2, 200_000),
+    (FINNISH, 3, 200_000),
+    (FINNISH, 2, 200_000),
+    (THREE, 15, 200_000),
 ]
 
 
@@ -1375,7 +1488,7 @@ def test_search_threads_are_kept_and_a_forked_child_makes_its_own():
     solve(14)
     assert idle == core._IDLE, "the next search reuses the idle thread"
     pid = os.fork()
-    if pid == 0:                              # the child: exit 0 if it solves
+    if pid == 0:  # the child: exit 0 if it solves
         signal.alarm(20)
         try:
             os._exit(0 if solve(14).verdict == "won" else 1)

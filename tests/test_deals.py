@@ -329,8 +329,7 @@ def test_from_cards_bad_element() -> None:
 def test_two_deck_deals_agree_with_pysol_cards() -> None:
     for n in list(range(1, 201)) + [31999, 32000, 32001, 10**6 + 7, MAX_NUMBER]:
         theirs = tuple(
-            Card(c.rank, "CSHD"[c.suit])
-            for c in reversed(shuffle(createCards(2), n, RandomBase.DEALS_PYSOLFC))
+            Card(c.rank, "CSHD"[c.suit]) for c in reversed(shuffle(createCards(2), n, RandomBase.DEALS_PYSOLFC))
         )
         ours = Deal.from_number(n, 2)
         assert len(ours) == 104 and ours.decks == 2

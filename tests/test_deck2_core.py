@@ -8,21 +8,19 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from support import run_doubling_memory, stopped_by_memory
 
 from solver import core
-from solver.families import deck2
 from solver.api import Limit, Result, solve, start_position
 from solver.cards import Card
 from solver.deals import Deal, DealError
-from solver.families import engine
+from solver.families import deck2, engine
 from solver.families.jewel import JewelPosition
 from solver.variants import load
 
-from support import run_doubling_memory, stopped_by_memory
-
-NAP = load("paciencia-napoleao")              # the sheets' rules
+NAP = load("paciencia-napoleao")  # the sheets' rules
 JEWEL = load("paciencia-porta-joias")
-NAP_FREE = load("paciencia-napoleao-free")    # the free rules
+NAP_FREE = load("paciencia-napoleao-free")  # the free rules
 JEWEL_FREE = load("paciencia-porta-joias-free")
 SMALL = Limit(positions=300_000, seconds=None, memory=None)
 
@@ -94,8 +92,9 @@ def _compare(pos, limit):
     return a, b
 
 
-@pytest.mark.parametrize("variant,keep,least",
-                         [(NAP, 60, 40), (NAP_FREE, 30, 40), (JEWEL, 14, 35), (JEWEL_FREE, 10, 35)], ids=str)
+@pytest.mark.parametrize(
+    "variant,keep,least", [(NAP, 60, 40), (NAP_FREE, 30, 40), (JEWEL, 14, 35), (JEWEL_FREE, 10, 35)], ids=str
+)
 def test_shortcuts_change_no_verdict(variant, keep, least):
     """On 50 deals: every shortcut on against none, from a late position of
     each deal's line (where both searches finish), same verdict and best score;
@@ -196,10 +195,13 @@ def test_jewel_reserves_holding_cards_are_not_interchangeable():
 
     mod = engine("jewel")
     pos = JewelPosition(
-        variant=JEWEL, stock=c("TH"), turned=Card.parse("8D"),
+        variant=JEWEL,
+        stock=c("TH"),
+        turned=Card.parse("8D"),
         lid=(Card.parse("TS"), None, Card.parse("QD"), None, None),
         sides=(c("KC QH JS TD"), c("JC"), c("3H"), c("QS")),
-        bottoms=(c("7C 6H"), c("KD QC"), c("9H 8C 7D"), c("TC 9D")), jewels=(),
+        bottoms=(c("7C 6H"), c("KD QC"), c("9H 8C 7D"), c("TC 9D")),
+        jewels=(),
         reserves=(c("JH 4H 9S AH 8H"), c("2H KS JD 7H 9C"), c("6D KH KS 5D 5H")),
         foundations=((13, 6), (12, 8), (13, 0), (13, 4)),
     )
@@ -260,12 +262,14 @@ def _found_positions():
         # The core padded the reserves to three; the engine has one: the won
         # line's 13th move, 8H stock -> reserve:2, did not replay.
         "one reserve in a 3-reserve game": (replace(jp, reserves=((),)), "the reserves of paciencia-porta-joias"),
-        "a text turned": (replace(jp, turned="AC"), "the turned card is 'AC', not a Card or None"),   # TypeError
-        "three counts on a foundation": (replace(jp, foundations=((0, 0, 0),) + jp.foundations[1:]),  # ValueError
-                                         "the foundations of C"),
-        "three King bases": (replace(nap, kbases=(0, 1, 0)), "the King bases"),                     # ValueError
-        "2**40 rounds": (replace(nap, rounds=2**40), "the rounds dealt is 1099511627776"),          # OverflowError
-        "None on a pile": (replace(nap, piles=((None,),) + nap.piles[1:]), "pile 1 holds None"),     # AttributeError
+        "a text turned": (replace(jp, turned="AC"), "the turned card is 'AC', not a Card or None"),  # TypeError
+        "three counts on a foundation": (
+            replace(jp, foundations=((0, 0, 0),) + jp.foundations[1:]),  # ValueError
+            "the foundations of C",
+        ),
+        "three King bases": (replace(nap, kbases=(0, 1, 0)), "the King bases"),  # ValueError
+        "2**40 rounds": (replace(nap, rounds=2**40), "the rounds dealt is 1099511627776"),  # OverflowError
+        "None on a pile": (replace(nap, piles=((None,),) + nap.piles[1:]), "pile 1 holds None"),  # AttributeError
     }
 
 
@@ -293,7 +297,7 @@ def test_restarts_stop_at_limits_and_resume():
     it finds replays. Without the restarts the plain search is used throughout."""
     pos = start_position(12, NAP_FREE)
     s = core.Search(pos, core.flags_for(True, "napoleao"))
-    s.set_limits(150_000, None, None)          # past the first budget, inside the restarts
+    s.set_limits(150_000, None, None)  # past the first budget, inside the restarts
     first = s.outcome(s.run())
     assert (first.verdict, first.reason) == ("unknown", "positions")
     s.set_limits(20_000_000, None, None)
@@ -301,8 +305,7 @@ def test_restarts_stop_at_limits_and_resume():
     assert second.verdict == "won" and second.positions > first.positions
     end = engine("napoleao").replay(pos, second.moves)
     assert end.won
-    plain = solve(12, NAP_FREE, Limit(positions=150_000, seconds=None),
-                  shortcuts={"last-copy-home"})
+    plain = solve(12, NAP_FREE, Limit(positions=150_000, seconds=None), shortcuts={"last-copy-home"})
     assert plain.verdict == "unknown"
     _check_line(plain, NAP_FREE)
 
@@ -363,10 +366,12 @@ def test_ctrl_c_stops_a_two_deck_search():
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "solver", "solve", "258", "--variant", "paciencia-napoleao-free", "--max-seconds", "60"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(4.0)   # well past start-up; the deal is not decided within 60 s
+    time.sleep(4.0)  # well past start-up; the deal is not decided within 60 s
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 3, err
@@ -377,8 +382,11 @@ def test_ctrl_c_stops_a_two_deck_search():
 # The sheets' rules against the free rules.
 
 
-@pytest.mark.parametrize("sheet,free,numbers", [(NAP, NAP_FREE, range(1, 41)), (JEWEL, JEWEL_FREE, range(1, 9))],
-                         ids=["napoleao", "porta-joias"])
+@pytest.mark.parametrize(
+    "sheet,free,numbers",
+    [(NAP, NAP_FREE, range(1, 41)), (JEWEL, JEWEL_FREE, range(1, 9))],
+    ids=["napoleao", "porta-joias"],
+)
 def test_every_line_of_the_sheet_is_a_line_of_the_free_rules(sheet, free, numbers):
     """A deal won under the sheet's rules is won under the free rules (its line
     replays there), and one lost under the free rules is lost under the
@@ -474,9 +482,14 @@ def test_jewel_last_copy_home_waits_while_a_child_is_out():
     variant = replace(JEWEL_FREE, name="no-reserve", reserves=0, empty_pile="none")
     mod = engine("jewel")
     pos = JewelPosition(
-        variant=variant, stock=_cards("2H AH 3H 4S 5H 5S 6H 6S 7H 8H 9H TH JH QH KH"), turned=None,
-        lid=(None,) * 5, sides=(_cards("4H 3S"), _cards("KS"), _cards("QS"), _cards("JS")),
-        bottoms=(_cards("TS"), _cards("9S"), _cards("8S"), _cards("7S")), jewels=(), reserves=(),
+        variant=variant,
+        stock=_cards("2H AH 3H 4S 5H 5S 6H 6S 7H 8H 9H TH JH QH KH"),
+        turned=None,
+        lid=(None,) * 5,
+        sides=(_cards("4H 3S"), _cards("KS"), _cards("QS"), _cards("JS")),
+        bottoms=(_cards("TS"), _cards("9S"), _cards("8S"), _cards("7S")),
+        jewels=(),
+        reserves=(),
         foundations=((13, 13), (13, 2), (13, 0), (13, 13)),
     )
     assert mod.search(pos, max_positions=50_000)[:2] == ("won", 104)
@@ -497,10 +510,15 @@ def test_jewel_sheet_last_copy_home_gives_no_turned_card_a_new_place():
     variant = replace(JEWEL, name="two-reserves", reserves=2, empty_pile="none")
     mod = engine("jewel")
     pos = JewelPosition(
-        variant=variant, turned=None, lid=(None,) * 5,
+        variant=variant,
+        turned=None,
+        lid=(None,) * 5,
         stock=_cards("5C 5H 7S 8S 9S TS JS QS KS 6C 7C 8C 9C TC JC QC KC 8H 9H TH JH QH KH"),
-        sides=(_cards("6H 5S"), _cards("6S"), (), ()), bottoms=((), (), (), ()), jewels=(),
-        reserves=(_cards("4C 7H"), ()), foundations=((13, 3), (13, 4), (13, 4), (13, 13)),
+        sides=(_cards("6H 5S"), _cards("6S"), (), ()),
+        bottoms=((), (), (), ()),
+        jewels=(),
+        reserves=(_cards("4C 7H"), ()),
+        foundations=((13, 3), (13, 4), (13, 4), (13, 13)),
     )
     for shortcuts in ({"last-copy-home", "dead-cards"}, {"dead-cards"}):
         r = solve(pos, variant, SMALL, shortcuts=shortcuts)

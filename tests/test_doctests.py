@@ -15,19 +15,40 @@ from solver.variants import load
 
 #: The modules whose docstrings hold examples, and how many at least (a
 #: module dropped from here would let its examples vanish unnoticed).
-LEAST_EXAMPLES = {"solver.api": 1, "solver.batch": 1, "solver.blind": 1, "solver.cards": 1, "solver.deals": 1,
-                  "solver.errors": 1, "solver.families": 1, "solver.game": 1, "solver.hints": 1,
-                  "solver.rules.jewel": 16, "solver.rules.napoleao": 1, "solver.rules.tomb": 11, "solver.session": 1,
-                  "solver.variants": 1, "solver.verdicts": 1, "solver.vocabulary": 1}
-MODULES = sorted(m.name for m in pkgutil.walk_packages(solver.__path__, "solver.")
-                 if m.name not in ("solver.__main__", "solver._build"))
+LEAST_EXAMPLES = {
+    "solver.api": 1,
+    "solver.batch": 1,
+    "solver.blind": 1,
+    "solver.cards": 1,
+    "solver.deals": 1,
+    "solver.errors": 1,
+    "solver.families": 1,
+    "solver.game": 1,
+    "solver.hints": 1,
+    "solver.rules.jewel": 16,
+    "solver.rules.napoleao": 1,
+    "solver.rules.tomb": 11,
+    "solver.session": 1,
+    "solver.variants": 1,
+    "solver.verdicts": 1,
+    "solver.vocabulary": 1,
+}
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(solver.__path__, "solver.")
+    if m.name not in ("solver.__main__", "solver._build")
+)
 
 
 #: What the reference engines' examples are given to play on: they import
 #: nothing of the library they check (solver/rules/), so their examples
 #: take the positions and variants from here.
-ENGINE_GLOBALS = {"TombPosition": TombPosition, "NapoleaoPosition": NapoleaoPosition,
-                  "JewelPosition": JewelPosition, "load": load}
+ENGINE_GLOBALS = {
+    "TombPosition": TombPosition,
+    "NapoleaoPosition": NapoleaoPosition,
+    "JewelPosition": JewelPosition,
+    "load": load,
+}
 
 
 @pytest.mark.parametrize("name", MODULES)

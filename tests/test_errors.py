@@ -5,22 +5,41 @@ from __future__ import annotations
 import pytest
 
 from solver import (
-    CardError, DealError, Game, GameError, IllegalMoveError, Move, MoveError, SolverError, VariantError,
-    position_after, start_position,
+    CardError,
+    DealError,
+    Game,
+    GameError,
+    IllegalMoveError,
+    Move,
+    MoveError,
+    SolverError,
+    VariantError,
+    position_after,
+    start_position,
 )
 from solver.batch import BatchError
-from solver.cards import Card
 from solver.batch.cluster import WrongVersion
+from solver.cards import Card
 from solver.core import CoreError
 from solver.rules import tomb
 from solver.verdicts import VerdictIndexError
 
 
-@pytest.mark.parametrize("error,second", [
-    (CardError, ValueError), (DealError, ValueError), (MoveError, ValueError), (IllegalMoveError, ValueError),
-    (VariantError, ValueError), (GameError, ValueError), (CoreError, ValueError), (BatchError, ValueError),
-    (VerdictIndexError, ValueError), (WrongVersion, RuntimeError),
-])
+@pytest.mark.parametrize(
+    "error,second",
+    [
+        (CardError, ValueError),
+        (DealError, ValueError),
+        (MoveError, ValueError),
+        (IllegalMoveError, ValueError),
+        (VariantError, ValueError),
+        (GameError, ValueError),
+        (CoreError, ValueError),
+        (BatchError, ValueError),
+        (VerdictIndexError, ValueError),
+        (WrongVersion, RuntimeError),
+    ],
+)
 def test_every_library_error_is_a_solver_error_and_keeps_its_old_base(error, second):
     assert issubclass(error, SolverError) and issubclass(error, second)
 

@@ -6,23 +6,36 @@ import json
 import sys
 
 import pytest
-
-from solver import (
-    DEFAULT_HINT_LIMIT, Hint, IllegalMoveError, Limit, Move, MoveError, hint, hint_after, play,
-    position_after, solve, start_position,
-)
-from solver.rules import tomb
-
 from support import run
 
+from solver import (
+    DEFAULT_HINT_LIMIT,
+    Hint,
+    IllegalMoveError,
+    Limit,
+    Move,
+    MoveError,
+    hint,
+    hint_after,
+    play,
+    position_after,
+    solve,
+    start_position,
+)
+from solver.rules import tomb
 
 # ---------------------------------------------------------------------------
 # Following hints
 
 
-@pytest.mark.parametrize("variant,deal", [
-    ("napoleons-tomb", 14), ("napoleons-tomb-3", 1), ("napoleonin-hauta", 3),
-])
+@pytest.mark.parametrize(
+    "variant,deal",
+    [
+        ("napoleons-tomb", 14),
+        ("napoleons-tomb-3", 1),
+        ("napoleonin-hauta", 3),
+    ],
+)
 def test_following_the_hints_from_the_start_wins(variant, deal):
     pos = start_position(deal, variant)
     first = hint(pos)
@@ -143,8 +156,13 @@ def test_to_json_is_the_solution_format_move_and_what_is_known():
     h = hint_after(14, "napoleons-tomb", [])
     data = h.to_json()
     assert list(data) == ["move", "verdict", "score", "reason", "status"]
-    assert data == {"move": {"action": "turn", "cards": ["9C"]}, "verdict": "won", "score": 52, "reason": None,
-                    "status": "won"}
+    assert data == {
+        "move": {"action": "turn", "cards": ["9C"]},
+        "verdict": "won",
+        "score": 52,
+        "reason": None,
+        "status": "won",
+    }
     assert Move.from_json(data["move"]) == h.move
     json.dumps(data)
 
@@ -172,8 +190,11 @@ def test_a_deal_number_means_its_start():
 
 
 def test_an_illegal_move_is_named_by_its_number():
-    moves = [{"action": "turn", "cards": ["JD"]}, {"action": "turn", "cards": ["2D"]},
-             {"action": "move", "card": "9H", "from": "waste", "to": "corner"}]
+    moves = [
+        {"action": "turn", "cards": ["JD"]},
+        {"action": "turn", "cards": ["2D"]},
+        {"action": "move", "card": "9H", "from": "waste", "to": "corner"},
+    ]
     with pytest.raises(IllegalMoveError, match=r"move 3 \(9♥ waste → corner\)"):
         hint_after(1, "napoleons-tomb", moves)
     with pytest.raises(IllegalMoveError, match=r"move 1 \(turn 2♦\): the next stock card is J♦"):
@@ -182,8 +203,11 @@ def test_an_illegal_move_is_named_by_its_number():
 
 def test_an_unreadable_move_is_named_by_its_number():
     with pytest.raises(MoveError, match=r"move 2: unknown place 'heaven'"):
-        hint_after(1, "napoleons-tomb", [{"action": "turn", "cards": ["JD"]},
-                                         {"action": "move", "card": "JD", "from": "waste", "to": "heaven"}])
+        hint_after(
+            1,
+            "napoleons-tomb",
+            [{"action": "turn", "cards": ["JD"]}, {"action": "move", "card": "JD", "from": "waste", "to": "heaven"}],
+        )
     with pytest.raises(MoveError, match=r"move 1: .*'ZZ'"):
         hint_after(1, "napoleons-tomb", [{"action": "turn", "cards": ["ZZ"]}])
 
@@ -215,8 +239,13 @@ def test_cli_hint_json_from_a_file(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("\n") == 1
     data = json.loads(proc.stdout)
-    assert data == {"move": {"action": "move", "card": "8H", "from": "waste", "to": "cell"},
-                    "verdict": "won", "score": 52, "reason": None, "status": "won"}
+    assert data == {
+        "move": {"action": "move", "card": "8H", "from": "waste", "to": "cell"},
+        "verdict": "won",
+        "score": 52,
+        "reason": None,
+        "status": "won",
+    }
 
 
 def test_cli_hint_reads_a_result_object(tmp_path):
@@ -240,10 +269,9 @@ def test_cli_hint_reads_the_moves_as_solve_prints_them(tmp_path):
     """One printed move a line, numbered as `solve` prints its line or bare:
     the same hint as from the JSON of the same moves."""
     result = solve(14, "napoleons-tomb")
-    lines = str(result).splitlines()[1:5]          # "  1. turn 9♣" ... "  4. turn 8♥"
+    lines = str(result).splitlines()[1:5]  # "  1. turn 9♣" ... "  4. turn 8♥"
     f = tmp_path / "game.txt"
-    f.write_text("\n".join(lines[:2]) + "\n\n" + "\n".join(str(m) for m in result.moves[2:4]) + "\n",
-                 encoding="utf-8")
+    f.write_text("\n".join(lines[:2]) + "\n\n" + "\n".join(str(m) for m in result.moves[2:4]) + "\n", encoding="utf-8")
     proc = run("hint", "--deal", "14", "--moves", str(f), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == hint_after(14, "napoleons-tomb", result.moves[:4]).to_json()
@@ -263,19 +291,24 @@ def test_cli_hint_unknown_with_a_small_limit():
     assert data["verdict"] == "unknown" and data["reason"] == "positions" and data["move"] is not None
 
 
-@pytest.mark.parametrize("stdin,words", [
-    ('[{"action": "turn", "cards": ["JD"]}, {"action": "move", "card": "7H", "from": "waste", "to": "corner"}]',
-     ["move 2 (7♥ waste → corner)", "the top of the waste is J♦"]),
-    ('[{"action": "turn", "cards": ["2D"]}]', ["move 1 (turn 2♦)", "the next stock card is J♦"]),
-    ('{"moves": [{"action": "turn", "cards": ["JD"]}, {"action": "fly"}]}', ["move 2", "unknown action 'fly'"]),
-    ('[{"action": "turn", "cards": ["JD"]}, 7]', ["move 2", "must be a JSON object"]),
-    ('[{"action": "turn"', ["not JSON"]),
-    ("not json", ["standard input, line 1", "'not json' is not a move"]),
-    ("turn J♦\n7♥ waste → corner\n", ["move 2 (7♥ waste → corner)", "the top of the waste is J♦"]),
-    ("turn J♦\n\n3. turn ZZ\n", ["standard input, line 3", "'ZZ' is not a card"]),
-    ('{"turns": []}', ["'moves'"]),
-    ('"moves"', ["expected a JSON list"]),
-])
+@pytest.mark.parametrize(
+    "stdin,words",
+    [
+        (
+            '[{"action": "turn", "cards": ["JD"]}, {"action": "move", "card": "7H", "from": "waste", "to": "corner"}]',
+            ["move 2 (7♥ waste → corner)", "the top of the waste is J♦"],
+        ),
+        ('[{"action": "turn", "cards": ["2D"]}]', ["move 1 (turn 2♦)", "the next stock card is J♦"]),
+        ('{"moves": [{"action": "turn", "cards": ["JD"]}, {"action": "fly"}]}', ["move 2", "unknown action 'fly'"]),
+        ('[{"action": "turn", "cards": ["JD"]}, 7]', ["move 2", "must be a JSON object"]),
+        ('[{"action": "turn"', ["not JSON"]),
+        ("not json", ["standard input, line 1", "'not json' is not a move"]),
+        ("turn J♦\n7♥ waste → corner\n", ["move 2 (7♥ waste → corner)", "the top of the waste is J♦"]),
+        ("turn J♦\n\n3. turn ZZ\n", ["standard input, line 3", "'ZZ' is not a card"]),
+        ('{"turns": []}', ["'moves'"]),
+        ('"moves"', ["expected a JSON list"]),
+    ],
+)
 def test_cli_hint_bad_move_lists_exit_2_naming_the_move(stdin, words):
     proc = run("hint", "--deal", "1", stdin=stdin)
     assert proc.returncode == 2, (proc.stdout, proc.stderr)
@@ -311,8 +344,9 @@ def test_cli_hint_on_a_terminal_says_it_reads_standard_input():
 
     pid, fd = pty.fork()
     if pid == 0:
-        os.execv(sys.executable,
-                 [sys.executable, "-m", "solver", "hint", "--deal", "1", "--variant", "napoleons-tomb-3"])
+        os.execv(
+            sys.executable, [sys.executable, "-m", "solver", "hint", "--deal", "1", "--variant", "napoleons-tomb-3"]
+        )
     seen = b""
     while b"Ctrl-D" not in seen:
         seen += os.read(fd, 1024)
@@ -323,7 +357,7 @@ def test_cli_hint_on_a_terminal_says_it_reads_standard_input():
             if not chunk:
                 break
             seen += chunk
-    except OSError:                 # the child closed the terminal
+    except OSError:  # the child closed the terminal
         pass
     _, status = os.waitpid(pid, 0)
     assert b"reading the moves played so far from standard input" in seen

@@ -61,12 +61,10 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-
-from support import properties_profile
 from hypothesis import strategies as st
+from support import properties_profile
 
-from solver import Game, Limit, Move, Result, SolverError, hint_after, position_after, solve
-from solver import variants
+from solver import Game, Limit, Move, Result, SolverError, hint_after, position_after, solve, variants
 from solver.api import to_deal
 from solver.batch import COLUMNS
 from solver.cli import main
@@ -94,13 +92,39 @@ TOMB_TOML = (ROOT / "solver" / "variants" / f"{VARIANT}.toml").read_text(encodin
 #: the command line's "error: "): wrapped in the library's own sentence
 #: ("the request body is not JSON ('utf-8' codec can't decode...)") they are
 #: a detail, not the message.
-PYTHON_TEXTS = ("Exceeds the limit", "set_int_max_str_digits", "maximum recursion depth",
-                "Traceback (most recent call", "has no attribute", "internal error (")
-PYTHON_OPENINGS = ("[Errno", "invalid literal for int()", "could not convert string to float", "'utf-8' codec",
-                   "unsupported operand", "'<' not supported", "'>' not supported", "'<=' not supported",
-                   "cannot fit 'int'", "int too large", "Python int too large", "embedded null", "unhashable type",
-                   "object of type", "argument of type", "'int' object", "'NoneType' object", "'list' object",
-                   "'dict' object", "'str' object", "'float' object", "'bytes' object", "expected str, bytes")
+PYTHON_TEXTS = (
+    "Exceeds the limit",
+    "set_int_max_str_digits",
+    "maximum recursion depth",
+    "Traceback (most recent call",
+    "has no attribute",
+    "internal error (",
+)
+PYTHON_OPENINGS = (
+    "[Errno",
+    "invalid literal for int()",
+    "could not convert string to float",
+    "'utf-8' codec",
+    "unsupported operand",
+    "'<' not supported",
+    "'>' not supported",
+    "'<=' not supported",
+    "cannot fit 'int'",
+    "int too large",
+    "Python int too large",
+    "embedded null",
+    "unhashable type",
+    "object of type",
+    "argument of type",
+    "'int' object",
+    "'NoneType' object",
+    "'list' object",
+    "'dict' object",
+    "'str' object",
+    "'float' object",
+    "'bytes' object",
+    "expected str, bytes",
+)
 
 
 def python_text(message: str) -> str | None:
@@ -191,14 +215,23 @@ def _child(call: Callable[[], Any], summarise: Callable[[Any], Any], w: int) -> 
             report = {"kind": "answer", "value": summarise(value)}
         data = (json.dumps(report) + "\n").encode()
     except BaseException as exc:  # the report itself failed
-        data = (json.dumps({"kind": "crash", "type": type(exc).__name__,
-                            "message": f"test_hostile could not report the outcome: {exc!r}"[:2000]}) + "\n").encode()
+        data = (
+            json.dumps(
+                {
+                    "kind": "crash",
+                    "type": type(exc).__name__,
+                    "message": f"test_hostile could not report the outcome: {exc!r}"[:2000],
+                }
+            )
+            + "\n"
+        ).encode()
     while data:
-        data = data[os.write(w, data):]
+        data = data[os.write(w, data) :]
 
 
-def guarded(call: Callable[[], Any], seconds: float = CALL_SECONDS,
-            summarise: Callable[[Any], Any] = lambda v: type(v).__name__) -> Outcome:
+def guarded(
+    call: Callable[[], Any], seconds: float = CALL_SECONDS, summarise: Callable[[Any], Any] = lambda v: type(v).__name__
+) -> Outcome:
     """``call()`` in a forked child, killed (with its process group) after
     ``seconds``; its outcome."""
     r, w = os.pipe()
@@ -229,7 +262,7 @@ def guarded(call: Callable[[], Any], seconds: float = CALL_SECONDS,
     finally:
         os.close(r)
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, signal.SIGKILL)      # the child (done or not) and anything it started
+            os.killpg(pid, signal.SIGKILL)  # the child (done or not) and anything it started
         _, status = os.waitpid(pid, 0)
     if data.endswith(b"\n"):
         return Outcome(**json.loads(data))
@@ -275,8 +308,7 @@ def _no_real_server(stub_serve: bool) -> None:
         solver.web.serve = lambda *args, **kwargs: 0  # type: ignore[assignment]
 
 
-def cli(argv: list[str], stdin: bytes = b"", *, stub_serve: bool = False,
-        seconds: float = CALL_SECONDS) -> Outcome:
+def cli(argv: list[str], stdin: bytes = b"", *, stub_serve: bool = False, seconds: float = CALL_SECONDS) -> Outcome:
     """``main(argv)`` in a child: its exit code, stdout and stderr (the value
     of an ``answer``), or the exception that escaped it."""
 
@@ -289,7 +321,7 @@ def cli(argv: list[str], stdin: bytes = b"", *, stub_serve: bool = False,
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 rc = main(list(argv))
-            except SystemExit as exc:   # argparse's usage errors
+            except SystemExit as exc:  # argparse's usage errors
                 code = exc.code
         return {"rc": rc, "exit": code, "stderr": err.getvalue()[:4000], "stdout": out.getvalue()[-500:]}
 
@@ -299,8 +331,9 @@ def cli(argv: list[str], stdin: bytes = b"", *, stub_serve: bool = False,
 def expect_cli_refusal(outcome: Outcome, what: str, *, answers: bool = False) -> None:
     """Exit 2 with ``error: ...`` on stderr (or argparse's usage error);
     ``answers``: a normal exit (0, 1, 3) is also right."""
-    assert outcome.kind == "answer", f"{what}: {outcome} (escaped main)" if outcome.kind == "crash" else \
-        f"{what}: {outcome}"
+    assert outcome.kind == "answer", (
+        f"{what}: {outcome} (escaped main)" if outcome.kind == "crash" else f"{what}: {outcome}"
+    )
     run = outcome.value
     err = run["stderr"]
     assert "Traceback" not in err, f"{what}: a traceback on stderr: {err[:600]}"
@@ -330,8 +363,9 @@ def expect_web_refusal(status: int, data: Any, what: str, *, answers: bool = Fal
         assert isinstance(data, dict) and "error" not in data, f"{what}: 200 with {str(data)[:300]}"
         return
     assert 400 <= status < 500, f"{what}: status {status}, not a refusal: {str(data)[:300]}"
-    assert isinstance(data, dict) and isinstance(data.get("error"), str) and data["error"].strip(), \
+    assert isinstance(data, dict) and isinstance(data.get("error"), str) and data["error"].strip(), (
         f"{what}: status {status} without an error message: {str(data)[:300]}"
+    )
     raw = python_text(data["error"])
     assert raw is None, f"{what}: status {status} with Python's own message ({raw!r}): {data['error'][:300]!r}"
 
@@ -403,19 +437,39 @@ def _number(digits: int, negative: bool, nines: bool) -> Hostile:
 
 strings = st.builds(_text, st.sampled_from(UNITS), LENGTHS)
 #: Strings for a command line: no digit strings short enough to be a deal number.
-digit_texts = st.builds(lambda k, sign, unit: Hostile(f"text of {sign}{k:,} x {unit!r}", sign + unit * k),
-                        st.one_of(st.integers(21, 60), st.integers(4290, 5001)),
-                        st.sampled_from(["", "-", "+", " "]), st.sampled_from(["9", "1", "\u0669"]))
-numbers = st.one_of(st.builds(_number, DIGITS, st.booleans(), st.booleans()),
-                    st.sampled_from([Hostile("int 0", 0), Hostile("int -1", -1), Hostile("int 2**63", 2**63),
-                                     Hostile("int 2**64", 2**64), Hostile("int -2**63 - 1", -(2**63) - 1)]))
+digit_texts = st.builds(
+    lambda k, sign, unit: Hostile(f"text of {sign}{k:,} x {unit!r}", sign + unit * k),
+    st.one_of(st.integers(21, 60), st.integers(4290, 5001)),
+    st.sampled_from(["", "-", "+", " "]),
+    st.sampled_from(["9", "1", "\u0669"]),
+)
+numbers = st.one_of(
+    st.builds(_number, DIGITS, st.booleans(), st.booleans()),
+    st.sampled_from(
+        [
+            Hostile("int 0", 0),
+            Hostile("int -1", -1),
+            Hostile("int 2**63", 2**63),
+            Hostile("int 2**64", 2**64),
+            Hostile("int -2**63 - 1", -(2**63) - 1),
+        ]
+    ),
+)
 floats = st.sampled_from([Hostile(f"float {x!r}", x) for x in FLOATS])
-oddities = st.sampled_from([Hostile(repr(x), x) for x in (None, True, False, (), [], {}, set(), b"", 0.5)]
-                           + [Hostile("object()", object())])
-blobs = st.builds(lambda unit, n: Hostile(f"bytes of {n:,} x {unit!r}", unit * n),
-                  st.sampled_from([b"\xff", b"\x00", b"\xc3", b"\xed\xa0\x80", b"9"]), LENGTHS)
-nested_objects = st.builds(lambda depth, kind, key: Hostile(f"{kind} nested {depth:,} deep ({key!r})",
-                                                            nest(depth, kind, 1, key)), DEPTHS, KINDS, KEYS)
+oddities = st.sampled_from(
+    [Hostile(repr(x), x) for x in (None, True, False, (), [], {}, set(), b"", 0.5)] + [Hostile("object()", object())]
+)
+blobs = st.builds(
+    lambda unit, n: Hostile(f"bytes of {n:,} x {unit!r}", unit * n),
+    st.sampled_from([b"\xff", b"\x00", b"\xc3", b"\xed\xa0\x80", b"9"]),
+    LENGTHS,
+)
+nested_objects = st.builds(
+    lambda depth, kind, key: Hostile(f"{kind} nested {depth:,} deep ({key!r})", nest(depth, kind, 1, key)),
+    DEPTHS,
+    KINDS,
+    KEYS,
+)
 
 
 def _json_number(digits: int, sign: str, form: str) -> Hostile:
@@ -425,15 +479,41 @@ def _json_number(digits: int, sign: str, form: str) -> Hostile:
 
 #: JSON texts (bytes): nested, numbers, strings, not-UTF-8, literals.
 json_texts = st.one_of(
-    st.builds(lambda depth, kind, key: Hostile(f"JSON {kind} nested {depth:,} deep", nest_json(depth, kind, "1", key)
-                                               .encode()), DEPTHS, KINDS, KEYS),
+    st.builds(
+        lambda depth, kind, key: Hostile(
+            f"JSON {kind} nested {depth:,} deep", nest_json(depth, kind, "1", key).encode()
+        ),
+        DEPTHS,
+        KINDS,
+        KEYS,
+    ),
     st.builds(_json_number, DIGITS, st.sampled_from(["", "-"]), st.sampled_from(["int", "exp", "frac"])),
-    st.sampled_from([Hostile(f"JSON {t}", t.encode()) for t in
-                     ("NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e308", "0", "-1", "true", "null",
-                      "[]", "{}", '""', '"\\u0000"', '"\\ud800"')]),
+    st.sampled_from(
+        [
+            Hostile(f"JSON {t}", t.encode())
+            for t in (
+                "NaN",
+                "Infinity",
+                "-Infinity",
+                "1e400",
+                "-1e400",
+                "1e308",
+                "0",
+                "-1",
+                "true",
+                "null",
+                "[]",
+                "{}",
+                '""',
+                '"\\u0000"',
+                '"\\ud800"',
+            )
+        ]
+    ),
     st.builds(lambda s: Hostile(f"JSON string of {s.label}", json.dumps(s.value).encode()), strings),
-    st.builds(lambda n: Hostile(f"JSON string of {n:,} bytes not UTF-8", b'"' + b"\xff" * n + b'"'),
-              st.integers(1, 100_000)),
+    st.builds(
+        lambda n: Hostile(f"JSON string of {n:,} bytes not UTF-8", b'"' + b"\xff" * n + b'"'), st.integers(1, 100_000)
+    ),
 )
 
 
@@ -476,10 +556,14 @@ cli_strings = st.one_of(
 ).filter(lambda h: h.value != "")
 #: --port values no server can listen on.
 ports = st.one_of(
-    st.builds(lambda k, sign: Hostile(f"text {sign}10**{k}", sign + "1" + "0" * k), st.integers(5, 5000),
-              st.sampled_from(["", "-"])),
-    st.sampled_from([Hostile(t, t) for t in ("70000", "-1", "65536", "1e3", "nan", "0x10000",
-                                             "\u0667\u0660\u0660\u0660\u0660")]),
+    st.builds(
+        lambda k, sign: Hostile(f"text {sign}10**{k}", sign + "1" + "0" * k),
+        st.integers(5, 5000),
+        st.sampled_from(["", "-"]),
+    ),
+    st.sampled_from(
+        [Hostile(t, t) for t in ("70000", "-1", "65536", "1e3", "nan", "0x10000", "\u0667\u0660\u0660\u0660\u0660")]
+    ),
 )
 
 
@@ -503,32 +587,51 @@ TOML_VALUES = st.one_of(
 
 #: Variant files (bytes): nested, dotted keys, huge values in a valid file, not UTF-8.
 toml_files = st.one_of(
-    st.builds(lambda depth, kind: Hostile(f"TOML {kind} nested {depth:,} deep", f"a = {nest_toml(depth, kind)}\n"
-                                          .encode()), DEPTHS, KINDS),
+    st.builds(
+        lambda depth, kind: Hostile(f"TOML {kind} nested {depth:,} deep", f"a = {nest_toml(depth, kind)}\n".encode()),
+        DEPTHS,
+        KINDS,
+    ),
     # ~2 bytes a key: 100,000 keys are 200 KB.
-    st.builds(lambda k: Hostile(f"TOML of {k:,} dotted keys", ("b." * k + "c = 1\n").encode()),
-              st.sampled_from([1, 100, 1_000, 10_000, 100_000])),
-    st.builds(lambda k: Hostile(f"TOML table header of {k:,} dotted keys", ("[" + "t." * k + "u]\nx = 1\n").encode()),
-              st.sampled_from([1, 100, 1_000, 10_000, 100_000])),
-    st.builds(lambda key, v: Hostile(f"variant file with {key} = {v[1]}", _toml_field(key, v[0])),
-              st.sampled_from(["turn", "passes", "count", "name", "description", "family", "accept_from", "sixes"]),
-              TOML_VALUES),
-    st.builds(lambda n: Hostile(f"variant file behind {n:,} bytes not UTF-8", b"\xff" * n + TOMB_TOML.encode()),
-              st.integers(1, 100_000)),
-    st.builds(lambda n: Hostile(f"variant file with {n:,} NUL bytes", TOMB_TOML.encode() + b"\0" * n),
-              st.integers(1, 100_000)),
+    st.builds(
+        lambda k: Hostile(f"TOML of {k:,} dotted keys", ("b." * k + "c = 1\n").encode()),
+        st.sampled_from([1, 100, 1_000, 10_000, 100_000]),
+    ),
+    st.builds(
+        lambda k: Hostile(f"TOML table header of {k:,} dotted keys", ("[" + "t." * k + "u]\nx = 1\n").encode()),
+        st.sampled_from([1, 100, 1_000, 10_000, 100_000]),
+    ),
+    st.builds(
+        lambda key, v: Hostile(f"variant file with {key} = {v[1]}", _toml_field(key, v[0])),
+        st.sampled_from(["turn", "passes", "count", "name", "description", "family", "accept_from", "sixes"]),
+        TOML_VALUES,
+    ),
+    st.builds(
+        lambda n: Hostile(f"variant file behind {n:,} bytes not UTF-8", b"\xff" * n + TOMB_TOML.encode()),
+        st.integers(1, 100_000),
+    ),
+    st.builds(
+        lambda n: Hostile(f"variant file with {n:,} NUL bytes", TOMB_TOML.encode() + b"\0" * n), st.integers(1, 100_000)
+    ),
 )
 
 #: Files of moves for `hint` (bytes): JSON nested, huge numbers, long lines, not UTF-8.
 moves_files = st.one_of(
     json_texts,
     st.builds(lambda h: Hostile(f'{{"moves": {h.label}}}', b'{"moves": ' + h.value + b"}"), json_texts),
-    st.builds(lambda h: Hostile(f'[{{"action": "turn", "cards": {h.label}}}]',
-                                b'[{"action": "turn", "cards": ' + h.value + b"}]"), json_texts),
-    st.builds(lambda h: Hostile(f'{{"moves": [], "deal": {h.label}}}', b'{"moves": [], "deal": ' + h.value + b"}"),
-              json_texts),
-    st.builds(lambda h: Hostile(f'{{"moves": [], "variant": {h.label}}}',
-                                b'{"moves": [], "variant": ' + h.value + b"}"), json_texts),
+    st.builds(
+        lambda h: Hostile(
+            f'[{{"action": "turn", "cards": {h.label}}}]', b'[{"action": "turn", "cards": ' + h.value + b"}]"
+        ),
+        json_texts,
+    ),
+    st.builds(
+        lambda h: Hostile(f'{{"moves": [], "deal": {h.label}}}', b'{"moves": [], "deal": ' + h.value + b"}"), json_texts
+    ),
+    st.builds(
+        lambda h: Hostile(f'{{"moves": [], "variant": {h.label}}}', b'{"moves": [], "variant": ' + h.value + b"}"),
+        json_texts,
+    ),
     st.builds(lambda h: Hostile(f"printed moves: {h.label}", h.value.encode("utf-8", "surrogateescape")), strings),
 )
 
@@ -655,11 +758,13 @@ def test_variant_files_of_hostile_toml_are_read_or_refused(scratch, door, conten
     elif door == "variants --variant-file":
         expect_cli_refusal(cli(["variants", "--variant-file", str(path)]), what, answers=True)
     elif door == "solve --variant-file":
-        expect_cli_refusal(cli(["solve", "1", "--variant-file", str(path), "--max-positions", "3000"]), what,
-                           answers=True)
+        expect_cli_refusal(
+            cli(["solve", "1", "--variant-file", str(path), "--max-positions", "3000"]), what, answers=True
+        )
     else:
-        expect_cli_refusal(cli(["serve", "--port", "0", "--variant-file", str(path)], stub_serve=True), what,
-                           answers=True)
+        expect_cli_refusal(
+            cli(["serve", "--port", "0", "--variant-file", str(path)], stub_serve=True), what, answers=True
+        )
 
 
 # ===========================================================================
@@ -681,15 +786,33 @@ CLI_COMMANDS: dict[str, tuple[str, Callable[[Any, Path, str], list[str]]]] = {
     "hint --deal": ("arg", lambda s, d, b: ["hint", "--deal", s, "--moves", os.devnull]),
     "hint --cards": ("arg", lambda s, d, b: ["hint", "--cards", s, "--moves", os.devnull]),
     "hint --variant": ("arg", lambda s, d, b: ["hint", "--deal", "1", "--variant", s, "--moves", os.devnull]),
-    "hint --moves FILE": ("moves", lambda m, d, b: ["hint", "--deal", "1", "--max-positions", "3000", "--moves",
-                                                   _file(d, "moves.json", m)]),
+    "hint --moves FILE": (
+        "moves",
+        lambda m, d, b: ["hint", "--deal", "1", "--max-positions", "3000", "--moves", _file(d, "moves.json", m)],
+    ),
     "hint --moves -": ("stdin", lambda m, d, b: ["hint", "--deal", "1", "--max-positions", "3000"]),
     "play --deals": ("arg", lambda s, d, b: ["play", "--deals", s]),
     "play --variant": ("arg", lambda s, d, b: ["play", "--variant", s, "--deals", "1"]),
-    "batch --deals": ("arg", lambda s, d, b: ["batch", "--deals", s, "--db", str(d / "batch.db"), "--jobs", "1",
-                                              "--max-positions", "3000"]),
-    "batch --variant": ("arg", lambda s, d, b: ["batch", "--variant", s, "--deals", "1", "--db", str(d / "batch.db"),
-                                                "--jobs", "1", "--max-positions", "3000"]),
+    "batch --deals": (
+        "arg",
+        lambda s, d, b: ["batch", "--deals", s, "--db", str(d / "batch.db"), "--jobs", "1", "--max-positions", "3000"],
+    ),
+    "batch --variant": (
+        "arg",
+        lambda s, d, b: [
+            "batch",
+            "--variant",
+            s,
+            "--deals",
+            "1",
+            "--db",
+            str(d / "batch.db"),
+            "--jobs",
+            "1",
+            "--max-positions",
+            "3000",
+        ],
+    ),
     "stats --variant": ("arg", lambda s, d, b: ["stats", "--db", b, "--variant", s]),
     "winnable DEAL": ("arg", lambda s, d, b: ["winnable", s, "--max-positions", "3000"]),
     "winnable --variant": ("arg", lambda s, d, b: ["winnable", "1", "--variant", s]),
@@ -739,9 +862,16 @@ def body_with(path: str, where: str, text: bytes) -> bytes:
     return b"{" + b", ".join(json.dumps(k).encode() + b": " + v for k, v in fields.items()) + b"}"
 
 
-WEB_PLACES = [(path, where) for path, fields in BODIES.items()
-              for where in ["body", *fields, *(["steps[0][0]"] if "steps" in fields else []),
-                            *(["auto"] if "steps" in fields else [])]]
+WEB_PLACES = [
+    (path, where)
+    for path, fields in BODIES.items()
+    for where in [
+        "body",
+        *fields,
+        *(["steps[0][0]"] if "steps" in fields else []),
+        *(["auto"] if "steps" in fields else []),
+    ]
+]
 
 
 @pytest.mark.parametrize(("path", "where"), WEB_PLACES, ids=[f"{p}-{w}" for p, w in WEB_PLACES])
@@ -775,9 +905,11 @@ def test_number_from_text_refuses_5000_non_ascii_digits():
     expect_refusal(guarded(lambda: number_from_text("\u0669" * 5000)), "number_from_text of 5,000 Arabic-Indic digits")
 
 
-@pytest.mark.parametrize("deal", [10**5000, -(10**5000), 0, "9" * 5000, "-" + "9" * 5000, math.nan, 1e308],
-                         ids=["10**5000", "-10**5000", "0", "5000-digit-text", "negative-5000-digit-text", "nan",
-                              "1e308"])
+@pytest.mark.parametrize(
+    "deal",
+    [10**5000, -(10**5000), 0, "9" * 5000, "-" + "9" * 5000, math.nan, 1e308],
+    ids=["10**5000", "-10**5000", "0", "5000-digit-text", "negative-5000-digit-text", "nan", "1e308"],
+)
 def test_to_deal_refuses_a_deal_number_out_of_range(deal):
     expect_refusal(guarded(lambda: to_deal(deal)), f"to_deal of {shown(deal)}")
 
@@ -809,8 +941,9 @@ def test_parse_move_refuses_a_place_nested_3000_deep():
     expect_refusal(guarded(lambda: parse_move(move)), "parse_move, 'from' 3,000 deep")
 
 
-@pytest.mark.parametrize("data", [[], "napoleons-tomb", None, 5, nest(DEEP, "list")],
-                         ids=["list", "str", "None", "int", "list-3000-deep"])
+@pytest.mark.parametrize(
+    "data", [[], "napoleons-tomb", None, 5, nest(DEEP, "list")], ids=["list", "str", "None", "int", "list-3000-deep"]
+)
 def test_variants_parse_refuses_what_is_not_a_table(data):
     expect_refusal(guarded(lambda: variants.parse(data)), f"variants.parse of {type(data).__name__}")
 
@@ -820,10 +953,31 @@ def test_variants_parse_refuses_a_table_nested_3000_deep():
     expect_refusal(guarded(lambda: variants.parse(data)), "variants.parse, stock 3,000 deep")
 
 
-@pytest.mark.parametrize("name", ["x" * 300, "x" * 100_000, "napoleons\0tomb", "../variants/napoleons-tomb",
-                                  "..\\napoleons-tomb", "\udcff", 5, None, nest(DEEP, "list")],
-                         ids=["300-characters", "100000-characters", "nul", "slash", "backslash",
-                              "lone-surrogate", "int", "None", "list-3000-deep"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "x" * 300,
+        "x" * 100_000,
+        "napoleons\0tomb",
+        "../variants/napoleons-tomb",
+        "..\\napoleons-tomb",
+        "\udcff",
+        5,
+        None,
+        nest(DEEP, "list"),
+    ],
+    ids=[
+        "300-characters",
+        "100000-characters",
+        "nul",
+        "slash",
+        "backslash",
+        "lone-surrogate",
+        "int",
+        "None",
+        "list-3000-deep",
+    ],
+)
 def test_variants_load_refuses_a_bad_name(name):
     expect_refusal(guarded(lambda: variants.load(name)), f"variants.load of {shown(name)}")
 
@@ -853,8 +1007,11 @@ def test_load_file_refuses_a_table_header_of_200_kb_of_dotted_keys(tmp_path):
     expect_refusal(guarded(lambda: variants.load_file(path)), "load_file of a header of 100,000 dotted keys")
 
 
-@pytest.mark.parametrize("value", ["9" * 5000, "-" + "9" * 5000, "9" * 30, "nan", "inf", "1e400"],
-                         ids=["5000-digits", "minus-5000-digits", "30-digits", "nan", "inf", "1e400"])
+@pytest.mark.parametrize(
+    "value",
+    ["9" * 5000, "-" + "9" * 5000, "9" * 30, "nan", "inf", "1e400"],
+    ids=["5000-digits", "minus-5000-digits", "30-digits", "nan", "inf", "1e400"],
+)
 def test_load_file_refuses_an_odd_number_in_a_variant_file(tmp_path, value):
     path = tmp_path / "odd.toml"
     path.write_bytes(_toml_field("turn", value))
@@ -872,8 +1029,9 @@ def test_load_file_refuses_a_path_that_is_not_a_path(path):
     expect_refusal(guarded(lambda: variants.load_file(path)), f"load_file of {type(path).__name__}")
 
 
-@pytest.mark.parametrize("limit", [5, 0, "x", Limit, math.nan],
-                         ids=["limit=5", "limit=0", "limit='x'", "the-class-Limit", "limit=nan"])
+@pytest.mark.parametrize(
+    "limit", [5, 0, "x", Limit, math.nan], ids=["limit=5", "limit=0", "limit='x'", "the-class-Limit", "limit=nan"]
+)
 def test_solve_refuses_a_limit_that_is_not_a_limit(limit):
     """A value that is not a Limit (nor None) is refused, not read as no
     limit given (0 and "" would run the default 10-second search)."""
@@ -893,8 +1051,11 @@ def test_solve_refuses_a_deal_of_10_to_the_5000():
 
 
 @pytest.mark.parametrize("name", ["positions", "seconds", "memory"])
-@pytest.mark.parametrize("value", [10**400, -(10**400), 10**5000, math.inf, math.nan, 1e308, "5", 2**63],
-                         ids=["10**400", "-10**400", "10**5000", "inf", "nan", "1e308", "text", "2**63"])
+@pytest.mark.parametrize(
+    "value",
+    [10**400, -(10**400), 10**5000, math.inf, math.nan, 1e308, "5", 2**63],
+    ids=["10**400", "-10**400", "10**5000", "inf", "nan", "1e308", "text", "2**63"],
+)
 def test_limit_refuses_a_huge_or_odd_bound(name, value):
     bounds: dict[str, Any] = {"positions": 3000, "seconds": None, "memory": 2**28, name: value}
     if name == "seconds" and value == 1e308:
@@ -903,9 +1064,18 @@ def test_limit_refuses_a_huge_or_odd_bound(name, value):
     expect_refusal(guarded(lambda: Limit(**bounds)), f"Limit({name}={shown(value)})")
 
 
-@pytest.mark.parametrize("moves", [nest(DEEP, "list"), [nest(DEEP, "dict", 1, "action")],
-                                   [{"action": "turn", "cards": nest(DEEP, "list", "9C")}], 5, None, 10**5000],
-                         ids=["list-3000-deep", "move-3000-deep", "cards-3000-deep", "int", "None", "10**5000"])
+@pytest.mark.parametrize(
+    "moves",
+    [
+        nest(DEEP, "list"),
+        [nest(DEEP, "dict", 1, "action")],
+        [{"action": "turn", "cards": nest(DEEP, "list", "9C")}],
+        5,
+        None,
+        10**5000,
+    ],
+    ids=["list-3000-deep", "move-3000-deep", "cards-3000-deep", "int", "None", "10**5000"],
+)
 def test_position_after_refuses_odd_moves(moves):
     expect_refusal(guarded(lambda: position_after(1, VARIANT, moves)), "position_after of odd moves")
 
@@ -914,10 +1084,29 @@ def test_position_after_refuses_a_300_character_variant():
     expect_refusal(guarded(lambda: position_after(1, "x" * 300, [])), "position_after, 300-character variant")
 
 
-@pytest.mark.parametrize("text", [nest_json(DEEP, "list"), nest_json(DEEP, "dict"), "9" * 5000, "-" + "9" * 5000,
-                                  "NaN", "1e400", '"\\ud800"', "\0" * 100_000],
-                         ids=["list-3000-deep", "object-3000-deep", "5000-digits", "minus-5000-digits", "NaN",
-                              "1e400", "lone-surrogate", "100000-nul"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        nest_json(DEEP, "list"),
+        nest_json(DEEP, "dict"),
+        "9" * 5000,
+        "-" + "9" * 5000,
+        "NaN",
+        "1e400",
+        '"\\ud800"',
+        "\0" * 100_000,
+    ],
+    ids=[
+        "list-3000-deep",
+        "object-3000-deep",
+        "5000-digits",
+        "minus-5000-digits",
+        "NaN",
+        "1e400",
+        "lone-surrogate",
+        "100000-nul",
+    ],
+)
 @pytest.mark.parametrize("reader", ["from_json", "loads"])
 def test_result_refuses_hostile_json_text(reader, text):
     read = getattr(Result, reader)
@@ -928,10 +1117,10 @@ def test_result_from_json_refuses_bytes_that_are_not_utf8():
     expect_refusal(guarded(lambda: Result.from_json(b"\xff" * 1000)), "Result.from_json of bytes not UTF-8")
 
 
-@pytest.mark.parametrize("key", ["verdict", "reason", "variant", "fingerprint", "deal", "score", "cards", "moves",
-                                 "stats"])
-@pytest.mark.parametrize("value", [nest(DEEP, "mixed"), 10**5000, math.nan],
-                         ids=["mixed-3000-deep", "10**5000", "nan"])
+@pytest.mark.parametrize(
+    "key", ["verdict", "reason", "variant", "fingerprint", "deal", "score", "cards", "moves", "stats"]
+)
+@pytest.mark.parametrize("value", [nest(DEEP, "mixed"), 10**5000, math.nan], ids=["mixed-3000-deep", "10**5000", "nan"])
 def test_result_from_json_refuses_a_hostile_field(key, value):
     data = {**TEMPLATES["result"], key: value}
     if key == "deal" and value == 10**5000:
@@ -954,19 +1143,27 @@ def test_game_refuses_a_hostile_deal(deal):
     expect_refusal(guarded(lambda: Game(VARIANT, deal)), "Game of a hostile deal")
 
 
-@pytest.mark.parametrize("move", [nest(DEEP, "dict", 1, "action"), {"action": "move", "from": "waste",
-                                                                     "to": nest(DEEP, "list")},
-                                  {"action": "move", "from": "waste", "to": "cell", "card": "\0" * 100_000},
-                                  {"action": "move", "from": "/" * 100_000, "to": "cell"}, 10**5000, "8H"],
-                         ids=["object-3000-deep", "place-3000-deep", "card-of-100000-nul", "place-of-100000-slashes",
-                              "10**5000", "text"])
+@pytest.mark.parametrize(
+    "move",
+    [
+        nest(DEEP, "dict", 1, "action"),
+        {"action": "move", "from": "waste", "to": nest(DEEP, "list")},
+        {"action": "move", "from": "waste", "to": "cell", "card": "\0" * 100_000},
+        {"action": "move", "from": "/" * 100_000, "to": "cell"},
+        10**5000,
+        "8H",
+    ],
+    ids=["object-3000-deep", "place-3000-deep", "card-of-100000-nul", "place-of-100000-slashes", "10**5000", "text"],
+)
 def test_game_play_refuses_a_hostile_move(move):
     expect_refusal(guarded(lambda: _game_play(move)), "Game.play of a hostile move")
 
 
 def test_hint_after_refuses_moves_nested_3000_deep():
-    expect_refusal(guarded(lambda: hint_after(1, VARIANT, [nest(DEEP, "dict", 1, "action")], SMALL)),
-                   "hint_after, a move 3,000 deep")
+    expect_refusal(
+        guarded(lambda: hint_after(1, VARIANT, [nest(DEEP, "dict", 1, "action")], SMALL)),
+        "hint_after, a move 3,000 deep",
+    )
 
 
 def test_hint_after_refuses_a_5000_digit_deal():
@@ -1017,12 +1214,14 @@ def test_cli_variants_refuses_a_variant_file_with_a_5000_digit_number(tmp_path):
 @pytest.mark.parametrize("command", ["variants", "solve", "hint", "play", "winnable", "serve"])
 def test_cli_refuses_a_special_variant_file(tmp_path, command, kind):
     path = special_path(kind, tmp_path)
-    argv = {"variants": ["variants", "--variant-file", path],
-            "solve": ["solve", "1", "--variant-file", path, *LIMITED],
-            "hint": ["hint", "--deal", "1", "--variant-file", path, "--moves", os.devnull],
-            "play": ["play", "--deals", "1", "--variant-file", path],
-            "winnable": ["winnable", "1", "--variant-file", path, *LIMITED],
-            "serve": ["serve", "--port", "0", "--variant-file", path]}[command]
+    argv = {
+        "variants": ["variants", "--variant-file", path],
+        "solve": ["solve", "1", "--variant-file", path, *LIMITED],
+        "hint": ["hint", "--deal", "1", "--variant-file", path, "--moves", os.devnull],
+        "play": ["play", "--deals", "1", "--variant-file", path],
+        "winnable": ["winnable", "1", "--variant-file", path, *LIMITED],
+        "serve": ["serve", "--port", "0", "--variant-file", path],
+    }[command]
     expect_cli_refusal(cli(argv, stub_serve=True, seconds=seconds_for(kind)), f"{command} --variant-file {kind}")
 
 
@@ -1031,8 +1230,9 @@ def test_cli_refuses_a_special_variant_file(tmp_path, command, kind):
 def test_cli_hint_refuses_moves_nested_deep(tmp_path, kind, depth):
     path = tmp_path / "moves.json"
     path.write_text(nest_json(depth, kind, "1", "moves"))
-    expect_cli_refusal(cli(["hint", "--deal", "1", "--moves", str(path), *LIMITED]),
-                       f"hint --moves, JSON {kind} {depth:,} deep")
+    expect_cli_refusal(
+        cli(["hint", "--deal", "1", "--moves", str(path), *LIMITED]), f"hint --moves, JSON {kind} {depth:,} deep"
+    )
 
 
 def test_cli_hint_refuses_moves_nested_3000_deep_on_standard_input():
@@ -1068,36 +1268,47 @@ def test_cli_hint_refuses_a_special_moves_file(tmp_path, kind):
     """A FIFO may be read (``--moves <(...)`` is one): one without a writer
     is no moves, or refused; never a wait without end."""
     path = special_path(kind, tmp_path)
-    expect_cli_refusal(cli(["hint", "--deal", "1", "--moves", path, *LIMITED], seconds=seconds_for(kind)),
-                       f"hint --moves {kind}", answers=kind == "fifo")
+    expect_cli_refusal(
+        cli(["hint", "--deal", "1", "--moves", path, *LIMITED], seconds=seconds_for(kind)),
+        f"hint --moves {kind}",
+        answers=kind == "fifo",
+    )
 
 
 def test_cli_play_refuses_a_300_character_variant_name():
     expect_cli_refusal(cli(["play", "--variant", LONG_NAME, "--deals", "1"]), "play --variant of 300 characters")
 
 
-@pytest.mark.parametrize("deals", ["1-9223372036854775807", f"1-{HUGE_DEAL}", "1-" + "9" * 30],
-                         ids=["to-2**63-1", "to-5000-digits", "to-30-digits"])
+@pytest.mark.parametrize(
+    "deals",
+    ["1-9223372036854775807", f"1-{HUGE_DEAL}", "1-" + "9" * 30],
+    ids=["to-2**63-1", "to-5000-digits", "to-30-digits"],
+)
 def test_cli_play_refuses_a_huge_deal_range(deals):
     expect_cli_refusal(cli(["play", "--deals", deals]), f"play --deals {deals[:30]}")
 
 
 def test_cli_batch_refuses_a_300_character_variant_name(tmp_path):
-    expect_cli_refusal(cli(["batch", "--variant", LONG_NAME, "--deals", "1", "--db", str(tmp_path / "b.db")]),
-                       "batch --variant of 300 characters")
+    expect_cli_refusal(
+        cli(["batch", "--variant", LONG_NAME, "--deals", "1", "--db", str(tmp_path / "b.db")]),
+        "batch --variant of 300 characters",
+    )
 
 
 def test_cli_batch_refuses_a_5000_digit_deal_range(tmp_path):
-    expect_cli_refusal(cli(["batch", "--deals", f"1-{HUGE_DEAL}", "--db", str(tmp_path / "b.db")]),
-                       "batch --deals of 5,000 digits")
+    expect_cli_refusal(
+        cli(["batch", "--deals", f"1-{HUGE_DEAL}", "--db", str(tmp_path / "b.db")]), "batch --deals of 5,000 digits"
+    )
 
 
 @pytest.mark.parametrize("kind", [k for k in SPECIAL if k != "missing"] + ["in-a-missing-folder"])
 def test_cli_batch_refuses_a_special_database(tmp_path, kind):
     """(A missing file is a new database: not this test's.)"""
     path = special_path(kind, tmp_path) if kind in SPECIAL else str(tmp_path / "missing" / "results.db")
-    expect_cli_refusal(cli(["batch", "--deals", "1", "--db", path, "--jobs", "1", *LIMITED],
-                           seconds=seconds_for(kind)), f"batch --db {kind}")
+    expect_cli_refusal(
+        cli(["batch", "--deals", "1", "--db", path, "--jobs", "1", *LIMITED], seconds=seconds_for(kind)),
+        f"batch --db {kind}",
+    )
 
 
 @pytest.mark.parametrize("where", ["existing-file", "proc"])
@@ -1121,8 +1332,11 @@ def test_cli_stats_refuses_a_300_character_variant_name(db):
 @pytest.mark.parametrize("command", ["stats", "index"])
 def test_cli_refuses_a_special_database(tmp_path, command, kind):
     path = special_path(kind, tmp_path)
-    argv = ["stats", "--db", path] if command == "stats" else ["index", "--db", path, "--deals", "1-3",
-                                                                 "--out", str(tmp_path / "index")]
+    argv = (
+        ["stats", "--db", path]
+        if command == "stats"
+        else ["index", "--db", path, "--deals", "1-3", "--out", str(tmp_path / "index")]
+    )
     expect_cli_refusal(cli(argv, seconds=seconds_for(kind)), f"{command} --db {kind}")
 
 
@@ -1155,17 +1369,23 @@ def test_cli_index_refuses_a_huge_deal_range(tmp_path, db, deals):
     """A range to 2**63-1 is a range a database may hold: the index stops at
     the first deal the database lacks (an answer), or the range is refused;
     never a bit array of 2**63 bits."""
-    expect_cli_refusal(cli(["index", "--db", db, "--deals", deals, "--out", str(tmp_path / "index")]),
-                       f"index --deals {deals[:30]}", answers=deals == "1-9223372036854775807")
+    expect_cli_refusal(
+        cli(["index", "--db", db, "--deals", deals, "--out", str(tmp_path / "index")]),
+        f"index --deals {deals[:30]}",
+        answers=deals == "1-9223372036854775807",
+    )
 
 
 def test_cli_index_refuses_a_300_character_variant_name(tmp_path, db):
-    expect_cli_refusal(cli(["index", "--db", db, "--variant", LONG_NAME, "--out", str(tmp_path / "index")]),
-                       "index --variant of 300 characters")
+    expect_cli_refusal(
+        cli(["index", "--db", db, "--variant", LONG_NAME, "--out", str(tmp_path / "index")]),
+        "index --variant of 300 characters",
+    )
 
 
-@pytest.mark.parametrize("port", ["70000", "-1", "99999999999999999999999", HUGE_DEAL],
-                         ids=["70000", "-1", "23-digits", "5000-digits"])
+@pytest.mark.parametrize(
+    "port", ["70000", "-1", "99999999999999999999999", HUGE_DEAL], ids=["70000", "-1", "23-digits", "5000-digits"]
+)
 def test_cli_serve_refuses_a_port_out_of_range(port):
     expect_cli_refusal(cli(["serve", "--port", port]), f"serve --port {port[:25]}")
 
@@ -1173,11 +1393,16 @@ def test_cli_serve_refuses_a_port_out_of_range(port):
 @pytest.mark.parametrize("content", ["nested", "dotted", "huge-number"])
 def test_cli_serve_refuses_a_bad_variant_file_before_serving(tmp_path, content):
     path = tmp_path / "bad.toml"
-    path.write_bytes({"nested": f"a = {nest_toml(DEEP, 'mixed')}\n".encode(),
-                      "dotted": ("b." * 100_000 + "c = 1\n").encode(),
-                      "huge-number": _toml_field("turn", "9" * 5000)}[content])
-    expect_cli_refusal(cli(["serve", "--port", "0", "--variant-file", str(path)], stub_serve=True),
-                       f"serve --variant-file {content}")
+    path.write_bytes(
+        {
+            "nested": f"a = {nest_toml(DEEP, 'mixed')}\n".encode(),
+            "dotted": ("b." * 100_000 + "c = 1\n").encode(),
+            "huge-number": _toml_field("turn", "9" * 5000),
+        }[content]
+    )
+    expect_cli_refusal(
+        cli(["serve", "--port", "0", "--variant-file", str(path)], stub_serve=True), f"serve --variant-file {content}"
+    )
 
 
 # ===========================================================================
@@ -1202,8 +1427,9 @@ def test_web_refuses_a_field_nested_1000_deep(server, path, where):
 
 
 def test_web_refuses_a_move_nested_1000_deep(server):
-    status, data = post(server, "/api/play", body_with("/api/play", "move", nest_json(1000, "dict", "1", "action")
-                                                       .encode()))
+    status, data = post(
+        server, "/api/play", body_with("/api/play", "move", nest_json(1000, "dict", "1", "action").encode())
+    )
     expect_web_refusal(status, data, "POST /api/play, the move 1,000 deep")
 
 
@@ -1227,21 +1453,37 @@ def test_web_refuses_a_5000_digit_deal(server, path, written):
     expect_web_refusal(status, data, f"POST {path}, a 5,000-digit deal ({written})")
 
 
-@pytest.mark.parametrize("deal", ["-" + "9" * 30, "1e400", "NaN", "Infinity", "1e308", "5.0", '"-5"', '"\\u0000"'],
-                         ids=["minus-30-digits", "1e400", "NaN", "Infinity", "1e308", "5.0", "text-minus-5", "nul"])
+@pytest.mark.parametrize(
+    "deal",
+    ["-" + "9" * 30, "1e400", "NaN", "Infinity", "1e308", "5.0", '"-5"', '"\\u0000"'],
+    ids=["minus-30-digits", "1e400", "NaN", "Infinity", "1e308", "5.0", "text-minus-5", "nul"],
+)
 def test_web_refuses_an_odd_deal(server, deal):
     status, data = post(server, "/api/state", body_with("/api/state", "deal", deal.encode()))
     expect_web_refusal(status, data, f"POST /api/state, deal {deal}")
 
 
-WRONG_TYPES = [("/api/state", "variant", "5"), ("/api/state", "variant", "[]"), ("/api/state", "variant", "null"),
-               ("/api/state", "deal", "[]"), ("/api/state", "deal", "true"), ("/api/state", "deal", "{}"),
-               ("/api/state", "steps", "{}"), ("/api/state", "steps", '"x"'), ("/api/state", "steps", "[5]"),
-               ("/api/state", "steps", "[[]]"), ("/api/state", "steps[0][0]", "5"),
-               ("/api/state", "auto", '"yes"'), ("/api/play", "move", '"8H"'), ("/api/play", "move", "[]"),
-               ("/api/play", "move", '{"action": 5}'), ("/api/play", "move", '{"action": "move", "from": 5}'),
-               ("/api/new", "winnable_only", "3"), ("/api/verdict", "variant", "{}"),
-               ("/api/hint", "steps", '[[{"action": "move", "from": "waste", "to": "cell", "card": 99}]]')]
+WRONG_TYPES = [
+    ("/api/state", "variant", "5"),
+    ("/api/state", "variant", "[]"),
+    ("/api/state", "variant", "null"),
+    ("/api/state", "deal", "[]"),
+    ("/api/state", "deal", "true"),
+    ("/api/state", "deal", "{}"),
+    ("/api/state", "steps", "{}"),
+    ("/api/state", "steps", '"x"'),
+    ("/api/state", "steps", "[5]"),
+    ("/api/state", "steps", "[[]]"),
+    ("/api/state", "steps[0][0]", "5"),
+    ("/api/state", "auto", '"yes"'),
+    ("/api/play", "move", '"8H"'),
+    ("/api/play", "move", "[]"),
+    ("/api/play", "move", '{"action": 5}'),
+    ("/api/play", "move", '{"action": "move", "from": 5}'),
+    ("/api/new", "winnable_only", "3"),
+    ("/api/verdict", "variant", "{}"),
+    ("/api/hint", "steps", '[[{"action": "move", "from": "waste", "to": "cell", "card": 99}]]'),
+]
 
 
 @pytest.mark.parametrize(("path", "where", "text"), WRONG_TYPES, ids=[f"{p}-{w}-{t}" for p, w, t in WRONG_TYPES])
@@ -1250,8 +1492,11 @@ def test_web_refuses_a_field_of_the_wrong_type(server, path, where, text):
     expect_web_refusal(status, data, f"POST {path}, {where} = {text}")
 
 
-@pytest.mark.parametrize("body", [b"\xff\xfe" * 1000, b"9" * 5000, b"NaN", b'"' + b"x" * 100_000 + b'"'],
-                         ids=["not-utf8", "5000-digits", "NaN", "a-string"])
+@pytest.mark.parametrize(
+    "body",
+    [b"\xff\xfe" * 1000, b"9" * 5000, b"NaN", b'"' + b"x" * 100_000 + b'"'],
+    ids=["not-utf8", "5000-digits", "NaN", "a-string"],
+)
 def test_web_refuses_a_body_that_is_not_an_object(server, body):
     status, data = post(server, "/api/state", body)
     expect_web_refusal(status, data, "POST /api/state of a body that is no object")

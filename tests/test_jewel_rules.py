@@ -9,8 +9,8 @@ import pytest
 
 from solver.cards import SUITS, Card
 from solver.deals import Deal
-from solver.notation import IllegalMoveError, Move
 from solver.families.jewel import JewelPosition
+from solver.notation import IllegalMoveError, Move
 from solver.rules import jewel
 from solver.rules.jewel import (
     PILE_PLACES,
@@ -25,7 +25,7 @@ from solver.rules.jewel import (
 )
 from solver.variants import load
 
-V = load("paciencia-porta-joias-free")   # the free rules; the sheet's: SHEET
+V = load("paciencia-porta-joias-free")  # the free rules; the sheet's: SHEET
 SHEET = load("paciencia-porta-joias")
 
 

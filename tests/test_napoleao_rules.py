@@ -10,9 +10,9 @@ import pytest
 
 from solver.cards import DECK, SUITS, Card
 from solver.deals import Deal
+from solver.families.napoleao import NapoleaoPosition
 from solver.notation import IllegalMoveError, Move
 from solver.rules import napoleao
-from solver.families.napoleao import NapoleaoPosition
 from solver.rules.napoleao import (
     is_won,
     legal_moves,
@@ -25,7 +25,7 @@ from solver.rules.napoleao import (
 )
 from solver.variants import load
 
-NAPOLEAO = load("paciencia-napoleao-free")   # the free rules; the sheet's: SHEET
+NAPOLEAO = load("paciencia-napoleao-free")  # the free rules; the sheet's: SHEET
 SHEET = load("paciencia-napoleao")
 EMPTY = ((),) * 12
 
@@ -44,11 +44,13 @@ def piles(*given: str) -> tuple[tuple[Card, ...], ...]:
     return out + ((),) * (12 - len(out))
 
 
-def table(stock="", piles_=EMPTY, kbases=(13, 13, 13, 13), abases=(13, 13, 13, 13),
-          redeals=2, rounds=3, variant=NAPOLEAO) -> NapoleaoPosition:
+def table(
+    stock="", piles_=EMPTY, kbases=(13, 13, 13, 13), abases=(13, 13, 13, 13), redeals=2, rounds=3, variant=NAPOLEAO
+) -> NapoleaoPosition:
     """A position built directly; by default every base is full and no redeal is left."""
-    return NapoleaoPosition(variant, tuple(cards(stock)), piles_, tuple(kbases), tuple(abases),
-                            redeals=redeals, rounds=rounds)
+    return NapoleaoPosition(
+        variant, tuple(cards(stock)), piles_, tuple(kbases), tuple(abases), redeals=redeals, rounds=rounds
+    )
 
 
 def base_cards(pos: NapoleaoPosition) -> list[Card]:
@@ -92,7 +94,7 @@ def test_start_first_king_and_first_ace_start_their_bases():
     assert pos.kbases == tuple(kb) and pos.abases == tuple(ab)
     # The cards turned before them stay in place, the rest keeps its order.
     assert list(pos.stock) == [c for i, c in enumerate(pack) if i not in (king, ace)]
-    assert pos.stock[:min(king, ace)] == tuple(pack[:min(king, ace)])
+    assert pos.stock[: min(king, ace)] == tuple(pack[: min(king, ace)])
     assert len(pos.stock) == 102 and pos.score == 2 and score(pos) == 2
     assert pos.piles == EMPTY and pos.rounds == 0 and pos.redeals == 0
     assert pos.deal is deal and pos.moves_played == 0 and pos.history == ()
@@ -179,8 +181,7 @@ def test_first_two_rounds_let_only_kings_and_aces_start_bases():
 
 
 def test_second_king_in_round_one_only_to_an_empty_base():
-    pos = table(stock="9C", piles_=piles("KH", "KS"), kbases=(0, 1, 0, 0), abases=(0, 12, 12, 0),
-                redeals=0, rounds=1)
+    pos = table(stock="9C", piles_=piles("KH", "KS"), kbases=(0, 1, 0, 0), abases=(0, 12, 12, 0), redeals=0, rounds=1)
     # K♥ could end its Ace base but may only start the empty King base; K♠'s King base is started.
     assert legal_moves(pos) == [Move.move(C("KH"), "pile:1", "kbase:H"), Move.deal(cards("9C"))]
     with pytest.raises(IllegalMoveError, match="round 1 is restricted"):
@@ -268,8 +269,14 @@ def test_redeal_gathers_pile_one_first_by_default():
 
 def test_redeal_gathers_pile_twelve_first_with_deal_from_pile_12():
     v = replace(NAPOLEAO, deal_from="pile-12")
-    pos = table(piles_=piles("2C 3C", "", "4C", "5C 6C 7C") [:11] + ((C("8C"), C("9C")),),
-                kbases=(0,) * 4, abases=(0,) * 4, redeals=0, rounds=9, variant=v)
+    pos = table(
+        piles_=piles("2C 3C", "", "4C", "5C 6C 7C")[:11] + ((C("8C"), C("9C")),),
+        kbases=(0,) * 4,
+        abases=(0,) * 4,
+        redeals=0,
+        rounds=9,
+        variant=v,
+    )
     after = play(pos, Move.redeal())
     assert after.stock == tuple(cards("8C 9C 5C 6C 7C 4C 2C 3C"))
 
@@ -300,8 +307,9 @@ def test_redeal_limit():
     assert legal_moves(pos) == [Move.move(C("2D"), "pile:1", "kbase:D")]
     last = replace(pos, piles=piles("2D AD"))
     assert legal_moves(last) == []
-    with pytest.raises(IllegalMoveError,
-                       match=r"no redeal left: 2 redeals allowed, 2 made \(this is the last pass, 3 of 3\)"):
+    with pytest.raises(
+        IllegalMoveError, match=r"no redeal left: 2 redeals allowed, 2 made \(this is the last pass, 3 of 3\)"
+    ):
         play(last, Move.redeal())
     one = replace(last, variant=replace(NAPOLEAO, redeals=3))
     assert legal_moves(one) == [Move.redeal()]
@@ -336,11 +344,12 @@ def test_the_sheet_deals_and_redeals_only_when_no_card_fits():
 def test_the_sheet_in_a_restricted_round_waits_only_for_kings_and_aces():
     """In rounds 1 and 2 only a King or an Ace that starts a base may leave,
     so only such a card holds the next round back."""
-    pos = table("9H 9H", piles("QC", "KS"), kbases=(1, 0, 13, 13), abases=(0, 1, 13, 13), redeals=0, rounds=1,
-                variant=SHEET)
+    pos = table(
+        "9H 9H", piles("QC", "KS"), kbases=(1, 0, 13, 13), abases=(0, 1, 13, 13), redeals=0, rounds=1, variant=SHEET
+    )
     assert legal_moves(pos) == [Move.move(C("KS"), "pile:2", "kbase:S")]
     pos = play(pos, Move.move(C("KS"), "pile:2", "kbase:S"))
-    assert legal_moves(pos) == [Move.deal(cards("9H 9H"))]      # the Q♣ waits for round 3
+    assert legal_moves(pos) == [Move.deal(cards("9H 9H"))]  # the Q♣ waits for round 3
 
 
 def rejects_move(pos: NapoleaoPosition, move: Move) -> str:
@@ -440,8 +449,16 @@ def test_replay_a_json_line():
 def test_str_shows_the_ring_the_bases_and_the_state():
     pos = NapoleaoPosition.start(Deal.from_number(1, decks=2), NAPOLEAO)
     text = str(pos)
-    for piece in ("King bases  --  --  K♥  --", "Ace bases   --  A♠  --  --", "stock: 102 cards",
-                  "pass 1 of 3", "no round dealt yet", "score: 2/104", " 1: -- (0)", "12: -- (0)"):
+    for piece in (
+        "King bases  --  --  K♥  --",
+        "Ace bases   --  A♠  --  --",
+        "stock: 102 cards",
+        "pass 1 of 3",
+        "no round dealt yet",
+        "score: 2/104",
+        " 1: -- (0)",
+        "12: -- (0)",
+    ):
         assert piece in text, piece
     pos = play(pos, Move.deal(pos.stock[:12]))
     text = str(pos)
@@ -470,16 +487,28 @@ def test_position_key_is_exact():
     pos = table(stock="6S", piles_=piles("5H 9H"), kbases=(13, 13, 9, 13), abases=(13, 13, 8, 13))
     assert position_key(pos) == position_key(replace(pos, moves_played=7, history=(Move.redeal(),)))
     hash(position_key(pos))
-    for other in (replace(pos, rounds=4), replace(pos, redeals=1), replace(pos, stock=()),
-                  replace(pos, piles=piles("9H 5H")), replace(pos, piles=piles("", "5H 9H")),
-                  replace(pos, kbases=(13, 13, 8, 13)), replace(pos, abases=(13, 13, 9, 13))):
+    for other in (
+        replace(pos, rounds=4),
+        replace(pos, redeals=1),
+        replace(pos, stock=()),
+        replace(pos, piles=piles("9H 5H")),
+        replace(pos, piles=piles("", "5H 9H")),
+        replace(pos, kbases=(13, 13, 8, 13)),
+        replace(pos, abases=(13, 13, 9, 13)),
+    ):
         assert position_key(other) != position_key(pos)
 
 
 def test_search_won_needs_the_right_base_for_a_middle_card():
     # Both 7♦ fit both bases. Sending the 7♦ of pile 1 down strands the 8♦ on the other 7♦.
-    pos = table(stock="5D 4D 3D 2D AD 9D TD JD QD KD", piles_=piles("6D 7D", "7D 8D"),
-                kbases=(13, 13, 13, 6), abases=(13, 13, 13, 6), redeals=2, rounds=3)
+    pos = table(
+        stock="5D 4D 3D 2D AD 9D TD JD QD KD",
+        piles_=piles("6D 7D", "7D 8D"),
+        kbases=(13, 13, 13, 6),
+        abases=(13, 13, 13, 6),
+        redeals=2,
+        rounds=3,
+    )
     assert legal_moves(pos)[0] == Move.move(C("7D"), "pile:1", "kbase:D")
     verdict, best, line = search(pos)
     assert (verdict, best) == ("won", 104)
@@ -490,8 +519,9 @@ def test_search_won_needs_the_right_base_for_a_middle_card():
 
 
 def test_search_lost_reports_the_best_score_and_a_line_to_it():
-    pos = table(piles_=piles("2D AD", "3D", "QC KC"), kbases=(13, 13, 13, 10), abases=(11, 13, 13, 13),
-                redeals=2, rounds=9)
+    pos = table(
+        piles_=piles("2D AD", "3D", "QC KC"), kbases=(13, 13, 13, 10), abases=(11, 13, 13, 13), redeals=2, rounds=9
+    )
     verdict, best, line = search(pos)
     assert (verdict, best) == ("lost", 100)
     assert replay(pos, line).score == 100 and line == [Move.move(C("3D"), "pile:2", "kbase:D")]
@@ -523,13 +553,16 @@ def candidates(pos: NapoleaoPosition) -> list[Move]:
     return out
 
 
-@pytest.mark.parametrize("number, variant", [
-    (1, NAPOLEAO),
-    (2, replace(NAPOLEAO, deal_from="pile-12", restricted_again=True)),
-    (3, replace(NAPOLEAO, start_bases=False, restricted_rounds=0)),
-    (4, SHEET),
-    (5, replace(SHEET, deal_from="pile-12", restricted_again=True)),
-])
+@pytest.mark.parametrize(
+    "number, variant",
+    [
+        (1, NAPOLEAO),
+        (2, replace(NAPOLEAO, deal_from="pile-12", restricted_again=True)),
+        (3, replace(NAPOLEAO, start_bases=False, restricted_rounds=0)),
+        (4, SHEET),
+        (5, replace(SHEET, deal_from="pile-12", restricted_again=True)),
+    ],
+)
 def test_random_games_legal_moves_agree_with_play(number, variant):
     rng = random.Random(number)
     pos = NapoleaoPosition.start(Deal.from_number(number, decks=2), variant)

@@ -12,19 +12,39 @@ import re
 from pathlib import Path
 
 import pytest
+from leaks import cards_named
 
-from solver import Game, IllegalMoveError, Limit, Move, MoveError, errors, game, hints, notation, session, solve
-from solver import start_position
+from solver import (
+    Game,
+    IllegalMoveError,
+    Limit,
+    Move,
+    MoveError,
+    errors,
+    game,
+    hints,
+    notation,
+    session,
+    solve,
+    start_position,
+)
 from solver.cards import Card
 from solver.core import Search, flags_for
 from solver.families import engine
 from solver.notation import (
-    TENSES, describe, describe_move, move_json, parse_move, place_index, place_kind, say, say_place, step_name,
+    TENSES,
+    describe,
+    describe_move,
+    move_json,
+    parse_move,
+    place_index,
+    place_kind,
+    say,
+    say_place,
+    step_name,
     step_text,
 )
 from solver.variants import names
-
-from leaks import cards_named
 
 C = Card.parse
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,11 +84,18 @@ def test_the_solvers_line_reads_back(variant):
     assert [Move.parse(str(m)) for m in result.moves] == list(result.moves)
 
 
-@pytest.mark.parametrize("move", [
-    Move("turn"), Move("deal"), Move.redeal(), Move("jewel", dst="lid:2"),
-    Move.jewel(Card.parse("6H"), "bottom:2"), Move("move", src="waste", dst="pile:3"),
-    Move.turn([Card.parse("TH"), Card.parse("AS"), Card.parse("9C")]),
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        Move("turn"),
+        Move("deal"),
+        Move.redeal(),
+        Move("jewel", dst="lid:2"),
+        Move.jewel(Card.parse("6H"), "bottom:2"),
+        Move("move", src="waste", dst="pile:3"),
+        Move.turn([Card.parse("TH"), Card.parse("AS"), Card.parse("9C")]),
+    ],
+)
 def test_the_moves_without_cards_and_the_rare_forms_read_back(move):
     assert Move.parse(str(move)) == move
 
@@ -77,17 +104,20 @@ def test_the_ascii_arrow_and_the_ascii_suits_are_read():
     assert Move.parse("8H waste -> cell") == Move.move(Card.parse("8H"), "waste", "cell")
 
 
-@pytest.mark.parametrize("text,says", [
-    ("", "an empty text is not a move"),
-    ("fly 8H", "'fly 8H' is not a move: expected"),
-    ("8H waste", "is not a move"),
-    ("8H waste → cell → tomb", "is not a move"),
-    ("redeal 8H", "is not a move"),
-    ("XX waste → cell", "'XX' is not a card: unknown rank 'X' in move 'XX waste → cell'"),
-    ("turn 9C 1Z", "'1Z' is not a card"),
-    ("8♥ waste → pile", "unknown place 'pile' in move '8♥ waste → pile'"),
-    ("jewel 6H → lid:9", "unknown place 'lid:9'"),
-])
+@pytest.mark.parametrize(
+    "text,says",
+    [
+        ("", "an empty text is not a move"),
+        ("fly 8H", "'fly 8H' is not a move: expected"),
+        ("8H waste", "is not a move"),
+        ("8H waste → cell → tomb", "is not a move"),
+        ("redeal 8H", "is not a move"),
+        ("XX waste → cell", "'XX' is not a card: unknown rank 'X' in move 'XX waste → cell'"),
+        ("turn 9C 1Z", "'1Z' is not a card"),
+        ("8♥ waste → pile", "unknown place 'pile' in move '8♥ waste → pile'"),
+        ("jewel 6H → lid:9", "unknown place 'lid:9'"),
+    ],
+)
 def test_bad_text_gets_a_move_error_naming_the_problem(text, says):
     with pytest.raises(MoveError) as info:
         Move.parse(text)
@@ -97,7 +127,6 @@ def test_bad_text_gets_a_move_error_naming_the_problem(text, says):
 def test_a_turn_without_cards_prints_without_a_trailing_space():
     assert str(Move("turn")) == "turn"
     assert Move.parse(str(Move("turn"))) == Move("turn")
-
 
 
 # ---------------------------------------------------------------------------
@@ -121,9 +150,12 @@ def test_the_old_homes_give_the_notations_own_names():
 #: kind of place, plain and indexed (the reserve: the Finnish sixes', plain;
 #: the jewel box's, numbered; the stock: the jewel box's turned card).
 LINES = {"napoleons-tomb-3": 1, "napoleonin-hauta": 1, "paciencia-napoleao": 1, "paciencia-porta-joias": 1}
-EVERY_ACTION = {"tomb": {"turn", "redeal", "move"}, "napoleao": {"deal", "redeal", "move"},
-                "jewel": {"turn", "jewel", "move"}}
-EVERY_PLACE = ({(k, False) for k in notation.PLACES} | {(k, True) for k in notation.INDEXED_PLACES})
+EVERY_ACTION = {
+    "tomb": {"turn", "redeal", "move"},
+    "napoleao": {"deal", "redeal", "move"},
+    "jewel": {"turn", "jewel", "move"},
+}
+EVERY_PLACE = {(k, False) for k in notation.PLACES} | {(k, True) for k in notation.INDEXED_PLACES}
 
 
 def test_the_cores_line_text_is_each_moves_text_for_every_action_and_place():
@@ -173,11 +205,14 @@ def test_every_players_move_reads_back_from_the_players_notation(variant):
     assert seen >= EVERY_ACTION[start_position(1, variant).variant.family] - {"redeal"} | {"move"}
 
 
-@pytest.mark.parametrize("data,says", [
-    ({"action": "turn", "text": 3}, "'text' of a move must be text, not 3"),
-    ({"action": "turn", "words": "x"}, "unknown field 'words' in a move; fields are action, from, to, card, text"),
-    ({"action": "deal", "cards": ["AS"], "text": "Deal a round"}, "a deal names no card"),
-])
+@pytest.mark.parametrize(
+    "data,says",
+    [
+        ({"action": "turn", "text": 3}, "'text' of a move must be text, not 3"),
+        ({"action": "turn", "words": "x"}, "unknown field 'words' in a move; fields are action, from, to, card, text"),
+        ({"action": "deal", "cards": ["AS"], "text": "Deal a round"}, "a deal names no card"),
+    ],
+)
 def test_the_players_notation_refuses_what_it_does_not_know(data, says):
     with pytest.raises(MoveError, match=re.escape(says)):
         parse_move(data)
@@ -193,17 +228,42 @@ WORDS = [
     (Move("turn"), "Turn the stock", "Turned the stock", "the stock turned", "turn the stock"),
     (Move.deal([C("KH")]), "Deal a round", "Dealt a round", "a round dealt", "deal a round"),
     (Move.redeal(), "Redeal", "Redealt", "the stock redealt", "redeal"),
-    (Move.jewel(C("QH"), "side:3"), "Open the next jewel into side 3", "Opened the next jewel into side 3",
-     "the next jewel opened into side 3", "open the next jewel into side 3"),
+    (
+        Move.jewel(C("QH"), "side:3"),
+        "Open the next jewel into side 3",
+        "Opened the next jewel into side 3",
+        "the next jewel opened into side 3",
+        "open the next jewel into side 3",
+    ),
     (Move("jewel"), "Open the next jewel", "Opened the next jewel", "the next jewel opened", "open the next jewel"),
-    (M(C("8H"), "waste", "cell"), "Play 8♥ waste → cell", "Played 8♥ waste → cell", "8♥ waste → cell",
-     "8♥ waste → cell"),
-    (M(C("TS"), "cell:2", "corner:4"), "Play 10♠ cell 2 → corner 4", "Played 10♠ cell 2 → corner 4",
-     "10♠ cell 2 → corner 4", "10♠ cell 2 → corner 4"),
-    (M(C("KC"), "pile:12", "kbase:C"), "Play K♣ pile 12 → King base ♣", "Played K♣ pile 12 → King base ♣",
-     "K♣ pile 12 → King base ♣", "K♣ pile 12 → King base ♣"),
-    (Move("move", src="stock", dst="foundation"), "Play turned card → foundation", "Played turned card → foundation",
-     "turned card → foundation", "turned card → foundation"),
+    (
+        M(C("8H"), "waste", "cell"),
+        "Play 8♥ waste → cell",
+        "Played 8♥ waste → cell",
+        "8♥ waste → cell",
+        "8♥ waste → cell",
+    ),
+    (
+        M(C("TS"), "cell:2", "corner:4"),
+        "Play 10♠ cell 2 → corner 4",
+        "Played 10♠ cell 2 → corner 4",
+        "10♠ cell 2 → corner 4",
+        "10♠ cell 2 → corner 4",
+    ),
+    (
+        M(C("KC"), "pile:12", "kbase:C"),
+        "Play K♣ pile 12 → King base ♣",
+        "Played K♣ pile 12 → King base ♣",
+        "K♣ pile 12 → King base ♣",
+        "K♣ pile 12 → King base ♣",
+    ),
+    (
+        Move("move", src="stock", dst="foundation"),
+        "Play turned card → foundation",
+        "Played turned card → foundation",
+        "turned card → foundation",
+        "turned card → foundation",
+    ),
 ]
 
 
@@ -214,12 +274,27 @@ def test_one_set_of_words_for_every_action_in_every_tense(move, do, done, auto, 
     assert say(move, "do", capital=False) == do[0].lower() + do[1:]
 
 
-@pytest.mark.parametrize("place,words", [
-    ("cell:2", "cell 2"), ("corner:1", "corner 1"), ("tomb", "tomb"), ("waste", "waste"), ("reserve", "reserve"),
-    ("pile:7", "pile 7"), ("kbase:H", "King base ♥"), ("abase:S", "Ace base ♠"), ("kbase", "King base"),
-    ("lid:5", "lid 5"), ("side:1", "side 1"), ("bottom:4", "bottom 4"), ("reserve:3", "reserve 3"),
-    ("foundation:D", "foundation ♦"), ("stock", "turned card"), (None, "?"),
-])
+@pytest.mark.parametrize(
+    "place,words",
+    [
+        ("cell:2", "cell 2"),
+        ("corner:1", "corner 1"),
+        ("tomb", "tomb"),
+        ("waste", "waste"),
+        ("reserve", "reserve"),
+        ("pile:7", "pile 7"),
+        ("kbase:H", "King base ♥"),
+        ("abase:S", "Ace base ♠"),
+        ("kbase", "King base"),
+        ("lid:5", "lid 5"),
+        ("side:1", "side 1"),
+        ("bottom:4", "bottom 4"),
+        ("reserve:3", "reserve 3"),
+        ("foundation:D", "foundation ♦"),
+        ("stock", "turned card"),
+        (None, "?"),
+    ],
+)
 def test_a_place_is_written_as_the_page_labels_it(place, words):
     assert say_place(place) == words
 
@@ -234,7 +309,7 @@ def test_the_words_of_every_move_name_no_hidden_card_and_no_machine_place(varian
     rules = None
     for g, legal, step in _random_games(variant, deals=range(1, 4)):
         rules = rules or engine(g.variant.family)
-        engine_moves = rules.legal_moves(g.position)        # a turn's, a deal's, a jewel's cards named
+        engine_moves = rules.legal_moves(g.position)  # a turn's, a deal's, a jewel's cards named
         for m in [*legal, *step, *engine_moves]:
             for tense in TENSES:
                 text = say(m, tense)
@@ -266,6 +341,14 @@ def test_the_page_writes_no_move_words_of_its_own():
     """The page shows the server's words (notation.py's): its script holds
     none of them, and does not turn a place's name into words."""
     code = re.sub(r"//.*", "", (ROOT / "solver" / "web" / "static" / "app.js").read_text(encoding="utf-8"))
-    for phrase in ("→", "turn the stock", "turned the stock", "deal a round", "dealt a round", "redealt", "next jewel",
-                   'replace(":"'):
+    for phrase in (
+        "→",
+        "turn the stock",
+        "turned the stock",
+        "deal a round",
+        "dealt a round",
+        "redealt",
+        "next jewel",
+        'replace(":"',
+    ):
         assert phrase not in code.lower(), phrase

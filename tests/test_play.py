@@ -7,13 +7,12 @@ import importlib
 import json
 
 import pytest
+from support import run
 
 from solver import STRATEGIES, BlindGame, Deal, Move, Result, ResultError, View, play, solve, start_position
 from solver.cards import Card
 from solver.rules import tomb
 from solver.variants import load
-
-from support import run
 
 play_module = importlib.import_module("solver.blind")
 VARIANTS = ["napoleons-tomb", "napoleons-tomb-3", "napoleonin-hauta"]
@@ -27,8 +26,18 @@ C = Card.parse
 def test_the_view_has_no_stock_order():
     names = {f.name for f in dataclasses.fields(View)}
     assert names == {
-        "variant", "waste_top", "waste_under", "waste_size", "cells", "reserve", "corners",
-        "tomb_top", "tomb_count", "stock_count", "redeals_left", "moves",
+        "variant",
+        "waste_top",
+        "waste_under",
+        "waste_size",
+        "cells",
+        "reserve",
+        "corners",
+        "tomb_top",
+        "tomb_count",
+        "stock_count",
+        "redeals_left",
+        "moves",
     }
     view = play_module.view_of(start_position(1))
     assert view.stock_count == 52 and view.waste_top is None
@@ -167,8 +176,9 @@ def test_simple_parks_only_to_free_a_card_that_goes_home():
 def test_distance_counts_the_tomb_round_and_the_nearest_corner():
     pos = _position("6C 5C 7D 8D 9D")
     for m in [Move.move(C("6C"), "waste", "tomb")] + [
-        mv for card in "5C 7D 8D 9D".split() for mv in (
-            Move.turn([C(card)]), Move.move(C(card), "waste", "tomb" if card == "5C" else "corner"))
+        mv
+        for card in "5C 7D 8D 9D".split()
+        for mv in (Move.turn([C(card)]), Move.move(C(card), "waste", "tomb" if card == "5C" else "corner"))
     ]:
         pos = tomb.play(pos, m)
     view = play_module.view_of(pos)
@@ -184,8 +194,7 @@ def test_careful_keeps_the_last_cell_in_the_three_card_deal():
     careful = play_module.Careful()
     # Three cells full: an 8 wanted soon is not parked in the last cell ...
     cells = (C("9C"), C("9S"), C("9H"), None)
-    pos = dataclasses.replace(start_position(1, "napoleons-tomb-3"), cells=cells,
-                              waste=(C("KD"), C("8C")), stock=())
+    pos = dataclasses.replace(start_position(1, "napoleons-tomb-3"), cells=cells, waste=(C("KD"), C("8C")), stock=())
     view = play_module.view_of(pos)
     assert careful.choose(view, view.moves) in (play_module.TURN, Move.redeal())
     # ... but is in the classic, and the last cell frees a card that goes home.
@@ -316,8 +325,15 @@ def _old_blind_json(game):
     data = game.to_json()
     del data["won"], data["strategy"]
     data["verdict"], data["reason"] = ("won", None) if game.won else ("lost", "blind")
-    data["stats"] = {"positions": game.stats.positions, "seconds": 0.5, "table_bytes": 0, "peak_bytes": 0,
-                     "held_bytes": 0, "held": {}, "refused_bytes": 0}
+    data["stats"] = {
+        "positions": game.stats.positions,
+        "seconds": 0.5,
+        "table_bytes": 0,
+        "peak_bytes": 0,
+        "held_bytes": 0,
+        "held": {},
+        "refused_bytes": 0,
+    }
     return data
 
 
@@ -338,8 +354,10 @@ def test_a_blind_game_round_trips_and_replays():
     assert text.startswith("napoleons-tomb, deal 14: a blind game: the simple player got stuck with")
     assert "which proves nothing about the deal" in text.splitlines()[0]
     won = next(g for g in (play(n, "napoleons-tomb", "careful") for n in range(1, 50)) if g.won)
-    assert str(won).splitlines()[0] == f"napoleons-tomb, deal {won.deal}: a blind game: the careful player won it, " \
-                                       "52/52 cards home"
+    assert (
+        str(won).splitlines()[0] == f"napoleons-tomb, deal {won.deal}: a blind game: the careful player won it, "
+        "52/52 cards home"
+    )
     assert BlindGame.from_json(won.to_json()) == won
 
 
@@ -349,9 +367,12 @@ def test_a_blind_loss_is_never_counted_as_a_lost_verdict():
     verdict in its JSON, and a Result refuses to read one."""
     game = play(14, "napoleons-tomb", "simple")
     assert not game.won and "verdict" not in game.to_json()
-    assert solve(14, "napoleons-tomb").verdict == "won"        # the deal the player lost is won
-    with pytest.raises(ResultError, match=r"blind player's game, which has no verdict: read it with "
-                                          r"BlindGame\.from_json"):
+    assert solve(14, "napoleons-tomb").verdict == "won"  # the deal the player lost is won
+    with pytest.raises(
+        ResultError,
+        match=r"blind player's game, which has no verdict: read it with "
+        r"BlindGame\.from_json",
+    ):
         Result.from_json(game.to_json())
 
 
@@ -373,13 +394,16 @@ def test_an_old_blind_json_is_refused_by_result_and_read_by_blind_game():
             BlindGame.from_json({**old, "verdict": verdict, "reason": reason})
 
 
-@pytest.mark.parametrize("field,value,words", [
-    ("won", "no", "field 'won' must be true or false"),
-    ("strategy", 3, "field 'strategy' must be null or a name"),
-    ("score", -1, "blind game: field 'score' must be a whole number"),
-    ("cards", "JD", "blind game: fields 'cards' and 'moves' must be lists"),
-    ("stats", [], "blind game: field 'stats' must be an object"),
-])
+@pytest.mark.parametrize(
+    "field,value,words",
+    [
+        ("won", "no", "field 'won' must be true or false"),
+        ("strategy", 3, "field 'strategy' must be null or a name"),
+        ("score", -1, "blind game: field 'score' must be a whole number"),
+        ("cards", "JD", "blind game: fields 'cards' and 'moves' must be lists"),
+        ("stats", [], "blind game: field 'stats' must be an object"),
+    ],
+)
 def test_a_bad_blind_game_json_names_its_field(field, value, words):
     data = play(3, "napoleons-tomb", "careful").to_json()
     with pytest.raises(ResultError, match=words):

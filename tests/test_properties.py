@@ -29,9 +29,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import assume, given
-
-from support import properties_profile
 from hypothesis import strategies as st
+from support import properties_profile
 
 from solver import Game, Limit, families, hint, solve
 from solver.api import position_after, start_position, to_deal
@@ -145,8 +144,13 @@ def mutated_deals(draw):
         cards.insert(i, cards[j])
     tokens = [draw(spellings(c)) for c in cards]
     if kind == "garble":
-        bad = draw(st.text(alphabet=st.characters(blacklist_categories=("Zs", "Zl", "Zp", "Cc", "Cs"),
-                                                  blacklist_characters=","), min_size=1, max_size=5))
+        bad = draw(
+            st.text(
+                alphabet=st.characters(blacklist_categories=("Zs", "Zl", "Zp", "Cc", "Cs"), blacklist_characters=","),
+                min_size=1,
+                max_size=5,
+            )
+        )
         try:
             Card.parse(bad)
         except CardError:
@@ -177,9 +181,18 @@ def test_a_mutated_deal_is_the_deal_meant_or_an_error_naming_the_problem(mutated
 
 
 @PROFILE
-@given(st.one_of(st.integers(), st.floats(), st.text(max_size=30), st.none(), st.booleans(),
-                 st.integers(min_value=10**19, max_value=10**30), st.text(alphabet="0123456789 +-_", max_size=40)),
-       st.sampled_from([1, 2]))
+@given(
+    st.one_of(
+        st.integers(),
+        st.floats(),
+        st.text(max_size=30),
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=10**19, max_value=10**30),
+        st.text(alphabet="0123456789 +-_", max_size=40),
+    ),
+    st.sampled_from([1, 2]),
+)
 def test_a_deal_number_is_a_deal_or_a_deal_error(value, decks):
     got = outcome(lambda: to_deal(value, decks), DealError)
     if isinstance(got, Deal) and got.number is not None:
@@ -199,11 +212,13 @@ JSON = st.recursive(
     max_leaves=12,
 )
 ALL_PLACES = list(PLACES) + [f"{k}:{i}" for k, ix in INDEXED_PLACES.items() for i in ix] + list(INDEXED_PLACES)
-PLACE_TEXT = st.one_of(st.sampled_from(ALL_PLACES + ["cell:0", "cell:5", "pile:13", "kbase:X", "lid:", ""]),
-                       st.text(max_size=8))
+PLACE_TEXT = st.one_of(
+    st.sampled_from(ALL_PLACES + ["cell:0", "cell:5", "pile:13", "kbase:X", "lid:", ""]), st.text(max_size=8)
+)
 MOVE_KEYS = st.sampled_from(["action", "from", "to", "card", "cards"])
-MOVE_VALUES = st.one_of(st.sampled_from(list(ACTIONS) + ["move", "turn"]), PLACE_TEXT, CARD_TEXT,
-                        st.lists(CARD_TEXT, max_size=3), JSON)
+MOVE_VALUES = st.one_of(
+    st.sampled_from(list(ACTIONS) + ["move", "turn"]), PLACE_TEXT, CARD_TEXT, st.lists(CARD_TEXT, max_size=3), JSON
+)
 MOVE_LIKE = st.one_of(JSON, st.dictionaries(MOVE_KEYS | st.text(max_size=5), MOVE_VALUES, max_size=5))
 
 
@@ -296,8 +311,9 @@ def test_steps_with_one_changed_replay_or_are_refused_naming_the_step(game, data
     steps = game.steps_json()
     assume(steps)
     k = data.draw(st.integers(0, len(steps) - 1))
-    steps[k] = data.draw(st.one_of(st.just([mutate_move(data.draw, m) for m in steps[k]]), MOVE_LIKE,
-                                   st.lists(MOVE_LIKE, max_size=2)))
+    steps[k] = data.draw(
+        st.one_of(st.just([mutate_move(data.draw, m) for m in steps[k]]), MOVE_LIKE, st.lists(MOVE_LIKE, max_size=2))
+    )
     got = outcome(lambda: Game.replay(game.variant, game.deal, steps), MoveError)
     if isinstance(got, MoveError):
         assert str(got).startswith("step ")
@@ -319,8 +335,15 @@ def lines(draw):
     k = draw(st.integers(0, len(moves) - 1))
     changed = dict(moves[k])
     key = draw(st.sampled_from(["action", "card", "cards", "from", "to"]))
-    changed[key] = draw(st.one_of(CARD_TEXT, PLACE_TEXT, st.lists(CARD_TEXT, max_size=3), JSON,
-                                  st.sampled_from(["turn", "move", "deal", "jewel", "redeal"])))
+    changed[key] = draw(
+        st.one_of(
+            CARD_TEXT,
+            PLACE_TEXT,
+            st.lists(CARD_TEXT, max_size=3),
+            JSON,
+            st.sampled_from(["turn", "move", "deal", "jewel", "redeal"]),
+        )
+    )
     moves[k] = changed
     return variant, number, moves, k + 1
 
@@ -369,8 +392,11 @@ def toml_value(value) -> str:
 
 def toml_text(data: dict) -> str:
     top = [f"{json.dumps(k)} = {toml_value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    tables = [f"[{json.dumps(k)}]\n" + "".join(f"{json.dumps(s)} = {toml_value(x)}\n" for s, x in v.items())
-              for k, v in data.items() if isinstance(v, dict)]
+    tables = [
+        f"[{json.dumps(k)}]\n" + "".join(f"{json.dumps(s)} = {toml_value(x)}\n" for s, x in v.items())
+        for k, v in data.items()
+        if isinstance(v, dict)
+    ]
     return "\n".join(top) + "\n\n" + "\n".join(tables)
 
 
@@ -383,20 +409,49 @@ def write(text: str) -> Path:
 
 PRINTABLE = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126), max_size=12)
 TOML_SCALAR = st.one_of(
-    st.booleans(), st.integers(min_value=-(2**63), max_value=2**63 - 1), st.integers(-3, 60),
-    st.floats(allow_nan=False), PRINTABLE,
-    st.sampled_from(["tomb", "napoleao", "jewel", "waste", "cell", "foundation", "reserve", "any", "king",
-                     "none", "pile-1", "pile-12", "nothing-fits", "any-time", "unplaceable", ""]),
-    st.dates(), st.times(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.integers(-3, 60),
+    st.floats(allow_nan=False),
+    PRINTABLE,
+    st.sampled_from(
+        [
+            "tomb",
+            "napoleao",
+            "jewel",
+            "waste",
+            "cell",
+            "foundation",
+            "reserve",
+            "any",
+            "king",
+            "none",
+            "pile-1",
+            "pile-12",
+            "nothing-fits",
+            "any-time",
+            "unplaceable",
+            "",
+        ]
+    ),
+    st.dates(),
+    st.times(),
 )
-TOML_VALUE = st.recursive(TOML_SCALAR, lambda inner: st.lists(inner, max_size=4)
-                          | st.dictionaries(st.sampled_from(["a", "turn", "count"]), inner, max_size=2),
-                          max_leaves=6)
+TOML_VALUE = st.recursive(
+    TOML_SCALAR,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "turn", "count"]), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
 
 
 def leaves(data: dict) -> list[tuple[str, ...]]:
-    return [(k,) if not isinstance(v, dict) else (k, s) for k, v in data.items()
-            for s in (v if isinstance(v, dict) else [None])]
+    return [
+        (k,) if not isinstance(v, dict) else (k, s)
+        for k, v in data.items()
+        for s in (v if isinstance(v, dict) else [None])
+    ]
 
 
 @st.composite
@@ -454,8 +509,11 @@ def test_a_mutated_variant_text_is_a_variant_error_or_solves_a_deal(name, data, 
     for _ in range(data.draw(st.integers(1, 3))):
         at = data.draw(st.integers(0, len(text)))
         cut = data.draw(st.integers(0, 12))
-        text = text[:at] + data.draw(st.text(max_size=6) | st.sampled_from(["\n", "=", "[", "]", '"', "#"])) \
-            + text[at + cut:]
+        text = (
+            text[:at]
+            + data.draw(st.text(max_size=6) | st.sampled_from(["\n", "=", "[", "]", '"', "#"]))
+            + text[at + cut :]
+        )
     got = outcome(lambda: load_file(write(text)), VariantError)
     if not isinstance(got, VariantError):
         check_variant(got, number)
@@ -491,7 +549,7 @@ def check_line(result, pos) -> None:
     the score it claims (a win for "won"); a "lost" the reference search
     decides is lost there too, with the same best score."""
     engine = families.engine(pos.variant.family)
-    end = engine.replay(pos, result.moves[result.played:])
+    end = engine.replay(pos, result.moves[result.played :])
     assert end.score == result.score
     if result.verdict == "won":
         assert end.won
@@ -524,9 +582,11 @@ def test_a_position_of_random_play_gets_a_verdict_the_rules_confirm(pos):
 #: The fields of each family's positions that hold a pile of cards (a tuple
 #: of cards, or a tuple of such tuples), of single places (a card or None),
 #: and of counts.
-PILES = {"tomb": ("stock", "waste", "reserve", "tomb", "corners"),
-         "napoleao": ("stock", "piles"),
-         "jewel": ("stock", "jewels", "sides", "bottoms", "reserves")}
+PILES = {
+    "tomb": ("stock", "waste", "reserve", "tomb", "corners"),
+    "napoleao": ("stock", "piles"),
+    "jewel": ("stock", "jewels", "sides", "bottoms", "reserves"),
+}
 SLOTS = {"tomb": ("cells",), "napoleao": (), "jewel": ("lid", "turned")}
 COUNTS = {"tomb": ("redeals",), "napoleao": ("redeals", "rounds", "kbases", "abases"), "jewel": ("foundations",)}
 ODD = st.one_of(st.none(), st.text(max_size=3), st.integers(-3, 300), st.sampled_from(["AC", 7, 1.5, ()]))
@@ -595,7 +655,7 @@ def mutated_positions(draw):
             return replace(pos, turned=new)
         assume(value)
         i = draw(st.integers(0, len(value) - 1))
-        return replace(pos, **{name: value[:i] + (new,) + value[i + 1:]})
+        return replace(pos, **{name: value[:i] + (new,) + value[i + 1 :]})
     if kind == "count":
         name = draw(st.sampled_from(COUNTS[family]))
         value = getattr(pos, name)
@@ -604,15 +664,28 @@ def mutated_positions(draw):
             return replace(pos, **{name: number})
         i = draw(st.integers(0, len(value) - 1))
         item = number if name != "foundations" else draw(st.sampled_from([(number, 0), (0, number), (number,)]))
-        return replace(pos, **{name: value[:i] + (item,) + value[i + 1:]})
+        return replace(pos, **{name: value[:i] + (item,) + value[i + 1 :]})
     # The shape: one of the tuples of places one longer or shorter.
-    name = draw(st.sampled_from([n for n in PILES[family] + SLOTS[family]
-                                 if isinstance(getattr(pos, n), tuple) and n not in ("stock", "waste", "tomb",
-                                                                                     "reserve", "jewels")]
-                                + [n for n in COUNTS[family] if isinstance(getattr(pos, n), tuple)]))
+    name = draw(
+        st.sampled_from(
+            [
+                n
+                for n in PILES[family] + SLOTS[family]
+                if isinstance(getattr(pos, n), tuple) and n not in ("stock", "waste", "tomb", "reserve", "jewels")
+            ]
+            + [n for n in COUNTS[family] if isinstance(getattr(pos, n), tuple)]
+        )
+    )
     value = getattr(pos, name)
-    empty = None if name in SLOTS[family] else 0 if name in ("kbases", "abases") else \
-        (0, 0) if name == "foundations" else ()
+    empty = (
+        None
+        if name in SLOTS[family]
+        else 0
+        if name in ("kbases", "abases")
+        else (0, 0)
+        if name == "foundations"
+        else ()
+    )
     return replace(pos, **{name: value[:-1] if value and draw(st.booleans()) else value + (empty,)})
 
 

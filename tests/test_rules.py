@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
+from solver import Position
 from solver.cards import DECK, Card
 from solver.notation import PLACES, IllegalMoveError, Move
-from solver import Position
 from solver.rules import tomb
 from solver.rules.tomb import is_won, legal_moves, play, replay, score, search
 from solver.variants import all_variants, load
@@ -228,8 +228,10 @@ def test_reserve_rules():
     assert pos.reserve == (C("6H"), C("6D"))
     pos = play(pos, mv("AD", "waste", "tomb"))
     assert tomb.tomb_wants(pos) == 6
-    assert [m for m in legal_moves(pos) if m.src == "reserve"] == [mv("6H", "reserve", "tomb"),
-                                                                   mv("6D", "reserve", "tomb")]
+    assert [m for m in legal_moves(pos) if m.src == "reserve"] == [
+        mv("6H", "reserve", "tomb"),
+        mv("6D", "reserve", "tomb"),
+    ]
     pos = replay(pos, [mv("6H", "reserve", "tomb"), mv("5D", "cell", "tomb"), mv("4D", "waste", "tomb")])
     assert pos.reserve == (C("6D"),) and tomb.tomb_wants(pos) == 3
     # a 6 from a cell may go to the reserve
@@ -503,8 +505,9 @@ def test_search_lost_with_full_cells():
     assert (verdict, best) == ("lost", 45)
     assert score(replay(pos, line)) == 45
     # one free cell (the A elsewhere) and it is won
-    pos = table(CLASSIC, corners=(13, 13, 13, 9), tomb_count=18, stock="6D 5D 4D AD", waste="3D TD 2D",
-                cells=("JD", "QD", "KD"))
+    pos = table(
+        CLASSIC, corners=(13, 13, 13, 9), tomb_count=18, stock="6D 5D 4D AD", waste="3D TD 2D", cells=("JD", "QD", "KD")
+    )
     verdict, best, line = search(pos)
     assert verdict == "won" and is_won(replay(pos, line))
 

@@ -10,14 +10,13 @@ import random
 from dataclasses import replace
 
 import pytest
+from leaks import hidden, leaked
 
 from solver import IllegalMoveError, MoveError, start_position
 from solver.cards import Card
 from solver.families import engine
 from solver.session import Game, GameError, move_json, parse_move
 from solver.variants import all_variants, load, names
-
-from leaks import hidden, leaked
 
 session = importlib.import_module("solver.session")
 c = Card.parse
@@ -90,7 +89,7 @@ def test_a_hint_followed_to_the_end_wins_and_undoes_to_the_start():
 
 
 def test_places_are_chosen_by_their_number():
-    game = Game("napoleons-tomb", 1)          # turns JD 2D 9H JC 5D 7H 7C ...
+    game = Game("napoleons-tomb", 1)  # turns JD 2D 9H JC 5D 7H 7C ...
     game.play({"action": "turn"})
     game.play({"action": "move", "from": "waste", "to": "cell:3"})
     assert game.view()["table"]["cells"] == [None, None, "JD", None]
@@ -124,7 +123,8 @@ def test_the_player_names_no_hidden_card():
         game.play({"action": "move", "from": "stock", "to": "cell:1"})
     assert "J" not in str(err.value)
     for bad, message in [
-        ([], "a move must be a JSON object"), ({"action": "fly"}, "unknown action 'fly'"),
+        ([], "a move must be a JSON object"),
+        ({"action": "fly"}, "unknown action 'fly'"),
         ({"action": "move", "from": "waste"}, "a move needs 'to'"),
         ({"action": "move", "from": "waste", "to": "tomb", "card": "ZZ"}, "not a card"),
         ({"action": "turn", "to": "waste"}, "a turn takes no 'from' or 'to'"),
@@ -139,7 +139,7 @@ def test_errors_name_no_hidden_card():
     """The engines' messages can name the next stock card or jewel (a turn
     is written with its cards); the game's never do."""
     pos = start_position(1, "paciencia-porta-joias")
-    game = Game.from_position(replace(pos, lid=(None,) + pos.lid[1:]))   # a space waits for a jewel
+    game = Game.from_position(replace(pos, lid=(None,) + pos.lid[1:]))  # a space waits for a jewel
     assert game.view()["table"]["jewels"]["pending"] == "lid:1"
     for move in ({"action": "turn"}, {"action": "move", "from": "lid:5", "to": "foundation"}):
         with pytest.raises(IllegalMoveError) as err:
@@ -161,8 +161,9 @@ def test_errors_name_no_hidden_card():
 
 def test_cell_cards_go_home_by_themselves_where_cells_send_only_home():
     classic = load("napoleons-tomb")
-    pos = replace(start_position(1, classic), stock=(c("9C"),), waste=(c("KD"), c("6C")),
-                  cells=(None, c("5H"), None, None))
+    pos = replace(
+        start_position(1, classic), stock=(c("9C"),), waste=(c("KD"), c("6C")), cells=(None, c("5H"), None, None)
+    )
     game = Game.from_position(pos)
     step = game.play({"action": "move", "from": "waste", "to": "tomb"})
     assert [move_json(m) for m in step] == [
@@ -233,7 +234,7 @@ def test_following_the_hints_wins_the_two_deck_games(variant, deal):
 
 
 def test_a_lost_position_says_so():
-    game = Game("napoleons-tomb", 1)          # lost: the best line brings 31 cards home
+    game = Game("napoleons-tomb", 1)  # lost: the best line brings 31 cards home
     h = game.hint()
     assert h.verdict == "lost" and h.score == 31
     while not game.over:
@@ -264,7 +265,7 @@ def test_the_lines_of_past_hints_are_kept_within_their_room():
     after = engine("tomb").play(first, h.line[0])
     assert lines.get(after).line == h.line[1:] and lines.get(after).move == h.line[1]
     other = start_position(5, "napoleons-tomb-3")
-    lines.put(other, search_hint(other))      # more than 150 positions with the first: it goes
+    lines.put(other, search_hint(other))  # more than 150 positions with the first: it goes
     assert lines.get(after) is None and lines.get(other) is not None
     # A hint that proved nothing leaves no line.
     unsure = replace(search_hint(first), verdict="unknown")

@@ -18,9 +18,9 @@ from solver.variants import (
     all_variants,
     load,
     load_file,
-    shipped,
     names,
     parse,
+    shipped,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,33 +28,71 @@ ROOT = Path(__file__).resolve().parent.parent
 # What docs/rules/napoleons-tomb.md says of each variant.
 EXPECTED = {
     "napoleons-tomb": dict(
-        family="tomb", turn=1, passes=1, cells=4,
-        cell_sources=("waste",), cell_targets=("foundation",), sixes_reserve=False,
+        family="tomb",
+        turn=1,
+        passes=1,
+        cells=4,
+        cell_sources=("waste",),
+        cell_targets=("foundation",),
+        sixes_reserve=False,
     ),
     "napoleons-tomb-3": dict(
-        family="tomb", turn=3, passes=3, cells=4,
-        cell_sources=("waste",), cell_targets=("foundation",), sixes_reserve=False,
+        family="tomb",
+        turn=3,
+        passes=3,
+        cells=4,
+        cell_sources=("waste",),
+        cell_targets=("foundation",),
+        sixes_reserve=False,
     ),
     "napoleonin-hauta": dict(
-        family="tomb", turn=1, passes=1, cells=4,
-        cell_sources=("waste", "cell"), cell_targets=("foundation", "cell", "reserve", "waste"),
+        family="tomb",
+        turn=1,
+        passes=1,
+        cells=4,
+        cell_sources=("waste", "cell"),
+        cell_targets=("foundation", "cell", "reserve", "waste"),
         sixes_reserve=True,
     ),
     "paciencia-napoleao": dict(
-        family="napoleao", start_bases=True, restricted_rounds=2, restricted_again=False,
-        redeals=2, deal_from="pile-1", deal_when="nothing-fits", passes=3, cards=104,
+        family="napoleao",
+        start_bases=True,
+        restricted_rounds=2,
+        restricted_again=False,
+        redeals=2,
+        deal_from="pile-1",
+        deal_when="nothing-fits",
+        passes=3,
+        cards=104,
     ),
     "paciencia-napoleao-free": dict(
-        family="napoleao", start_bases=True, restricted_rounds=2, restricted_again=False,
-        redeals=2, deal_from="pile-1", deal_when="any-time", passes=3, cards=104,
+        family="napoleao",
+        start_bases=True,
+        restricted_rounds=2,
+        restricted_again=False,
+        redeals=2,
+        deal_from="pile-1",
+        deal_when="any-time",
+        passes=3,
+        cards=104,
     ),
     "paciencia-porta-joias": dict(
-        family="jewel", reserves=3, runs_move=False, empty_pile="any", empty_lid="none",
-        reserve_takes="unplaceable", cards=104,
+        family="jewel",
+        reserves=3,
+        runs_move=False,
+        empty_pile="any",
+        empty_lid="none",
+        reserve_takes="unplaceable",
+        cards=104,
     ),
     "paciencia-porta-joias-free": dict(
-        family="jewel", reserves=3, runs_move=False, empty_pile="any", empty_lid="none",
-        reserve_takes="any", cards=104,
+        family="jewel",
+        reserves=3,
+        runs_move=False,
+        empty_pile="any",
+        empty_lid="none",
+        reserve_takes="any",
+        cards=104,
     ),
 }
 CLASSES = {"tomb": Variant, "napoleao": NapoleaoVariant, "jewel": JewelVariant}
@@ -116,8 +154,9 @@ def test_load_file_on_a_shipped_file_equals_load(name):
     assert load_file(v.path) == v
 
 
-@pytest.mark.parametrize("name", ["nope", "", "NAPOLEONS-TOMB", "napoleons-tomb.toml",
-                                  "../variants/napoleons-tomb", "__init__", None, 5])
+@pytest.mark.parametrize(
+    "name", ["nope", "", "NAPOLEONS-TOMB", "napoleons-tomb.toml", "../variants/napoleons-tomb", "__init__", None, 5]
+)
 def test_unknown_variant_name_lists_the_variants(name):
     with pytest.raises(VariantError) as info:
         load(name)
@@ -376,7 +415,11 @@ def test_every_cell_count_the_schema_allows_can_be_solved(tmp_path):
 def test_cli_lists_the_variants_with_descriptions():
     proc = subprocess.run(
         [sys.executable, "-m", "solver", "variants"],
-        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
@@ -448,8 +491,11 @@ def test_a_jewel_variant_file_says_which_cards_a_reserve_takes(tmp_path):
     path.write_text(JEWEL_TOML.replace('"unplaceable"', '"any"'), encoding="utf-8")
     assert load_file(path).reserve_takes == "any"
     for old, new, words in (
-        ('takes = "unplaceable"', 'takes = "some"',
-         "'reserves.takes' is 'some'; it must be one of 'unplaceable', 'any'"),
+        (
+            'takes = "unplaceable"',
+            'takes = "some"',
+            "'reserves.takes' is 'some'; it must be one of 'unplaceable', 'any'",
+        ),
         ('takes = "unplaceable"\n', "", "'reserves.takes' is missing"),
         ('takes = "unplaceable"', "takes = true", "'reserves.takes' is True (bool)"),
     ):
@@ -495,8 +541,15 @@ def test_every_rule_field_changes_the_fingerprint(name):
         if f.name in ("name", "title", "description", "path"):
             continue
         value = getattr(v, f.name)
-        other = (not value if isinstance(value, bool) else value + 1 if isinstance(value, int)
-                 else value + "-other" if isinstance(value, str) else value + ("other",))
+        other = (
+            not value
+            if isinstance(value, bool)
+            else value + 1
+            if isinstance(value, int)
+            else value + "-other"
+            if isinstance(value, str)
+            else value + ("other",)
+        )
         assert dataclasses.replace(v, **{f.name: other}).fingerprint != v.fingerprint, f.name
     assert dataclasses.replace(v, name="x", description="y", title="z").fingerprint == v.fingerprint
 
@@ -505,28 +558,55 @@ def test_the_fingerprint_is_stable_across_runs():
     # 16 hex digits of BLAKE2b over the canonical JSON: a change here changes every stored fingerprint
     assert load("napoleons-tomb").rules_json() == (
         '{"cell_sources":["waste"],"cell_targets":["foundation"],"cells":4,"family":"tomb",'
-        '"passes":1,"sixes_reserve":false,"turn":1}')
+        '"passes":1,"sixes_reserve":false,"turn":1}'
+    )
     assert load("napoleons-tomb").fingerprint == "cc56379a4ee8d82b"
     code = "from solver.variants import all_variants; print(*[v.fingerprint for v in all_variants()])"
-    runs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True,
-                           env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
-            for seed in ("1", "2")}
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2")
+    }
     assert runs == {" ".join(v.fingerprint for v in all_variants()) + "\n"}
 
 
 def test_cli_variants_lists_the_fingerprints_and_checks_a_file(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "solver", "variants"],
-                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", "variants"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
     for name in EXPECTED:
         [line] = [ln for ln in proc.stdout.splitlines() if ln.split()[0] == name]
         assert line.split()[1] == load(name).fingerprint
     path = write(tmp_path, CLASSIC_TOML, "mine.toml")
-    proc = subprocess.run([sys.executable, "-m", "solver", "variants", "--variant-file", str(path)],
-                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", "variants", "--variant-file", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split()[:2] == ["my-variant", load("napoleons-tomb").fingerprint]
     assert "the rules of napoleons-tomb" in proc.stdout
     broken = write(tmp_path, edit("turn = 1", "turn = 0"))
-    proc = subprocess.run([sys.executable, "-m", "solver", "variants", "--variant-file", str(broken)],
-                          cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "solver", "variants", "--variant-file", str(broken)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
     assert proc.returncode == 2 and str(broken) in proc.stderr and "stock.turn" in proc.stderr

@@ -9,12 +9,11 @@ import random
 import zlib
 
 import pytest
+from support import ROOT, run
 
 from solver import Limit, solve, verdicts
 from solver.batch import parse_deals, run_batch
 from solver.deals import DealError
-
-from support import ROOT, run
 
 SHIPPED = json.loads((ROOT / "solver" / "verdicts" / "index.json").read_text())
 
@@ -80,8 +79,8 @@ def test_winnable_is_deprecated_and_still_answers():
 
 
 def test_difficulty():
-    assert verdicts.difficulty(5, "napoleons-tomb-3") == "blind"      # the careful player wins deal 5
-    assert verdicts.difficulty(5, "napoleons-tomb") == "sighted"      # won, but not by the careful player
+    assert verdicts.difficulty(5, "napoleons-tomb-3") == "blind"  # the careful player wins deal 5
+    assert verdicts.difficulty(5, "napoleons-tomb") == "sighted"  # won, but not by the careful player
     assert verdicts.difficulty(1, "napoleons-tomb") == "lost"
     assert set(verdicts.DIFFICULTIES) == {"blind", "sighted", "lost", "unknown"}
     with pytest.raises(ValueError, match="blind players"):
@@ -145,8 +144,18 @@ def test_an_index_is_extended_by_a_database_of_the_deals_after_it(batch_db, tmp_
         verdicts.build(later, "napoleons-tomb", 1, 25, tmp_path, extend=True)
     with pytest.raises(verdicts.VerdictIndexError, match="holds no index of napoleons-tomb-3 to extend"):
         verdicts.build(later, "napoleons-tomb-3", 1, 30, tmp_path, extend=True)
-    out = run("index", "--db", str(later), "--variant", "napoleons-tomb", "--deals", "1-40", "--out", str(tmp_path),
-              "--extend")
+    out = run(
+        "index",
+        "--db",
+        str(later),
+        "--variant",
+        "napoleons-tomb",
+        "--deals",
+        "1-40",
+        "--out",
+        str(tmp_path),
+        "--extend",
+    )
     assert out.returncode == 2 and "holds no napoleons-tomb deal from 31 on" in out.stderr, out.stderr
 
 
@@ -162,12 +171,14 @@ def test_the_index_command(batch_db, tmp_path):
 def test_the_winnable_command():
     out = run("winnable", "5", "--variant", "napoleons-tomb-3", "--difficulty")
     assert out.returncode == 0
-    assert out.stdout.strip() == ("napoleons-tomb-3, deal 5: won (from the verdict index);"
-                                  " difficulty blind: a careful player who cannot see the stock wins it")
+    assert out.stdout.strip() == (
+        "napoleons-tomb-3, deal 5: won (from the verdict index);"
+        " difficulty blind: a careful player who cannot see the stock wins it"
+    )
     out = run("winnable", "1", "--variant", "napoleons-tomb", "--json")
     assert out.returncode == 1
     data = json.loads(out.stdout)
-    assert data["verdict"] == "lost" and data["winnable"] is False      # "winnable": deprecated, one release
+    assert data["verdict"] == "lost" and data["winnable"] is False  # "winnable": deprecated, one release
     out = run("winnable", "1", "--variant", "napoleons-tomb")
     assert out.returncode == 1
     assert out.stdout.strip() == "napoleons-tomb, deal 1: lost, no line wins it (from the verdict index)"

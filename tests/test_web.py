@@ -14,13 +14,12 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from leaks import leaked
 
 from solver.notation import parse_move, say, step_name, step_text
 from solver.session import Game
 from solver.variants import names
 from solver.web import MAX_BODY, MAX_MOVES
-
-from leaks import leaked
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,7 +31,7 @@ def get_text(server, path):
 
 def test_the_page_and_its_files_are_served(server):
     status, _, page = get_text(server, "/")
-    assert status == 200 and "<script src=\"/static/app.js\">" in page
+    assert status == 200 and '<script src="/static/app.js">' in page
     for name, kind in (("app.js", "javascript"), ("style.css", "css")):
         status, kind_got, _ = get_text(server, f"/static/{name}")
         assert status == 200 and kind in kind_got
@@ -59,18 +58,20 @@ def test_play_state_and_steps(server):
     assert status == 200 and data["step"] == [{"action": "turn"}] and data["text"] == "Turned the stock."
     assert data["view"]["table"]["waste"] == {"count": 1, "fan": ["JD"]}
     assert data["view"]["last"] == {"text": "Turned the stock.", "name": "turn the stock"}
-    assert {"action": "move", "from": "waste", "to": "cell:2", "card": "JD",
-            "text": "Play J♦ waste → cell 2"} in data["view"]["legal"]
+    assert {"action": "move", "from": "waste", "to": "cell:2", "card": "JD", "text": "Play J♦ waste → cell 2"} in data[
+        "view"
+    ]["legal"]
     steps = [data["step"]]
-    status, data = server.request("/api/play", {**body, "steps": steps,
-                                              "move": {"action": "move", "from": "waste", "to": "cell:2"}})
+    status, data = server.request(
+        "/api/play", {**body, "steps": steps, "move": {"action": "move", "from": "waste", "to": "cell:2"}}
+    )
     assert status == 200 and data["view"]["table"]["cells"] == [None, "JD", None, None]
-    assert data["step"] == [{"action": "move", "from": "waste", "to": "cell:2", "card": "JD"}]   # no text: sent back
+    assert data["step"] == [{"action": "move", "from": "waste", "to": "cell:2", "card": "JD"}]  # no text: sent back
     assert data["text"] == "Played J♦ waste → cell 2." == data["view"]["last"]["text"]
     steps.append(data["step"])
     status, data = server.request("/api/state", {**body, "steps": steps})
     assert status == 200 and data["view"]["steps"] == 2 and data["view"]["last"]["name"] == "J♦ waste → cell 2"
-    status, data = server.request("/api/state", {**body, "steps": steps[:1]})   # undo: one step fewer
+    status, data = server.request("/api/state", {**body, "steps": steps[:1]})  # undo: one step fewer
     assert data["view"]["table"]["cells"] == [None] * 4 and data["view"]["table"]["waste"]["count"] == 1
 
 
@@ -95,10 +96,15 @@ def test_a_step_with_moves_made_by_themselves_says_them(server):
 def test_hint_says_what_it_proved(server):
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 14, "steps": []})
     assert status == 200
-    assert data["hint"] == {"move": {"action": "turn", "text": "Turn the stock"}, "verdict": "won", "status": "won",
-                            "proof": "search", "score": 52,
-                            "reason": None,
-                            "text": "Turn the stock: this move keeps a win (proven: the solver's line wins from here)."}
+    assert data["hint"] == {
+        "move": {"action": "turn", "text": "Turn the stock"},
+        "verdict": "won",
+        "status": "won",
+        "proof": "search",
+        "score": 52,
+        "reason": None,
+        "text": "Turn the stock: this move keeps a win (proven: the solver's line wins from here).",
+    }
     # Lost from the start: it "cannot be won"; after a move, it "can no longer be won".
     status, data = server.request("/api/hint", {"variant": "napoleons-tomb", "deal": 1, "steps": []})
     assert data["hint"]["verdict"] == "lost" and data["hint"]["score"] == 31
@@ -112,8 +118,15 @@ def test_new_deals_and_verdicts(server):
     status, data = server.request("/api/new", {"variant": "napoleons-tomb-3", "winnable_only": True})
     assert status == 200 and data["source"] == "index" and 1 <= data["deal"] <= 1_000_000
     status, data = server.request("/api/verdict", {"variant": "napoleons-tomb-3", "deal": 5})
-    assert data == {"variant": "napoleons-tomb-3", "deal": 5, "verdict": "won", "source": "index", "winnable": True,
-                    "difficulty": "blind", "difficulty_text": "a careful player who cannot see the stock wins it"}
+    assert data == {
+        "variant": "napoleons-tomb-3",
+        "deal": 5,
+        "verdict": "won",
+        "source": "index",
+        "winnable": True,
+        "difficulty": "blind",
+        "difficulty_text": "a careful player who cannot see the stock wins it",
+    }
     status, data = server.request("/api/verdict", {"variant": "paciencia-napoleao", "deal": 2})
     assert data["verdict"] == "won" and data["source"] == "search" and data["difficulty"] is None
 
@@ -128,15 +141,31 @@ BAD = [
     ("/api/state", {"variant": "napoleons-tomb", "deal": True}, 400, "'deal' must be a deal number"),
     ("/api/state", {"variant": "napoleons-tomb"}, 400, "'deal' must be a deal number"),
     ("/api/state", {"variant": "napoleons-tomb", "deal": 1, "steps": "x"}, 400, "'steps' must be a list"),
-    ("/api/state", {"variant": "napoleons-tomb", "deal": 1, "steps": [[{"action": "fly"}]]}, 422,
-     "step 1: unknown action 'fly'"),
+    (
+        "/api/state",
+        {"variant": "napoleons-tomb", "deal": 1, "steps": [[{"action": "fly"}]]},
+        422,
+        "step 1: unknown action 'fly'",
+    ),
     ("/api/play", {"variant": "napoleons-tomb", "deal": 1}, 400, "give the 'move' to play"),
-    ("/api/play", {"variant": "napoleons-tomb", "deal": 1, "move": {"action": "move", "from": "waste", "to": "tomb"}},
-     422, "the waste is empty"),
-    ("/api/play", {"variant": "napoleons-tomb", "deal": 1, "move": {"action": "turn", "cards": ["AS"]}}, 422,
-     "a turn names no card"),
-    ("/api/play", {"variant": "napoleons-tomb", "deal": 1, "auto": "yes", "move": {"action": "turn"}}, 400,
-     "'auto' must be true or false"),
+    (
+        "/api/play",
+        {"variant": "napoleons-tomb", "deal": 1, "move": {"action": "move", "from": "waste", "to": "tomb"}},
+        422,
+        "the waste is empty",
+    ),
+    (
+        "/api/play",
+        {"variant": "napoleons-tomb", "deal": 1, "move": {"action": "turn", "cards": ["AS"]}},
+        422,
+        "a turn names no card",
+    ),
+    (
+        "/api/play",
+        {"variant": "napoleons-tomb", "deal": 1, "auto": "yes", "move": {"action": "turn"}},
+        400,
+        "'auto' must be true or false",
+    ),
     ("/api/new", {"variant": "napoleons-tomb", "winnable_only": 1}, 400, "'winnable_only' must be true or false"),
     ("/api/verdict", {"variant": "napoleons-tomb", "deal": -1}, 400, "out of range"),
 ]
@@ -149,8 +178,12 @@ def test_bad_requests_get_a_clear_error(server, path, body, status, message):
 
 
 def test_malformed_oversized_and_misrouted_requests(server):
-    for raw, message in ((b"{not json", "not JSON"), (b"[1, 2]", "must be a JSON object"), (b"\xff\xfe", "not JSON"),
-                         (b"", "must be a JSON object")):
+    for raw, message in (
+        (b"{not json", "not JSON"),
+        (b"[1, 2]", "must be a JSON object"),
+        (b"\xff\xfe", "not JSON"),
+        (b"", "must be a JSON object"),
+    ):
         status, data = server.request("/api/state", raw=raw, method="POST")
         assert status == 400 and message in data["error"]
     big = b'{"x": "' + b"a" * MAX_BODY + b'"}'
@@ -169,7 +202,7 @@ def test_no_response_names_a_hidden_card(server, name):
     moves included: no response names a card that is face down."""
     rng = random.Random(name)
     body = {"variant": name, "deal": 3, "steps": []}
-    game = Game(name, 3)   # the test's own copy, to know what is hidden
+    game = Game(name, 3)  # the test's own copy, to know what is hidden
     for i in range(40):
         view = server.request("/api/state", body)[1]["view"]
         assert not leaked(view, game.position)
@@ -209,8 +242,11 @@ def test_a_slow_hint_does_not_hold_up_other_requests(server):
     it takes longer than the hint's 2 s limit) runs in a thread: requests
     made while it runs are answered before it ends."""
     done = []
-    slow = threading.Thread(target=lambda: done.append(
-        server.request("/api/hint", {"variant": "napoleonin-hauta", "deal": 35118, "steps": []})))
+    slow = threading.Thread(
+        target=lambda: done.append(
+            server.request("/api/hint", {"variant": "napoleonin-hauta", "deal": 35118, "steps": []})
+        )
+    )
     slow.start()
     answered = 0
     while slow.is_alive() and answered < 5:
@@ -241,8 +277,13 @@ def test_the_serve_command_prints_its_address_and_serves():
             assert b"app.js" in r.read()
         # A second server on the same port says why it cannot start.
         port = url.rstrip("/").rsplit(":", 1)[1]
-        taken = subprocess.run([sys.executable, "-m", "solver", "serve", "--port", port], cwd=ROOT,
-                               capture_output=True, text=True, timeout=30)
+        taken = subprocess.run(
+            [sys.executable, "-m", "solver", "serve", "--port", port],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
         assert taken.returncode == 2 and taken.stderr.startswith(f"error: cannot listen on 127.0.0.1:{port}")
     finally:
         own.stop()
@@ -252,8 +293,9 @@ def test_serve_without_the_web_extra_says_how_to_get_it():
     code = "import sys; sys.modules['uvicorn'] = None; from solver.cli import main; sys.exit(main(['serve']))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
-    assert out.stderr == ("error: the web game needs the 'web' extra: pip install 'patience-solver[web]'"
-                          " (Starlette and uvicorn)\n")
+    assert out.stderr == (
+        "error: the web game needs the 'web' extra: pip install 'patience-solver[web]' (Starlette and uvicorn)\n"
+    )
 
 
 def test_a_variant_file_is_served_in_place_of_its_shipped_name(tmp_path):
@@ -268,7 +310,7 @@ def test_a_variant_file_is_served_in_place_of_its_shipped_name(tmp_path):
     listed = {v["name"]: v for v in variants_json(served_variants([mine]))}
     assert sorted(listed) == names()
     assert listed["napoleons-tomb-3"]["fingerprint"] == mine.fingerprint != load("napoleons-tomb-3").fingerprint
-    assert listed["napoleons-tomb-3"]["index"] is None                  # the index is of the shipped rules
+    assert listed["napoleons-tomb-3"]["index"] is None  # the index is of the shipped rules
     assert {v["name"]: v for v in variants_json()}["napoleons-tomb-3"]["index"] is not None
     assert verdicts.verdict(5, mine, search=False) == (None, "none")
     assert verdicts.verdict(5, load("napoleons-tomb-3"), search=False) == ("won", "index")
@@ -279,8 +321,9 @@ def test_a_variant_file_is_served_in_place_of_its_shipped_name(tmp_path):
 
 
 def _raw(server, path: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
-    req = urllib.request.Request(server.url.rstrip("/") + path, data=body, headers=headers,
-                                 method="POST" if body is not None else "GET")
+    req = urllib.request.Request(
+        server.url.rstrip("/") + path, data=body, headers=headers, method="POST" if body is not None else "GET"
+    )
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, r.read()
@@ -321,8 +364,13 @@ def test_allow_host_adds_a_name_and_a_bad_pattern_is_refused():
         assert _raw(own, "/api/state", STATE, {**headers, "Host": "other.example"})[0] == 400
     finally:
         own.stop()
-    bad = subprocess.run([sys.executable, "-m", "solver", "serve", "--allow-host", "a*b"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "solver", "serve", "--allow-host", "a*b"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and bad.stderr.startswith("error: --allow-host 'a*b'")
 
 
@@ -339,14 +387,16 @@ def test_a_hint_whose_client_went_away_is_stopped():
         port = int(own.url.rstrip("/").rsplit(":", 1)[1])
         body = json.dumps({"variant": "napoleonin-hauta", "deal": 78606, "steps": []}).encode()
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-            s.sendall(b"POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                      b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            s.sendall(
+                b"POST /api/hint HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+            )
             for _ in range(100):
                 time.sleep(0.05)
                 if own.request("/api/status")[1]["searches"] == 1:
                     break
         counts = {}
-        for _ in range(200):                  # the server looks every 0.1 s
+        for _ in range(200):  # the server looks every 0.1 s
             counts = own.request("/api/status")[1]
             if counts["stopped"]:
                 break
@@ -355,6 +405,7 @@ def test_a_hint_whose_client_went_away_is_stopped():
         # The search's thread is free: the server does no more work for it.
         stat = Path(f"/proc/{own.proc.pid}/stat")
         if stat.exists():
+
             def cpu() -> float:
                 fields = stat.read_text().rsplit(")", 1)[1].split()
                 return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -413,8 +464,7 @@ def test_a_fair_hint_is_the_careful_players_move_and_says_so(server):
     assert data["hint"]["text"].startswith("Fair hint: ") and "it proves nothing" in data["hint"]["text"]
     move_text = data["hint"]["move"]["text"]
     assert data["hint"]["text"].startswith(f"Fair hint: {move_text[0].lower() + move_text[1:]}. ")
-    status, data = server.request("/api/hint", {"variant": "paciencia-napoleao", "deal": 1, "steps": [],
-                                                "fair": True})
+    status, data = server.request("/api/hint", {"variant": "paciencia-napoleao", "deal": 1, "steps": [], "fair": True})
     assert status == 400 and "blind player" in data["error"]
 
 

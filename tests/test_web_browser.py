@@ -13,19 +13,25 @@ import re
 from pathlib import Path
 
 import pytest
+from leaks import leaked
 
 from solver.notation import MoveError
 from solver.session import Game
 from solver.variants import names
 
-from leaks import leaked
-
 pytest.importorskip("playwright")
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = ROOT / "build" / "screenshots"
 #: The page is at rest: every action it started is done (body[data-pending]
 #: is 0) and no card is still sliding into place.
@@ -96,7 +102,7 @@ class Page:
                 continue
             try:
                 before = Game.replay(body["variant"], body["deal"], body["steps"])
-            except MoveError:   # a request the server refused, for steps that do not replay
+            except MoveError:  # a request the server refused, for steps that do not replay
                 assert set(answer) == {"error"}
                 continue
             positions = [before.position]
@@ -133,8 +139,9 @@ def test_a_classic_deal_won_by_hints_with_the_keyboard_undone_and_kept(tab):
         if "Won!" in tab.text("#message"):
             break
         # What the move did, in the server's words (solver.notation).
-        assert re.fullmatch(r"(Played .+ → .+|Turned the stock)(; then by itself: .+)?\.", tab.text("#message")), \
+        assert re.fullmatch(r"(Played .+ → .+|Turned the stock)(; then by itself: .+)?\.", tab.text("#message")), (
             tab.text("#message")
+        )
     steps = tab.moves()
     assert tab.text("#score") == f"Score 52/52 · {steps} moves"
     tab.page.wait_for_function("document.getElementById('message').textContent.includes('Deal 14 can be won')")
@@ -158,7 +165,7 @@ def test_a_classic_deal_won_by_hints_with_the_keyboard_undone_and_kept(tab):
         tab.press("y")
     assert tab.text("#message").startswith("Redone: ")
 
-    def table():   # the cards on the table (the keyboard's cursor is not kept)
+    def table():  # the cards on the table (the keyboard's cursor is not kept)
         return re.sub(r' tabindex="-?\d"| focus', "", tab.page.inner_html("#table"))
 
     before = table()
@@ -172,13 +179,13 @@ def test_a_classic_deal_won_by_hints_with_the_keyboard_undone_and_kept(tab):
         tab.press("y")
     assert "52/52" in tab.text("#score")
     tab.page.wait_for_function("document.getElementById('message').textContent.includes('Deal 14 can be won')")
-    assert tab.text("#wins") == "Wins here: 1 of 1 game finished"   # the same game is not counted twice
+    assert tab.text("#wins") == "Wins here: 1 of 1 game finished"  # the same game is not counted twice
 
 
 @pytest.mark.parametrize("variant,deal", [("paciencia-napoleao", 2), ("paciencia-porta-joias", 7)])
 def test_moves_of_the_two_deck_games_by_key_tap_and_drag(tab, variant, deal):
     tab.open(variant, deal)
-    tab.press("d")                      # deal a round, or turn the stock
+    tab.press("d")  # deal a round, or turn the stock
     assert tab.moves() == 1
     napoleao = variant == "paciencia-napoleao"
     assert tab.text("#message") == ("Dealt a round." if napoleao else "Turned the stock.")
@@ -186,8 +193,9 @@ def test_moves_of_the_two_deck_games_by_key_tap_and_drag(tab, variant, deal):
     tab.page.click("[data-key='@deck']" if napoleao else "[data-key='stock']")
     tab.settle()
     assert tab.moves() == 2, tab.text("#message")
-    assert re.fullmatch("Dealt a round." if napoleao else r"Played A. turned card → foundation .\.",
-                        tab.text("#message")), tab.text("#message")
+    assert re.fullmatch(
+        "Dealt a round." if napoleao else r"Played A. turned card → foundation .\.", tab.text("#message")
+    ), tab.text("#message")
     dragged = False
     for _ in range(40):
         tab.press("h")
@@ -221,7 +229,7 @@ def test_a_screenshot_of_each_games_table(tab):
         for _ in range(14):
             tab.press("h")
             tab.press("Enter")
-        tab.press("h")    # the next hint, its cards outlined
+        tab.press("h")  # the next hint, its cards outlined
         assert tab.page.get_attribute("#message", "class") == "hint"
         path = SHOTS / f"{name}.png"
         tab.page.screenshot(path=str(path), full_page=True)
@@ -237,7 +245,7 @@ def test_the_indicator_winnable_only_deals_and_watching_the_solver(tab):
     tab.page.press("#deal-input", "Enter")
     assert tab.text("#message").startswith('"12x" is not a deal number')
     assert tab.page.get_attribute("#message", "class") == "error"
-    tab.open("napoleons-tomb", 1)                  # lost: the best line brings 31 cards home
+    tab.open("napoleons-tomb", 1)  # lost: the best line brings 31 cards home
     tab.page.check("#indicator")
     tab.page.wait_for_function("document.getElementById('winnable').textContent.startsWith('✗')")
     tab.page.wait_for_function("document.getElementById('winnable').textContent.includes('best')")
@@ -265,12 +273,23 @@ def test_the_indicator_winnable_only_deals_and_watching_the_solver(tab):
 def test_a_saved_game_the_rules_refuse_is_said_and_started_afresh(tab):
     """A saved game that no longer replays (the rules changed, the storage
     was edited): the server's error is shown, and the deal starts again."""
-    saved = {"current": "napoleons-tomb", "games": {"napoleons-tomb": {
-        "variant": "napoleons-tomb", "deal": 14, "steps": [[{"action": "move", "from": "waste", "to": "tomb"}]],
-        "redo": [], "played": False, "won": False}}}
+    saved = {
+        "current": "napoleons-tomb",
+        "games": {
+            "napoleons-tomb": {
+                "variant": "napoleons-tomb",
+                "deal": 14,
+                "steps": [[{"action": "move", "from": "waste", "to": "tomb"}]],
+                "redo": [],
+                "played": False,
+                "won": False,
+            }
+        },
+    }
     tab.page.evaluate("s => localStorage.setItem('tomb-solver.games', s)", json.dumps(saved))
     tab.page.reload()
     tab.settle()
-    assert tab.text("#message") == ("The saved game could not be replayed (step 1: waste → tomb: the waste is empty):"
-                                    " deal 14 starts afresh.")
+    assert tab.text("#message") == (
+        "The saved game could not be replayed (step 1: waste → tomb: the waste is empty): deal 14 starts afresh."
+    )
     assert tab.moves() == 0 and tab.page.input_value("#deal-input") == "14"

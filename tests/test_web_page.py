@@ -19,12 +19,11 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-
 from conftest import Server
+from test_web_browser import CHROMIUM, FLAGS, SETTLED
+
 from solver import verdicts
 from solver.variants import names
-
-from test_web_browser import CHROMIUM, FLAGS, SETTLED
 
 PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 
@@ -139,8 +138,9 @@ class Tab:
         }))""")
 
     def focus(self, key: str) -> None:
-        self.page.evaluate("k => [...document.querySelectorAll('#table [data-key]')].find((p) => p.dataset.key === k)"
-                           ".focus()", key)
+        self.page.evaluate(
+            "k => [...document.querySelectorAll('#table [data-key]')].find((p) => p.dataset.key === k).focus()", key
+        )
 
     # -- playing
 
@@ -275,7 +275,7 @@ def test_arrow_keys_reach_every_place(desktop, variant):
     if variant.startswith("paciencia-porta-joias"):
         desktop.focus("foundation:C")
         reached = set()
-        for _ in range(40):          # reading order: the rows of the box come between
+        for _ in range(40):  # reading order: the rows of the box come between
             desktop.page.keyboard.press("ArrowRight")
             reached.add(desktop.focused()["key"])
         assert {"foundation:C#2", "foundation:S", "foundation:H", "foundation:D"} <= reached, sorted(reached)
@@ -525,10 +525,9 @@ def test_a_search_nobody_waits_for_stops(browser):
     tab = None
     try:
         tab = Tab(browser, own, **DESKTOP)
-        asked: list[str] = []   # the page's hint and verdict requests, and how each ended
+        asked: list[str] = []  # the page's hint and verdict requests, and how each ended
         tab.page.on("requestfinished", lambda r: "/api/" in r.url and asked.append(r.url.split("/")[-1]))
-        tab.page.on("requestfailed", lambda r: "/api/" in r.url
-                    and asked.append(f"{r.url.split('/')[-1]} {r.failure}"))
+        tab.page.on("requestfailed", lambda r: "/api/" in r.url and asked.append(f"{r.url.split('/')[-1]} {r.failure}"))
         tab.open("paciencia-porta-joias", 954)
         tab.page.check("#indicator")
         deadline, status = time.monotonic() + 20, tab.status()
@@ -536,7 +535,7 @@ def test_a_search_nobody_waits_for_stops(browser):
             time.sleep(0.1)
             status = tab.status()
         assert status["searches"] >= 1 and status["stopped"] == 0, status
-        tab.page.keyboard.press("d")            # a move: the search for the start is no longer wanted
+        tab.page.keyboard.press("d")  # a move: the search for the start is no longer wanted
         deadline = time.monotonic() + 10
         while status["stopped"] < 1 and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -570,8 +569,7 @@ def test_no_serious_accessibility_violation(browser, server, family, size):
         found += [dict(v, when="start") for v in axe(tab)]
         tab.hints(4)
         found += [dict(v, when="mid-play") for v in axe(tab)]
-    print(f"\naxe {family} {size}: " + "; ".join(f"{v['when']} {v['id']} ({v['impact']}, {v['nodes']})"
-                                                  for v in found))
+    print(f"\naxe {family} {size}: " + "; ".join(f"{v['when']} {v['id']} ({v['impact']}, {v['nodes']})" for v in found))
     serious = [v for v in found if v["impact"] in ("serious", "critical")]
     assert not serious, f"axe-core, {family} at {size}: {serious}"
 
@@ -634,8 +632,15 @@ def _covered_ranks(phone: Tab) -> list:
             width = max(0, min(k["right"], over["right"]) - max(k["left"], over["left"]))
             height = max(0, min(k["bottom"], over["bottom"]) - max(k["top"], over["top"]))
             if width * height > 0.5:
-                covered.append((turn, under["card"], over["card"], round(over["left"] - under["left"], 1),
-                                round(k["right"] - under["left"], 1)))
+                covered.append(
+                    (
+                        turn,
+                        under["card"],
+                        over["card"],
+                        round(over["left"] - under["left"], 1),
+                        round(k["right"] - under["left"], 1),
+                    )
+                )
     return covered
 
 

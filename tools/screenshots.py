@@ -18,8 +18,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
 #: file stem -> (variant, deal, moves played before the picture)
 SHOTS = {
@@ -34,8 +41,13 @@ SIZES = {"": ({"width": 1280, "height": 900}, False), "-phone": ({"width": 390, 
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    server = subprocess.Popen([sys.executable, "-m", "solver", "serve", "--port", "0"], cwd=ROOT,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "solver", "serve", "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     url = server.stdout.readline().split()[5]
     try:
         with sync_playwright() as p:

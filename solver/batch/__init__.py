@@ -37,8 +37,19 @@ those of this package before it was split, for ``from solver.batch import ...``.
 
 from .database import _SCHEMA as _SCHEMA
 from .database import _UPSERT as _UPSERT
-from .database import (PAGE_SIZE, SCHEMA_VERSION, Database, check_rules, connect, count_done, found_note,
-                       record_rules, recorded_rules, rules_conflict, to_solve)
+from .database import (
+    PAGE_SIZE,
+    SCHEMA_VERSION,
+    Database,
+    check_rules,
+    connect,
+    count_done,
+    found_note,
+    record_rules,
+    recorded_rules,
+    rules_conflict,
+    to_solve,
+)
 from .feed import Feed
 from .plots import COLOURS, log_edges, plot
 from .pool import start_method
@@ -54,11 +65,42 @@ from .workers import solve_chunk
 _solve_chunk = solve_chunk
 
 __all__ = [
-    "run_batch", "Summary", "Progress", "Feed", "start_method", "solve_chunk", "crashed_row",
-    "parse_deals", "format_ranges", "MAX_STORED_DEAL", "Ranges",
-    "BatchError", "COLUMNS", "Row", "StrPath",
-    "PAGE_SIZE", "SCHEMA_VERSION", "connect", "found_note", "recorded_rules", "rules_conflict", "check_rules",
-    "record_rules", "count_done", "to_solve", "Database", "Store", "open_store",
-    "stats", "VariantStats", "gather", "percentile", "report", "rules_line", "stored_variants",
-    "plot", "log_edges", "COLOURS",
+    "run_batch",
+    "Summary",
+    "Progress",
+    "Feed",
+    "start_method",
+    "solve_chunk",
+    "crashed_row",
+    "parse_deals",
+    "format_ranges",
+    "MAX_STORED_DEAL",
+    "Ranges",
+    "BatchError",
+    "COLUMNS",
+    "Row",
+    "StrPath",
+    "PAGE_SIZE",
+    "SCHEMA_VERSION",
+    "connect",
+    "found_note",
+    "recorded_rules",
+    "rules_conflict",
+    "check_rules",
+    "record_rules",
+    "count_done",
+    "to_solve",
+    "Database",
+    "Store",
+    "open_store",
+    "stats",
+    "VariantStats",
+    "gather",
+    "percentile",
+    "report",
+    "rules_line",
+    "stored_variants",
+    "plot",
+    "log_edges",
+    "COLOURS",
 ]

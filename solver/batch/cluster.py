@@ -69,8 +69,10 @@ def require_dask() -> None:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise BatchError(f"--scheduler needs Dask distributed, which is not installed: {INSTALL} "
-                         "(or pip install 'dask[distributed]' pyarrow)") from None
+        raise BatchError(
+            f"--scheduler needs Dask distributed, which is not installed: {INSTALL} "
+            "(or pip install 'dask[distributed]' pyarrow)"
+        ) from None
 
 
 # ---------------------------------------------------------------------------
@@ -80,7 +82,7 @@ def require_dask() -> None:
 @functools.cache
 def _files_digest() -> str:
     """A digest of the package's Python and variant files, as installed here."""
-    root = Path(__file__).resolve().parent.parent          # solver/, of solver/batch/cluster.py
+    root = Path(__file__).resolve().parent.parent  # solver/, of solver/batch/cluster.py
     h = hashlib.sha256()
     for path in sorted(root.rglob("*")):
         if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
@@ -99,8 +101,9 @@ def identity(variant: str | BaseVariant) -> dict[str, str]:
     probe = hashlib.sha256()
     for n in _PROBE_DEALS:
         r = solve(n, variant, _PROBE_LIMIT)
-        probe.update(json.dumps([r.verdict, r.reason, r.score, r.stats.positions,
-                                 [m.to_json() for m in r.moves]]).encode())
+        probe.update(
+            json.dumps([r.verdict, r.reason, r.score, r.stats.positions, [m.to_json() for m in r.moves]]).encode()
+        )
     return {"version": release, "files": _files_digest(), "core": probe.hexdigest()[:16]}
 
 
@@ -111,8 +114,14 @@ def _differences(theirs: dict[str, str], ours: dict[str, str]) -> str:
     return "; ".join(f"{_WHAT[k]}: {theirs.get(k)} there, {ours[k]} here" for k in ours if theirs.get(k) != ours[k])
 
 
-def run_chunk(expected: dict[str, str], solve_chunk: SolveChunk, variant: str | BaseVariant, deals: list[int],
-              limit: Limit, pack: str | None) -> tuple[Any, float]:
+def run_chunk(
+    expected: dict[str, str],
+    solve_chunk: SolveChunk,
+    variant: str | BaseVariant,
+    deals: list[int],
+    limit: Limit,
+    pack: str | None,
+) -> tuple[Any, float]:
     """The task of one chunk, on a worker: ``solve_chunk`` (solver.batch.workers.solve_chunk)
     once the worker is found to run the client's solver."""
     mine = identity(variant)
@@ -123,19 +132,23 @@ def run_chunk(expected: dict[str, str], solve_chunk: SolveChunk, variant: str | 
             where = f"the worker {get_worker().address}"
         except ValueError:
             where = "a worker"
-        raise WrongVersion(f"{where} runs another version of patience-solver than this client "
-                           f"({_differences(mine, expected)}): install the same one on every worker")
+        raise WrongVersion(
+            f"{where} runs another version of patience-solver than this client "
+            f"({_differences(mine, expected)}): install the same one on every worker"
+        )
     return solve_chunk(variant, deals, limit, pack)
 
 
 def _missing(exc: BaseException | None) -> bool:
-    return (isinstance(exc, ImportError) and (getattr(exc, "name", None) or "").split(".")[0] == "solver") \
-        or "No module named 'solver'" in str(exc)
+    return (
+        isinstance(exc, ImportError) and (getattr(exc, "name", None) or "").split(".")[0] == "solver"
+    ) or "No module named 'solver'" in str(exc)
 
 
 def _lacks(where: str) -> BatchError:
-    return BatchError(f"{where} cannot import the solver package: install it on every worker ({INSTALL}, "
-                      "the same version as here)")
+    return BatchError(
+        f"{where} cannot import the solver package: install it on every worker ({INSTALL}, the same version as here)"
+    )
 
 
 def check_workers(client: Client, variant: str | BaseVariant) -> dict[str, str]:
@@ -148,8 +161,10 @@ def check_workers(client: Client, variant: str | BaseVariant) -> dict[str, str]:
                 raise _lacks(f"the worker {address}")
             raise BatchError(f"the worker {address} cannot run the solver: {type(theirs).__name__}: {theirs}")
         if theirs != ours:
-            raise BatchError(f"the worker {address} runs another version of patience-solver than this client "
-                             f"({_differences(theirs, ours)}): install the same one on every worker")
+            raise BatchError(
+                f"the worker {address} runs another version of patience-solver than this client "
+                f"({_differences(theirs, ours)}): install the same one on every worker"
+            )
     return ours
 
 
@@ -173,28 +188,38 @@ def connect(scheduler: str, workers: int | None, timeout: float) -> tuple[Client
     try:
         if scheduler == "local":
             # One process a worker (a crash kills one search; see also start()).
-            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                                   processes=True, host="127.0.0.1", dashboard_address=":0",
-                                   silence_logs=logging.CRITICAL)
+            cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=":0",
+                silence_logs=logging.CRITICAL,
+            )
             client = Client(cluster, timeout=timeout, direct_to_workers=True)
         else:
             client = Client(scheduler, timeout=timeout, direct_to_workers=True)
     except OSError as exc:
         if cluster is not None:
             cluster.close()
-        raise BatchError(f"no Dask scheduler answers at {scheduler} (waited {timeout:g} s): start one with "
-                         f"`dask scheduler`, or check the address ({exc})") from None
+        raise BatchError(
+            f"no Dask scheduler answers at {scheduler} (waited {timeout:g} s): start one with "
+            f"`dask scheduler`, or check the address ({exc})"
+        ) from None
     except (ValueError, TypeError) as exc:
-        raise BatchError(f"--scheduler {scheduler!r} is not a scheduler address such as tcp://HOST:8786 "
-                         f"or local ({exc})") from None
+        raise BatchError(
+            f"--scheduler {scheduler!r} is not a scheduler address such as tcp://HOST:8786 or local ({exc})"
+        ) from None
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
     try:
         client.wait_for_workers(1, timeout=timeout)
-    except Exception:           # dask.distributed.TimeoutError, OSError
+    except Exception:  # dask.distributed.TimeoutError, OSError
         close(client, cluster)
-        raise BatchError(f"the Dask scheduler at {scheduler} has no workers (waited {timeout:g} s): "
-                         f"start some with `dask worker {scheduler}`") from None
+        raise BatchError(
+            f"the Dask scheduler at {scheduler} has no workers (waited {timeout:g} s): "
+            f"start some with `dask worker {scheduler}`"
+        ) from None
     return client, cluster
 
 
@@ -214,7 +239,7 @@ def close(client: Client, cluster: LocalCluster | None) -> None:
 
 def _threads(client: Client) -> int:
     try:
-        threads: dict[str, int] = client.nthreads()       # (an untyped method of Dask's)
+        threads: dict[str, int] = client.nthreads()  # (an untyped method of Dask's)
         return max(1, sum(threads.values()))
     except Exception:
         return 1
@@ -232,27 +257,31 @@ class Session:
         self.client = client
         self.cluster = cluster
         scheduler = client.scheduler
-        assert scheduler is not None        # a connected client has its scheduler
+        assert scheduler is not None  # a connected client has its scheduler
         self.address = scheduler.address
         self.restore: Callable[[], None] = lambda: None
         self.expected = check_workers(client, variant)
-        self.engine = (f"Dask {'LocalCluster ' if cluster is not None else ''}{self.address}, "
-                       f"{len(client.nthreads())} workers, {_threads(client)} threads at start")
+        self.engine = (
+            f"Dask {'LocalCluster ' if cluster is not None else ''}{self.address}, "
+            f"{len(client.nthreads())} workers, {_threads(client)} threads at start"
+        )
 
     def close(self) -> None:
         close(self.client, self.cluster)
         self.restore()
 
     def lost(self, why: str = "") -> BatchError:
-        return BatchError(f"lost the Dask scheduler at {self.address}{why}: the deals done so far are stored; "
-                          "rerun to resume")
+        return BatchError(
+            f"lost the Dask scheduler at {self.address}{why}: the deals done so far are stored; rerun to resume"
+        )
 
-    def run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress,
-            stop: dict[str, int | None]) -> None:
+    def run(
+        self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress, stop: dict[str, int | None]
+    ) -> None:
         """Solve what ``feed`` hands out on the cluster."""
         try:
             self._run(feed, variant, limit, bar, stop)
-        except OSError as exc:          # the connection to the scheduler
+        except OSError as exc:  # the connection to the scheduler
             raise self.lost(f" ({exc})") from None
         finally:
             try:
@@ -260,8 +289,9 @@ class Session:
             except Exception:
                 pass
 
-    def _run(self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress,
-             stop: dict[str, int | None]) -> None:
+    def _run(
+        self, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress, stop: dict[str, int | None]
+    ) -> None:
         run = _Run(self, feed, variant, limit, bar)
         self.client.subscribe_topic("all", run.on_event)
         run.solve_all(stop)
@@ -273,8 +303,7 @@ class _Run:
     """One batch on the cluster: the chunks in flight (``flying``), each
     submitted as the feed hands it out and handled as it comes back."""
 
-    def __init__(self, session: Session, feed: Feed, variant: str | BaseVariant, limit: Limit,
-                 bar: Progress) -> None:
+    def __init__(self, session: Session, feed: Feed, variant: str | BaseVariant, limit: Limit, bar: Progress) -> None:
         self.session = session
         self.client = session.client
         self.feed = feed
@@ -282,7 +311,7 @@ class _Run:
         self.limit = limit
         self.bar = bar
         self.finished: queue.SimpleQueue[_Future] = queue.SimpleQueue()
-        self.flying: dict[Hashable, tuple[_Future, list[int]]] = {}             # key: (future, deals)
+        self.flying: dict[Hashable, tuple[_Future, list[int]]] = {}  # key: (future, deals)
         self.pack = feed.store.pack
         self.run_id = uuid.uuid4().hex[:8]
         self.serial = itertools.count()
@@ -291,8 +320,17 @@ class _Run:
 
     def submit(self, deals: list[int]) -> None:
         key = f"solve-{self.variant}-{deals[0]}-{deals[-1]}-{self.run_id}-{next(self.serial)}"
-        future = self.client.submit(run_chunk, self.session.expected, batch_workers.solve_chunk, self.variant, deals,
-                                    self.limit, self.pack, key=key, pure=False)
+        future = self.client.submit(
+            run_chunk,
+            self.session.expected,
+            batch_workers.solve_chunk,
+            self.variant,
+            deals,
+            self.limit,
+            self.pack,
+            key=key,
+            pure=False,
+        )
         self.flying[key] = (future, deals)
         future.add_done_callback(self.finished.put)
 
@@ -334,7 +372,7 @@ class _Run:
         for future in done:
             try:
                 self.handle(future)
-            except BatchError as exc:   # store the others first
+            except BatchError as exc:  # store the others first
                 broken = broken or exc
         if broken is not None:
             raise broken
@@ -353,7 +391,7 @@ class _Run:
         if status == "finished":
             try:
                 packed, wall = future.result()
-            except (Exception, CancelledError) as e:   # failed when run again
+            except (Exception, CancelledError) as e:  # failed when run again
                 exc = e
             else:
                 future.release()
@@ -373,13 +411,17 @@ class _Run:
             raise self.session.lost()
         if isinstance(exc, KilledWorker):
             if len(deals) > 1:
-                self.bar.note(f"dask: the workers running deals {deals[0]}-{deals[-1]} ({len(deals)} deals) "
-                              "died; each of them goes again alone")
+                self.bar.note(
+                    f"dask: the workers running deals {deals[0]}-{deals[-1]} ({len(deals)} deals) "
+                    "died; each of them goes again alone"
+                )
                 for n in deals:
                     self.submit([n])
             else:
-                why = (f"{exc.allowed_failures + 1} workers died running it "
-                       f"(KilledWorker; the last was {exc.last_worker.address})")
+                why = (
+                    f"{exc.allowed_failures + 1} workers died running it "
+                    f"(KilledWorker; the last was {exc.last_worker.address})"
+                )
                 self.bar.note(f"dask: deal {deals[0]} stored as unknown (crashed): {why}")
                 row = crashed_row(str(self.variant), deals[0], self.limit, why)
                 self.feed.record(self.feed.store.pack_rows([row]), 0.0)
@@ -388,8 +430,7 @@ class _Run:
             raise BatchError(str(exc))
         if _missing(exc):
             raise _lacks("a worker")
-        raise BatchError(f"a chunk of deals {deals[0]}-{deals[-1]} failed on the cluster: "
-                         f"{type(exc).__name__}: {exc}")
+        raise BatchError(f"a chunk of deals {deals[0]}-{deals[-1]} failed on the cluster: {type(exc).__name__}: {exc}")
 
     def on_event(self, event: tuple[float, Any]) -> None:
         """The scheduler's events: a worker removed is kept for note_deaths."""
@@ -402,8 +443,7 @@ class _Run:
             if event.get("expected"):
                 continue
             running = sorted(self.flying[k][1][0] for k in event.get("processing-tasks", ()) if k in self.flying)
-            what = (f"; Dask runs its chunk again (deals from {', '.join(map(str, running))})"
-                    if running else "")
+            what = f"; Dask runs its chunk again (deals from {', '.join(map(str, running))})" if running else ""
             self.bar.note(f"dask: the worker {event.get('worker')} died{what}")
 
     def wind_down(self) -> None:
@@ -441,12 +481,19 @@ def start(scheduler: str, workers: int | None, timeout: float, variant: str | Ba
     # page faults a classic deal, 20% more CPU time; docs/batch.md). What goes
     # wrong is said by the batch itself (a worker that died, a deal that
     # crashed, a lost scheduler), where Dask would log tracebacks.
-    environ = {k: v for k, v in (dask.config.get("distributed.nanny.pre-spawn-environ") or {}).items()
-               if k != "MALLOC_TRIM_THRESHOLD_"}
-    settings = dask.config.set({"distributed.comm.timeouts.connect": f"{timeout}s",
-                                "distributed.scheduler.worker-saturation": 1.0,
-                                "distributed.worker.profile.enabled": False,
-                                "distributed.nanny.pre-spawn-environ": environ})
+    environ = {
+        k: v
+        for k, v in (dask.config.get("distributed.nanny.pre-spawn-environ") or {}).items()
+        if k != "MALLOC_TRIM_THRESHOLD_"
+    }
+    settings = dask.config.set(
+        {
+            "distributed.comm.timeouts.connect": f"{timeout}s",
+            "distributed.scheduler.worker-saturation": 1.0,
+            "distributed.worker.profile.enabled": False,
+            "distributed.nanny.pre-spawn-environ": environ,
+        }
+    )
     log = logging.getLogger("distributed")
     level = log.level
     log.setLevel(logging.CRITICAL)

@@ -33,7 +33,7 @@ from .rows import COLUMNS, BatchError, Row, StrPath
 
 #: The page size of a new database, in bytes (SQLite's largest).
 PAGE_SIZE = 65536
-SCHEMA_VERSION = 2             # 2: the variants table of rules fingerprints
+SCHEMA_VERSION = 2  # 2: the variants table of rules fingerprints
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS results (
@@ -63,9 +63,9 @@ CREATE TABLE IF NOT EXISTS variants (
 
 # A stored decision is final: a row is only ever replaced when it is unknown.
 _UPSERT = f"""
-INSERT INTO results ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})
+INSERT INTO results ({", ".join(COLUMNS)}) VALUES ({", ".join("?" * len(COLUMNS))})
 ON CONFLICT (variant, deal) DO UPDATE SET
-    {', '.join(f'{c} = excluded.{c}' for c in COLUMNS[2:])}
+    {", ".join(f"{c} = excluded.{c}" for c in COLUMNS[2:])}
 WHERE results.verdict = 'unknown'
 """
 
@@ -88,8 +88,10 @@ def _check_foreign(path: Path) -> list[str]:
     finally:
         conn.close()
     if tables and "results" not in tables:
-        raise BatchError(f"{path}: holds the tables {', '.join(tables)} and no results table: not a batch"
-                         " database (give a new file or the database of an earlier batch)")
+        raise BatchError(
+            f"{path}: holds the tables {', '.join(tables)} and no results table: not a batch"
+            " database (give a new file or the database of an earlier batch)"
+        )
     return tables
 
 
@@ -188,10 +190,14 @@ def rules_conflict(where: str, v: BaseVariant, recorded: str | None, unrecorded:
     if recorded is not None and recorded != v.fingerprint:
         return f"{where}: holds {v.name} deals solved under the rules {recorded}, not {_describe(v)}"
     if unrecorded and not shipped(v):
-        taken = (f"the rules of the shipped {v.name} ({load(v.name).fingerprint})" if v.name in names()
-                 else f"rules it cannot tell ({v.name} is no shipped variant)")
-        return (f"{where}: holds {v.name} deals stored before the rules were recorded, taken as {taken}, "
-                f"not {_describe(v)}")
+        taken = (
+            f"the rules of the shipped {v.name} ({load(v.name).fingerprint})"
+            if v.name in names()
+            else f"rules it cannot tell ({v.name} is no shipped variant)"
+        )
+        return (
+            f"{where}: holds {v.name} deals stored before the rules were recorded, taken as {taken}, not {_describe(v)}"
+        )
     return None
 
 
@@ -199,8 +205,10 @@ def check_rules(conn: sqlite3.Connection, v: BaseVariant, where: str) -> None:
     """Refuses (:class:`BatchError`) to add ``v``'s deals to a database that
     holds deals of its name solved under other rules."""
     recorded = recorded_rules(conn, v.name)
-    unrecorded = recorded is None and conn.execute(
-        "SELECT 1 FROM results WHERE variant = ? LIMIT 1", (v.name,)).fetchone() is not None
+    unrecorded = (
+        recorded is None
+        and conn.execute("SELECT 1 FROM results WHERE variant = ? LIMIT 1", (v.name,)).fetchone() is not None
+    )
     why = rules_conflict(where, v, recorded, unrecorded)
     if why is not None:
         raise BatchError(f"{why}: one store holds one set of rules a variant; give another --db or --out")
@@ -212,8 +220,10 @@ def record_rules(conn: sqlite3.Connection, v: BaseVariant, where: str) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         check_rules(conn, v, where)
-        conn.execute("INSERT INTO variants (variant, fingerprint, rules) VALUES (?, ?, ?) "
-                     "ON CONFLICT (variant) DO NOTHING", (v.name, v.fingerprint, v.rules_json()))
+        conn.execute(
+            "INSERT INTO variants (variant, fingerprint, rules) VALUES (?, ?, ?) ON CONFLICT (variant) DO NOTHING",
+            (v.name, v.fingerprint, v.rules_json()),
+        )
     except BaseException:
         conn.rollback()
         raise
@@ -229,7 +239,7 @@ def _check_before(path: Path, variant: BaseVariant) -> None:
         raise BatchError(f"{path}: cannot use the database ({exc})") from None
     if "results" not in tables:
         return
-    conn = connect(path, readonly=True)         # checks the table's columns
+    conn = connect(path, readonly=True)  # checks the table's columns
     try:
         check_rules(conn, variant, str(path))
     except sqlite3.Error as exc:
@@ -252,8 +262,9 @@ def count_done(conn: sqlite3.Connection, variant: str, ranges: Ranges, retry_unk
     return sum(int(conn.execute(sql, (variant, a, b)).fetchone()[0]) for a, b in ranges)
 
 
-def to_solve(conn: sqlite3.Connection, variant: str, ranges: Ranges, retry_unknown: bool = False,
-             window: int = 20_000) -> Iterator[int]:
+def to_solve(
+    conn: sqlite3.Connection, variant: str, ranges: Ranges, retry_unknown: bool = False, window: int = 20_000
+) -> Iterator[int]:
     """The deals of ``ranges`` not in the database (or stored as unknown, with retry), in order.
 
     Reads the database a window of deal numbers at a time, so a range of a
@@ -278,7 +289,7 @@ class Database:
     """The SQLite results database as the store of a batch: which deals it holds,
     and a commit for each chunk of rows."""
 
-    pack: str | None = None           # the workers hand back plain rows
+    pack: str | None = None  # the workers hand back plain rows
 
     def __init__(self, path: StrPath, variant: BaseVariant | None = None) -> None:
         self.where = f"{path}{found_note(path)}"

@@ -28,7 +28,7 @@ class Feed:
         self.chunk = 4
         self.taken = 0
         self.work_seconds = 0.0
-        self.timed = 0            # deals behind work_seconds
+        self.timed = 0  # deals behind work_seconds
 
     def take(self, share: int = 1) -> list[int]:
         """The next chunk; with ``share`` > 1, at most 1/share of the deals left,

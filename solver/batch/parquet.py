@@ -51,16 +51,28 @@ def require() -> None:
         import pyarrow
         import pyarrow.parquet  # noqa: F401
     except ImportError:
-        raise BatchError("--out (Parquet files) needs pyarrow, which is not installed: "
-                         "pip install 'patience-solver[cluster]' (or pip install pyarrow)") from None
+        raise BatchError(
+            "--out (Parquet files) needs pyarrow, which is not installed: "
+            "pip install 'patience-solver[cluster]' (or pip install pyarrow)"
+        ) from None
 
 
 def schema() -> pa.Schema:
     import pyarrow as pa
 
-    kinds = {"variant": pa.string(), "deal": pa.int64(), "verdict": pa.string(), "reason": pa.string(),
-             "score": pa.int64(), "positions": pa.int64(), "seconds": pa.float64(), "table_bytes": pa.int64(),
-             "line": pa.string(), "limits": pa.string(), "solved_at": pa.string()}
+    kinds = {
+        "variant": pa.string(),
+        "deal": pa.int64(),
+        "verdict": pa.string(),
+        "reason": pa.string(),
+        "score": pa.int64(),
+        "positions": pa.int64(),
+        "seconds": pa.float64(),
+        "table_bytes": pa.int64(),
+        "line": pa.string(),
+        "limits": pa.string(),
+        "solved_at": pa.string(),
+    }
     return pa.schema([pa.field(c, kinds[c], nullable=(c == "reason")) for c in COLUMNS])
 
 
@@ -77,8 +89,14 @@ def pack_rows(rows: list[Row], fingerprint: str | None = None) -> dict[str, Any]
     if not rows:
         return {"counts": counts, "data": b""}
     deals = [row[1] for row in rows]
-    about = {"variant": rows[0][0], "deals": len(rows), "first": min(deals), "last": max(deals),
-             "unknown": counts["unknown"], "fingerprint": fingerprint}
+    about = {
+        "variant": rows[0][0],
+        "deals": len(rows),
+        "first": min(deals),
+        "last": max(deals),
+        "unknown": counts["unknown"],
+        "fingerprint": fingerprint,
+    }
     s = schema().with_metadata({_KEY: json.dumps(about).encode()})
     table = pa.Table.from_arrays([pa.array([row[i] for row in rows], f.type) for i, f in enumerate(s)], schema=s)
     sink = io.BytesIO()
@@ -114,7 +132,7 @@ def _about(path: Path) -> dict[str, Any]:
 class ParquetStore:
     """A directory of Parquet files as the store of a batch."""
 
-    pack: str | None = "parquet"      # the workers hand back packed files (pack_rows)
+    pack: str | None = "parquet"  # the workers hand back packed files (pack_rows)
 
     def __init__(self, directory: StrPath, variant: BaseVariant | None = None) -> None:
         require()
@@ -233,18 +251,22 @@ def read_rows(directory: StrPath, variant: str, columns: list[str] | None = None
     need = list(dict.fromkeys(columns + ["deal", "verdict"]))
     files = _files(Path(directory) / variant)
     for path in files:
-        _about(path)                                  # a clear error for a file not ours
+        _about(path)  # a clear error for a file not ours
     if not files:
         return schema().empty_table().select(columns)
     table = pa.concat_tables([pq.read_table(p, columns=need) for p in files]).sort_by("deal")
     if pc.count_distinct(table["deal"]).as_py() != len(table):
         # Decided rows first, the earliest of them; else the latest unknown row.
-        full = table if "solved_at" in need else pa.concat_tables(
-            [pq.read_table(p, columns=need + ["solved_at"]) for p in files])
+        full = (
+            table
+            if "solved_at" in need
+            else pa.concat_tables([pq.read_table(p, columns=need + ["solved_at"]) for p in files])
+        )
         decided = full.filter(pc.not_equal(full["verdict"], "unknown"))
         decided = _first_per_deal(decided.sort_by([("deal", "ascending"), ("solved_at", "ascending")]))
-        unknown = full.filter(pc.and_(pc.equal(full["verdict"], "unknown"),
-                                      pc.invert(pc.is_in(full["deal"], decided["deal"]))))
+        unknown = full.filter(
+            pc.and_(pc.equal(full["verdict"], "unknown"), pc.invert(pc.is_in(full["deal"], decided["deal"])))
+        )
         unknown = _first_per_deal(unknown.sort_by([("deal", "ascending"), ("solved_at", "descending")]))
         table = pa.concat_tables([decided, unknown]).sort_by("deal")
     return table.select(columns)
@@ -270,7 +292,7 @@ def _typed(typecode: str, values: pa.Array | pa.ChunkedArray) -> array[Any]:
     out = array(typecode)
     if len(values):
         width = out.itemsize
-        out.frombytes(memoryview(values.buffers()[1])[values.offset * width:(values.offset + len(values)) * width])
+        out.frombytes(memoryview(values.buffers()[1])[values.offset * width : (values.offset + len(values)) * width])
     return out
 
 
@@ -281,8 +303,10 @@ def gather(directory: StrPath, variant: str) -> VariantStats:
     t = read_rows(directory, variant, ["deal", "verdict", "reason", "score", "positions", "seconds"])
     counts = {str(s["values"]): s["counts"] for s in pc.value_counts(t["verdict"]).to_pylist()}
     unknown = t.filter(pc.equal(t["verdict"], "unknown"))
-    reasons = sorted(((str(s["values"]), s["counts"]) for s in pc.value_counts(unknown["reason"]).to_pylist()),
-                     key=lambda kv: (-kv[1], kv[0]))
+    reasons = sorted(
+        ((str(s["values"]), s["counts"]) for s in pc.value_counts(unknown["reason"]).to_pylist()),
+        key=lambda kv: (-kv[1], kv[0]),
+    )
     deals = t["deal"].combine_chunks()
     ranges = []
     if len(deals):
@@ -296,13 +320,29 @@ def gather(directory: StrPath, variant: str) -> VariantStats:
         split[v] = (_typed("q", part["positions"]), _typed("d", part["seconds"]))
     positions = t["positions"].combine_chunks()
     seconds = t["seconds"].combine_chunks()
-    hardest = [tuple(r.values()) for r in t.sort_by([("seconds", "descending"), ("deal", "ascending")])
-               .slice(0, 10).select(["deal", "verdict", "reason", "score", "positions", "seconds"]).to_pylist()]
+    hardest = [
+        tuple(r.values())
+        for r in t.sort_by([("seconds", "descending"), ("deal", "ascending")])
+        .slice(0, 10)
+        .select(["deal", "verdict", "reason", "score", "positions", "seconds"])
+        .to_pylist()
+    ]
     lost = t.filter(pc.equal(t["verdict"], "lost"))
-    lost_scores = sorted((r["score"], r["score_count"])
-                         for r in lost.group_by("score").aggregate([("score", "count")]).to_pylist())
+    lost_scores = sorted(
+        (r["score"], r["score_count"]) for r in lost.group_by("score").aggregate([("score", "count")]).to_pylist()
+    )
     recorded = sorted(f for f in rules_of(directory, variant) if f is not None)
-    return VariantStats(variant, counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0),
-                        dict(reasons), ranges, _typed("q", positions.take(pc.array_sort_indices(positions))),
-                        _typed("d", seconds.take(pc.array_sort_indices(seconds))), hardest, lost_scores, split,
-                        ", ".join(recorded) or None)
+    return VariantStats(
+        variant,
+        counts.get("won", 0),
+        counts.get("lost", 0),
+        counts.get("unknown", 0),
+        dict(reasons),
+        ranges,
+        _typed("q", positions.take(pc.array_sort_indices(positions))),
+        _typed("d", seconds.take(pc.array_sort_indices(seconds))),
+        hardest,
+        lost_scores,
+        split,
+        ", ".join(recorded) or None,
+    )

@@ -32,8 +32,9 @@ def plot(all_stats: list[VariantStats], path: StrPath) -> None:
     try:
         import matplotlib
     except ImportError:
-        raise BatchError("--plot needs matplotlib: pip install 'patience-solver[plot]' "
-                         "(or pip install matplotlib)") from None
+        raise BatchError(
+            "--plot needs matplotlib: pip install 'patience-solver[plot]' (or pip install matplotlib)"
+        ) from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -69,11 +70,14 @@ def _variant_row(sub: Any, s: VariantStats) -> None:
     sub.suptitle(
         f"{s.variant}: {s.n:,} deals: won {s.won:,}, lost {s.lost:,}, unknown {s.unknown:,}; "
         f"win rate {100 * s.won / s.n:.2f}%, 95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%{unk}",
-        fontsize=12, fontweight="bold")
+        fontsize=12,
+        fontweight="bold",
+    )
 
 
-def _histogram(ax: Any, s: VariantStats, which: int, values: Sequence[float], what: str,
-               fmt: Callable[[float], str]) -> None:
+def _histogram(
+    ax: Any, s: VariantStats, which: int, values: Sequence[float], what: str, fmt: Callable[[float], str]
+) -> None:
     """A log-log histogram of ``values`` (``which``: 0 positions, 1 seconds of
     ``s.split``), stacked by verdict, with p50, p90 and p99 marked."""
     floor = 1e-6 if which else 1
@@ -81,8 +85,13 @@ def _histogram(ax: Any, s: VariantStats, which: int, values: Sequence[float], wh
     b = max(max(values), a * 10)
     edges = log_edges(a, b)
     names = [v for v in ("won", "lost", "unknown") if len(s.split[v][which])]
-    ax.hist([[max(x, floor) for x in s.split[v][which]] for v in names], bins=edges, stacked=True,
-            color=[COLOURS[v] for v in names], label=names)
+    ax.hist(
+        [[max(x, floor) for x in s.split[v][which]] for v in names],
+        bins=edges,
+        stacked=True,
+        color=[COLOURS[v] for v in names],
+        label=names,
+    )
     ax.set_xscale("log")
     ax.set_yscale("log")
     marks = []

@@ -21,8 +21,10 @@ from .feed import Feed
 from .progress import Progress
 from .rows import BatchError
 
-_WORKER_DIED = ("a worker process died (killed, out of memory, or a crash in the C core); "
-                "the deals done so far are stored: rerun to resume")
+_WORKER_DIED = (
+    "a worker process died (killed, out of memory, or a crash in the C core); "
+    "the deals done so far are stored: rerun to resume"
+)
 
 #: A chunk's future: its rows (as the store packs them) and its wall time.
 _Chunk = Future[tuple[Any, float]]
@@ -67,7 +69,7 @@ def _worker_died(executor: ProcessPoolExecutor) -> bool:
     forever (CPython 3.11). So the batch looks at the processes itself."""
     try:
         return any(p.exitcode is not None for p in _workers(executor))
-    except RuntimeError:            # the pool's thread changed the dict meanwhile: ask again next time
+    except RuntimeError:  # the pool's thread changed the dict meanwhile: ask again next time
         return False
 
 
@@ -94,8 +96,9 @@ def _signal_workers(executor: ProcessPoolExecutor, signum: int) -> None:
             pass
 
 
-def _submit(executor: ProcessPoolExecutor, variant: BaseVariant, deals: list[int], limit: Limit,
-            pack: str | None) -> _Chunk:
+def _submit(
+    executor: ProcessPoolExecutor, variant: BaseVariant, deals: list[int], limit: Limit, pack: str | None
+) -> _Chunk:
     # submit() may start a worker process, which inherits the signal mask:
     # SIGINT and SIGTERM stay blocked in it until its handlers are in place (workers.init_worker).
     old = signal.pthread_sigmask(signal.SIG_BLOCK, workers.STOP_SIGNALS)
@@ -103,18 +106,23 @@ def _submit(executor: ProcessPoolExecutor, variant: BaseVariant, deals: list[int
         if pack is None:
             return executor.submit(workers.solve_chunk, variant, deals, limit)
         return executor.submit(workers.solve_chunk, variant, deals, limit, pack)
-    except BrokenProcessPool:       # a worker died before its future was read
+    except BrokenProcessPool:  # a worker died before its future was read
         raise BatchError(_WORKER_DIED) from None
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def run_pool(feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Progress,
-             stop: dict[str, int | None]) -> None:
+def run_pool(
+    feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Progress, stop: dict[str, int | None]
+) -> None:
     """The batch on a pool of ``jobs`` local processes, until the feed runs
     dry or ``stop["signal"]`` is set."""
-    executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(start_method()),
-                                   initializer=workers.init_worker, initargs=(os.getpid(),))
+    executor = ProcessPoolExecutor(
+        jobs,
+        mp_context=multiprocessing.get_context(start_method()),
+        initializer=workers.init_worker,
+        initargs=(os.getpid(),),
+    )
     clean = False
     try:
         pending = _solve_all(executor, feed, variant, limit, jobs, bar, stop)
@@ -129,8 +137,15 @@ def run_pool(feed: Feed, variant: BaseVariant, limit: Limit, jobs: int, bar: Pro
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _solve_all(executor: ProcessPoolExecutor, feed: Feed, variant: BaseVariant, limit: Limit, jobs: int,
-               bar: Progress, stop: dict[str, int | None]) -> set[_Chunk]:
+def _solve_all(
+    executor: ProcessPoolExecutor,
+    feed: Feed,
+    variant: BaseVariant,
+    limit: Limit,
+    jobs: int,
+    bar: Progress,
+    stop: dict[str, int | None],
+) -> set[_Chunk]:
     """Two chunks a process in flight, each stored as it comes back, until
     the feed runs dry or a stop signal comes: the chunks still pending then."""
     summary = feed.summary
@@ -165,7 +180,7 @@ def _store_all(executor: ProcessPoolExecutor, feed: Feed, done: set[_Chunk]) -> 
     for future in done:
         try:
             _store(feed, future)
-        except BatchError as exc:   # store the others first
+        except BatchError as exc:  # store the others first
             broken = exc
     if broken is None and _worker_died(executor):
         broken = BatchError(_WORKER_DIED)

@@ -42,12 +42,20 @@ class Progress:
         self.every = every if every is not None else (0.2 if self.tty else 30.0)
         self.start = time.monotonic()
         self.last = self.start
-        self.bar: tqdm[Never] | None = None      # a bar over no iterable
+        self.bar: tqdm[Never] | None = None  # a bar over no iterable
         if self.tty:
             # A terminal of no size (a bare pseudo-terminal) gets a width, not an empty bar.
             sized = shutil.get_terminal_size((0, 0)).columns > 0
-            self.bar = _Bar(total=total, file=stream, unit=" deals", mininterval=self.every, smoothing=0.05,
-                            dynamic_ncols=sized, ncols=None if sized else 100, nrows=None if sized else 24)
+            self.bar = _Bar(
+                total=total,
+                file=stream,
+                unit=" deals",
+                mininterval=self.every,
+                smoothing=0.05,
+                dynamic_ncols=sized,
+                ncols=None if sized else 100,
+                nrows=None if sized else 24,
+            )
 
     def counts(self, won: int, lost: int, unknown: int) -> str:
         return f"won {won:,}  lost {lost:,}  unknown {unknown:,}"
@@ -57,8 +65,10 @@ class Progress:
         rate = done / elapsed
         left = _duration((self.total - done) / rate) if done else "?"
         share = done / self.total if self.total else 1.0
-        return (f"{done:,}/{self.total:,} deals ({100 * share:.1f}%)  {rate:,.1f} deals/s  "
-                f"{self.counts(won, lost, unknown)}  left {left}")
+        return (
+            f"{done:,}/{self.total:,} deals ({100 * share:.1f}%)  {rate:,.1f} deals/s  "
+            f"{self.counts(won, lost, unknown)}  left {left}"
+        )
 
     def update(self, done: int, won: int, lost: int, unknown: int, force: bool = False) -> None:
         if self.stream is None:
@@ -100,14 +110,14 @@ class Summary:
     ranges: Ranges
     db: str
     jobs: int
-    total: int = 0            # deals in the ranges
-    skipped: int = 0          # already stored (decided, with retry)
+    total: int = 0  # deals in the ranges
+    skipped: int = 0  # already stored (decided, with retry)
     todo: int = 0
-    solved: int = 0           # stored by this run
+    solved: int = 0  # stored by this run
     counts: dict[str, int] = field(default_factory=lambda: {"won": 0, "lost": 0, "unknown": 0})
     seconds: float = 0.0
-    stopped_by: int | None = None   # the signal that stopped the run
-    engine: str = ""          # what solved them: "2 jobs", or the Dask cluster
+    stopped_by: int | None = None  # the signal that stopped the run
+    engine: str = ""  # what solved them: "2 jobs", or the Dask cluster
 
     def __str__(self) -> str:
         c = self.counts

@@ -11,8 +11,19 @@ from datetime import UTC, datetime
 from ..api import Limit
 from ..errors import BatchError as BatchError
 
-COLUMNS = ("variant", "deal", "verdict", "reason", "score", "positions", "seconds",
-           "table_bytes", "line", "limits", "solved_at")
+COLUMNS = (
+    "variant",
+    "deal",
+    "verdict",
+    "reason",
+    "score",
+    "positions",
+    "seconds",
+    "table_bytes",
+    "line",
+    "limits",
+    "solved_at",
+)
 #: One row of the results, in the order of COLUMNS.
 Row = tuple[str, int, str, str | None, int, int, float, int, str, str, str]
 #: A path as the caller gives it.
@@ -32,6 +43,7 @@ def solved_at() -> str:
 def crashed_row(variant: str, deal: int, limit: Limit, why: str) -> Row:
     """The row of a deal whose search crashed every process that ran it: unknown,
     reason ``crashed``, no line to replay (``line`` holds the error instead)."""
-    line = json.dumps({"variant": variant, "deal": deal, "verdict": "unknown", "reason": "crashed", "error": why},
-                      ensure_ascii=False)
+    line = json.dumps(
+        {"variant": variant, "deal": deal, "verdict": "unknown", "reason": "crashed", "error": why}, ensure_ascii=False
+    )
     return (variant, deal, "unknown", "crashed", 0, 0, 0.0, 0, line, limits_text(limit), solved_at())

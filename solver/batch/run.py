@@ -28,11 +28,21 @@ from .workers import STOP_SIGNALS
 Stop = dict[str, int | None]
 
 
-def run_batch(db: StrPath | None, variant: str | BaseVariant, ranges: Ranges, limit: Limit,
-              jobs: int | None = None, retry_unknown: bool = False,
-              progress: TextIO | None = sys.stderr, progress_every: float | None = None, *,
-              out: StrPath | None = None, scheduler: str | None = None, workers: int | None = None,
-              connect_timeout: float = 10.0) -> Summary:
+def run_batch(
+    db: StrPath | None,
+    variant: str | BaseVariant,
+    ranges: Ranges,
+    limit: Limit,
+    jobs: int | None = None,
+    retry_unknown: bool = False,
+    progress: TextIO | None = sys.stderr,
+    progress_every: float | None = None,
+    *,
+    out: StrPath | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    connect_timeout: float = 10.0,
+) -> Summary:
     """Solve the deals of ``ranges`` missing from ``db`` in ``jobs`` processes.
 
     ``out``: a directory of Parquet files instead of the database ``db``.
@@ -50,8 +60,7 @@ def run_batch(db: StrPath | None, variant: str | BaseVariant, ranges: Ranges, li
     jobs = _jobs(jobs, scheduler, workers)
     rules = load(variant)
     store = open_store(db, out, rules)
-    summary = Summary(rules.name, ranges, store.where, jobs, engine=f"{jobs} jobs")
-    summary.total = sum(b - a + 1 for a, b in ranges)
+    summary = Summary(rules.name, ranges, store.where, jobs, sum(b - a + 1 for a, b in ranges), engine=f"{jobs} jobs")
     session = None
     try:
         if scheduler is not None:
@@ -59,11 +68,7 @@ def run_batch(db: StrPath | None, variant: str | BaseVariant, ranges: Ranges, li
             summary.engine = session.engine
         summary.skipped = store.count_done(rules.name, ranges, retry_unknown)
         summary.todo = summary.total - summary.skipped
-        if progress is not None:
-            progress.write(f"batch: {rules.name} (rules {rules.fingerprint}), deals {format_ranges(ranges)}: "
-                           f"{summary.todo:,} to solve, "
-                           f"{summary.skipped:,} already in {store.where}; {summary.engine}\n")
-            progress.flush()
+        _announce(progress, rules, summary)
         bar = Progress(progress, summary.todo, progress_every)
         chunks = (0.25, 500) if session is None else (cluster.CHUNK_SECONDS, cluster.CHUNK_MOST)
         feed = Feed(store, store.to_solve(rules.name, ranges, retry_unknown), summary, *chunks)
@@ -75,18 +80,32 @@ def run_batch(db: StrPath | None, variant: str | BaseVariant, ranges: Ranges, li
         store.close()
 
 
+def _announce(progress: TextIO | None, rules: BaseVariant, summary: Summary) -> None:
+    """The run's first line: what it solves, what it skips, on what."""
+    if progress is not None:
+        progress.write(
+            f"batch: {rules.name} (rules {rules.fingerprint}), deals {format_ranges(summary.ranges)}: "
+            f"{summary.todo:,} to solve, "
+            f"{summary.skipped:,} already in {summary.db}; {summary.engine}\n"
+        )
+        progress.flush()
+
+
 def _jobs(jobs: int | None, scheduler: str | None, workers: int | None) -> int:
     """The number of local processes, once --jobs, --scheduler and --workers agree."""
     if scheduler is None and workers is not None:
         raise BatchError("--workers is the size of a LocalCluster: give it with --scheduler local")
     if scheduler is not None and jobs is not None:
-        raise BatchError("--jobs is for local processes; on a Dask cluster its workers decide "
-                         "(with --scheduler local, give --workers)")
+        raise BatchError(
+            "--jobs is for local processes; on a Dask cluster its workers decide "
+            "(with --scheduler local, give --workers)"
+        )
     return jobs or os.cpu_count() or 1
 
 
-def _solve(feed: Feed, session: cluster.Session | None, rules: BaseVariant, limit: Limit, jobs: int,
-           bar: Progress) -> None:
+def _solve(
+    feed: Feed, session: cluster.Session | None, rules: BaseVariant, limit: Limit, jobs: int, bar: Progress
+) -> None:
     """Solve what ``feed`` holds on the pool (or the cluster of ``session``),
     with the stop signals caught for the time: the one that stopped it goes
     in the summary."""

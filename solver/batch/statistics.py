@@ -41,11 +41,11 @@ class VariantStats:
     ranges: list[tuple[int, int]]
     positions: array[int]
     seconds: array[float]
-    hardest: list[tuple[Any, ...]]          # (deal, verdict, reason, score, positions, seconds)
-    lost_scores: list[tuple[int, int]]   # (best score, deals)
+    hardest: list[tuple[Any, ...]]  # (deal, verdict, reason, score, positions, seconds)
+    lost_scores: list[tuple[int, int]]  # (best score, deals)
     #: verdict: (positions, seconds)
     split: dict[str, tuple[array[int], array[float]]] = field(default_factory=dict, repr=False)
-    fingerprint: str | None = None      # the rules the rows were solved under, when the store says
+    fingerprint: str | None = None  # the rules the rows were solved under, when the store says
 
     @property
     def n(self) -> int:
@@ -67,36 +67,54 @@ LIMIT 1
 """
 
 
+#: The queries of :func:`gather`, each of one variant's rows.
+_COUNTS = "SELECT verdict, COUNT(*) FROM results WHERE variant = ? GROUP BY verdict"
+_REASONS = (
+    "SELECT reason, COUNT(*) FROM results WHERE variant = ? AND verdict = 'unknown' GROUP BY reason ORDER BY 2 DESC"
+)
+_RANGES = (
+    "SELECT MIN(deal), MAX(deal) FROM (SELECT deal, deal - ROW_NUMBER() OVER (ORDER BY deal) AS g "
+    "FROM results WHERE variant = ?) GROUP BY g ORDER BY 1"
+)
+_HARDEST = (
+    "SELECT deal, verdict, reason, score, positions, seconds FROM results WHERE variant = ? "
+    "ORDER BY seconds DESC, deal LIMIT 10"
+)
+_LOST_SCORES = (
+    "SELECT score, COUNT(*) FROM results WHERE variant = ? AND verdict = 'lost' GROUP BY score ORDER BY score"
+)
+
+
 def gather(conn: sqlite3.Connection, variant: str) -> VariantStats:
     q = conn.execute
     bad = q(_BAD_ROW, (variant,)).fetchone()
     if bad is not None:
         shown = ", ".join(f"{k} {brief(v)}" for k, v in zip(("deal", "verdict", "score", "positions", "seconds"), bad))
-        raise BatchError(f"the database holds a row of {variant} that no batch wrote ({shown}): its deal must be"
-                         " a whole number, its verdict won, lost or unknown, its score and positions whole"
-                         " numbers and its seconds a number")
-    counts = dict(q("SELECT verdict, COUNT(*) FROM results WHERE variant = ? GROUP BY verdict", (variant,)))
-    reasons = dict(q("SELECT reason, COUNT(*) FROM results WHERE variant = ? AND verdict = 'unknown' "
-                     "GROUP BY reason ORDER BY 2 DESC", (variant,)))
-    ranges = [tuple(r) for r in q(
-        "SELECT MIN(deal), MAX(deal) FROM (SELECT deal, deal - ROW_NUMBER() OVER (ORDER BY deal) AS g "
-        "FROM results WHERE variant = ?) GROUP BY g ORDER BY 1", (variant,))]
+        raise BatchError(
+            f"the database holds a row of {variant} that no batch wrote ({shown}): its deal must be"
+            " a whole number, its verdict won, lost or unknown, its score and positions whole"
+            " numbers and its seconds a number"
+        )
+    counts = dict(q(_COUNTS, (variant,)))
+    reasons = dict(q(_REASONS, (variant,)))
     split = {v: (array("q"), array("d")) for v in ("won", "lost", "unknown")}
     for verdict, pos, sec in q("SELECT verdict, positions, seconds FROM results WHERE variant = ?", (variant,)):
         split[verdict][0].append(pos)
         split[verdict][1].append(sec)
-    positions = array("q", sorted(x for p, _ in split.values() for x in p))
-    seconds = array("d", sorted(x for _, sec in split.values() for x in sec))
-    hardest = [tuple(r) for r in q(
-        "SELECT deal, verdict, reason, score, positions, seconds FROM results WHERE variant = ? "
-        "ORDER BY seconds DESC, deal LIMIT 10", (variant,))]
-    lost_scores = [tuple(r) for r in q(
-        "SELECT score, COUNT(*) FROM results WHERE variant = ? AND verdict = 'lost' GROUP BY score ORDER BY score",
-        (variant,))]
-    return VariantStats(variant, counts.get("won", 0), counts.get("lost", 0), counts.get("unknown", 0),
-                        {str(k): v for k, v in reasons.items()}, ranges, positions, seconds, hardest, lost_scores,
-                        split,
-                        recorded_rules(conn, variant))
+    return VariantStats(
+        variant,
+        counts.get("won", 0),
+        counts.get("lost", 0),
+        counts.get("unknown", 0),
+        {str(k): v for k, v in reasons.items()},
+        [tuple(r) for r in q(_RANGES, (variant,))],
+        array("q", sorted(x for p, _ in split.values() for x in p)),
+        array("d", sorted(x for _, sec in split.values() for x in sec)),
+        [tuple(r) for r in q(_HARDEST, (variant,))],
+        [tuple(r) for r in q(_LOST_SCORES, (variant,))],
+        split,
+        recorded_rules(conn, variant),
+    )
 
 
 def stored_variants(conn: sqlite3.Connection) -> list[str]:
@@ -129,22 +147,27 @@ def report(s: VariantStats) -> str:
 
     lines = [f"{s.variant}: {n:,} deals stored (deals {format_ranges(s.ranges)})", f"  {rules_line(s)}"]
     why = ", ".join(f"{k} {v:,}" for k, v in s.reasons.items())
-    for name, k, extra in (("won", s.won, ""), ("lost", s.lost, ""),
-                           ("unknown", s.unknown, f"  (stopped by: {why})" if why else "")):
+    for name, k, extra in (
+        ("won", s.won, ""),
+        ("lost", s.lost, ""),
+        ("unknown", s.unknown, f"  (stopped by: {why})" if why else ""),
+    ):
         lines.append(f"  {name:<8}{k:>12,}  {pct(k)}{extra}")
     lo, hi = s.interval()
     if s.unknown:
-        lines.append(f"  win rate {100 * s.won / n:.2f}% to {100 * (s.won + s.unknown) / n:.2f}%, "
-                     f"95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%")
-        lines.append("    (unknowns counted both ways: the low end counts them as lost, "
-                     "the high end as won)")
+        lines.append(
+            f"  win rate {100 * s.won / n:.2f}% to {100 * (s.won + s.unknown) / n:.2f}%, "
+            f"95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%"
+        )
+        lines.append("    (unknowns counted both ways: the low end counts them as lost, the high end as won)")
     else:
         lines.append(f"  win rate {100 * s.won / n:.2f}%, 95% Wilson interval {100 * lo:.2f}% to {100 * hi:.2f}%")
     lines.append("")
     lines.append(f"  {'':<10}{'p50':>12}{'p90':>12}{'p99':>12}{'max':>12}")
     lines.append(f"  {'positions':<10}" + "".join(f"{percentile(s.positions, p):>12,}" for p in (50, 90, 99, 100)))
-    lines.append(f"  {'seconds':<10}"
-                 + "".join(f"{seconds_text(percentile(s.seconds, p)):>12}" for p in (50, 90, 99, 100)))
+    lines.append(
+        f"  {'seconds':<10}" + "".join(f"{seconds_text(percentile(s.seconds, p)):>12}" for p in (50, 90, 99, 100))
+    )
     lines.append("")
     lines.append(f"  hardest deals (top {len(s.hardest)} by seconds):")
     lines.append(f"  {'deal':>12}  {'verdict':<9}{'reason':<12}{'score':>5}{'positions':>14}{'seconds':>10}")

@@ -44,8 +44,10 @@ class Store(Protocol):
 
 def _one_store(db: StrPath | None, out: StrPath | None) -> None:
     if (db is None) == (out is None):
-        raise BatchError("give --db FILE (an SQLite database) or --out DIR (Parquet files)"
-                         + (", not both" if db is not None else ""))
+        raise BatchError(
+            "give --db FILE (an SQLite database) or --out DIR (Parquet files)"
+            + (", not both" if db is not None else "")
+        )
 
 
 def open_store(db: StrPath | None, out: StrPath | None, variant: BaseVariant | None = None) -> Store:
@@ -54,12 +56,11 @@ def open_store(db: StrPath | None, out: StrPath | None, variant: BaseVariant | N
     _one_store(db, out)
     if db is not None:
         return Database(db, variant)
-    assert out is not None          # one of the two (_one_store)
+    assert out is not None  # one of the two (_one_store)
     return parquet.ParquetStore(out, variant)
 
 
-def stats(db: StrPath | None, variant: str | None = None, *,
-          out: StrPath | None = None) -> list[VariantStats]:
+def stats(db: StrPath | None, variant: str | None = None, *, out: StrPath | None = None) -> list[VariantStats]:
     """The statistics of each variant stored in ``db`` (or of ``variant`` only);
     ``out``: of the Parquet files of ``batch --out`` instead."""
     _one_store(db, out)
@@ -70,7 +71,7 @@ def stats(db: StrPath | None, variant: str | None = None, *,
         where = out
         found = [parquet.gather(out, name) for name in ([variant] if variant else parquet.variants(out))]
     else:
-        assert db is not None       # one of the two (_one_store)
+        assert db is not None  # one of the two (_one_store)
         where = db
         conn = connect(db, readonly=True)
         try:

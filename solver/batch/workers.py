@@ -26,7 +26,7 @@ STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 #: Cancelled by Ctrl-C or SIGTERM in a worker: the deal being solved stops,
 #: the worker hands back what is done and starts nothing new.
 _stop = core.Cancel()
-_watching = False       # a thread stops the search on a stop signal (_watch_signals)
+_watching = False  # a thread stops the search on a stop signal (_watch_signals)
 
 
 def _fresh_stop() -> None:
@@ -110,15 +110,16 @@ def _solve_deal(variant: BaseVariant, number: int, limit: Limit, flags: int) -> 
     status = _stop.run(search, here=_watching or not in_main)
     out = search.texts(status)
     text = deal_text(variant, number, indexes, out) if by_indexes else text_of(pos, out)
-    if text is None:                # seconds the core does not write as Python does
+    if text is None:  # seconds the core does not write as Python does
         full = search.outcome(status, text=True)
         text = result_of(start_position(number, variant), full).text_with(full.text)
     core.keep(search, out.held_bytes)
     return out, text
 
 
-def solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
-                pack: str | None = None) -> tuple[Any, float]:
+def solve_chunk(
+    variant: str | BaseVariant, deals: list[int], limit: Limit, pack: str | None = None
+) -> tuple[Any, float]:
     """Solve ``deals``; the rows for the database and the wall time. Stops early
     (handing back the deals done) on Ctrl-C; an interrupted search is not a row.
     ``pack="parquet"``: the rows as a Parquet file's bytes instead
@@ -134,8 +135,9 @@ def solve_chunk(variant: str | BaseVariant, deals: list[int], limit: Limit,
         r, text = _solve_deal(v, n, limit, flags)
         if r.reason == "interrupted":
             break
-        rows.append((v.name, n, r.verdict, r.reason, r.score, r.positions, r.seconds, r.table_bytes, text,
-                     limits, solved_at()))
+        rows.append(
+            (v.name, n, r.verdict, r.reason, r.score, r.positions, r.seconds, r.table_bytes, text, limits, solved_at())
+        )
     if pack == "parquet":
         return pack_rows(rows, v.fingerprint), time.perf_counter() - start
     return rows, time.perf_counter() - start

@@ -24,8 +24,16 @@ from . import batch, hint, index, play, serve, solve
 from .hint import MAX_MOVES_BYTES
 from .options import EXIT, EXIT_ERROR, add_limit_args, add_variant_args, limit_of, variant_of
 
-__all__ = ["EXIT", "EXIT_ERROR", "MAX_MOVES_BYTES", "add_limit_args", "add_variant_args", "limit_of", "main",
-           "variant_of"]
+__all__ = [
+    "EXIT",
+    "EXIT_ERROR",
+    "MAX_MOVES_BYTES",
+    "add_limit_args",
+    "add_variant_args",
+    "limit_of",
+    "main",
+    "variant_of",
+]
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -32,23 +32,42 @@ def _batch_parser(sub: Subparsers) -> None:
         ),
     )
     add_variant_args(b, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT})")
-    b.add_argument("--deals", "-d", required=True,
-                   help="deal numbers: N, A-B, or a comma list of both (e.g. 1-1000000 or 1-10,20-30)")
+    b.add_argument(
+        "--deals",
+        "-d",
+        required=True,
+        help="deal numbers: N, A-B, or a comma list of both (e.g. 1-1000000 or 1-10,20-30)",
+    )
     where = b.add_mutually_exclusive_group(required=True)
     where.add_argument("--db", metavar="FILE", help="the SQLite results database (created if missing)")
-    where.add_argument("--out", metavar="DIR",
-                       help="write a Parquet file per chunk into DIR instead of a database (needs pyarrow)")
-    b.add_argument("--jobs", "-j", type=int, default=None,
-                   help="worker processes (default: the number of CPUs)")
-    b.add_argument("--scheduler", metavar="ADDRESS",
-                   help="solve on the Dask cluster of this scheduler (tcp://HOST:8786), or 'local' for a "
-                        "LocalCluster on this machine; needs pip install 'patience-solver[cluster]'")
-    b.add_argument("--workers", type=int, default=None,
-                   help="with --scheduler local: worker processes (default: the number of CPUs)")
-    b.add_argument("--connect-timeout", type=positive(float), default=10.0, metavar="SECONDS",
-                   help="with --scheduler: how long to wait for the scheduler and a first worker (default 10)")
-    b.add_argument("--retry-unknown", action="store_true",
-                   help="solve again the deals stored as unknown (with these limits), replacing their rows")
+    where.add_argument(
+        "--out", metavar="DIR", help="write a Parquet file per chunk into DIR instead of a database (needs pyarrow)"
+    )
+    b.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: the number of CPUs)")
+    b.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="solve on the Dask cluster of this scheduler (tcp://HOST:8786), or 'local' for a "
+        "LocalCluster on this machine; needs pip install 'patience-solver[cluster]'",
+    )
+    b.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="with --scheduler local: worker processes (default: the number of CPUs)",
+    )
+    b.add_argument(
+        "--connect-timeout",
+        type=positive(float),
+        default=10.0,
+        metavar="SECONDS",
+        help="with --scheduler: how long to wait for the scheduler and a first worker (default 10)",
+    )
+    b.add_argument(
+        "--retry-unknown",
+        action="store_true",
+        help="solve again the deals stored as unknown (with these limits), replacing their rows",
+    )
     add_limit_args(b, Limit(), "each deal")
     b.set_defaults(run=_batch)
 
@@ -73,16 +92,25 @@ def _stats_parser(sub: Subparsers) -> None:
 
 def _batch(args: argparse.Namespace) -> int:
     variant = variant_of(args)
-    assert variant is not None      # --variant has a default
+    assert variant is not None  # --variant has a default
     ranges = parse_deals(args.deals)
     if args.jobs is not None and args.jobs < 1:
         raise BatchError("--jobs must be at least 1")
     if args.workers is not None and args.workers < 1:
         raise BatchError("--workers must be at least 1")
     limit = limit_of(args)
-    summary = run_batch(args.db, variant, ranges, limit, jobs=args.jobs, retry_unknown=args.retry_unknown,
-                        out=args.out, scheduler=args.scheduler, workers=args.workers,
-                        connect_timeout=args.connect_timeout)
+    summary = run_batch(
+        args.db,
+        variant,
+        ranges,
+        limit,
+        jobs=args.jobs,
+        retry_unknown=args.retry_unknown,
+        out=args.out,
+        scheduler=args.scheduler,
+        workers=args.workers,
+        connect_timeout=args.connect_timeout,
+    )
     print(summary)
     sys.stdout.flush()
     if summary.stopped_by is not None:

@@ -12,9 +12,9 @@ from .. import variants
 from ..api import DEFAULT_VARIANT, position_after
 from ..deals import Deal, DealError
 from ..errors import InputError, VariantError
-from ..notation import Move, MoveError
 from ..hints import DEFAULT_HINT_LIMIT, hint
 from ..inputs import load_json, read_text, shown_path
+from ..notation import Move, MoveError
 from .options import add_limit_args, add_variant_args, deal_of, limit_of, tomb_only, variant_of
 
 if TYPE_CHECKING:
@@ -39,13 +39,21 @@ def add_parsers(sub: Subparsers) -> None:
     h.add_argument("--deal", "-d", help="deal number (PySolFC's game number)")
     h.add_argument("--cards", help='the deal as 52 cards in turning order, e.g. "JD 2D 9H ..."')
     add_variant_args(h, None, f"variant (default: the move object's 'variant', else {DEFAULT_VARIANT})")
-    h.add_argument("--moves", "-m", default="-", metavar="FILE",
-                   help="file of the moves played so far, JSON or one printed move a line "
-                        "('-' or absent: standard input; "
-                        "empty input means no move yet)")
-    h.add_argument("--json", action="store_true",
-                   help='print one JSON object: {"move", "verdict", "score", "reason", "status"} '
-                        '("status": the verdict under its old name, deprecated)')
+    h.add_argument(
+        "--moves",
+        "-m",
+        default="-",
+        metavar="FILE",
+        help="file of the moves played so far, JSON or one printed move a line "
+        "('-' or absent: standard input; "
+        "empty input means no move yet)",
+    )
+    h.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON object: {"move", "verdict", "score", "reason", "status"} '
+        '("status": the verdict under its old name, deprecated)',
+    )
     add_limit_args(h, DEFAULT_HINT_LIMIT)
     h.set_defaults(run=_hint)
 
@@ -54,8 +62,11 @@ def _read_moves(where: str) -> tuple[list[Any], dict[str, Any]]:
     """The move list and the object around it (empty for a bare list)."""
     if where == "-":
         if sys.stdin.isatty():
-            print("reading the moves played so far from standard input"
-                  " (a JSON list or one move a line; end with Ctrl-D)", file=sys.stderr, flush=True)
+            print(
+                "reading the moves played so far from standard input (a JSON list or one move a line; end with Ctrl-D)",
+                file=sys.stderr,
+                flush=True,
+            )
         name = "standard input"
         try:
             text = sys.stdin.read(MAX_MOVES_BYTES + 1)
@@ -70,7 +81,7 @@ def _read_moves(where: str) -> tuple[list[Any], dict[str, Any]]:
         return [], {}
     if text.lstrip()[0] in "[{":
         data = load_json(text, f"{name}: the moves", InputError)
-    else:                           # JSON here is a scalar at most: nothing nests
+    else:  # JSON here is a scalar at most: nothing nests
         try:
             data = json.loads(text)
         except ValueError:
@@ -103,7 +114,7 @@ def _printed_moves(text: str, name: str) -> list[Move]:
 
 
 def _hint(args: argparse.Namespace) -> int:
-    given = variant_of(args)        # before the moves: a bad variant file is named first
+    given = variant_of(args)  # before the moves: a bad variant file is named first
     moves, around = _read_moves(args.moves)
     name = around.get("variant") or DEFAULT_VARIANT
     if given is None and not isinstance(name, str):
@@ -119,7 +130,7 @@ def _hint(args: argparse.Namespace) -> int:
     elif isinstance(around.get("cards"), list):
         deal = Deal.from_cards(around["cards"])
     else:
-        raise DealError("give the deal: --deal N or --cards \"...\"")
+        raise DealError('give the deal: --deal N or --cards "..."')
     limit = limit_of(args)
     pos = position_after(deal, variant, moves)
     answer = hint(pos, variant, limit)

@@ -10,10 +10,10 @@ import json
 from typing import TYPE_CHECKING
 
 from .. import verdicts
-from ..errors import VerdictIndexError
 from ..api import DEFAULT_VARIANT, Limit
 from ..batch import parse_deals
 from ..deals import number_from_text
+from ..errors import VerdictIndexError
 from .options import EXIT, add_limit_args, add_variant_args, limit_of, variant_of
 
 if TYPE_CHECKING:
@@ -37,14 +37,24 @@ def _winnable_parser(sub: Subparsers) -> None:
         ),
     )
     w.add_argument("deal", help="deal number (PySolFC's game number)")
-    add_variant_args(w, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT}; the index holds the shipped "
-                                         "rules only: a variant file of other rules is searched)")
+    add_variant_args(
+        w,
+        DEFAULT_VARIANT,
+        f"variant (default {DEFAULT_VARIANT}; the index holds the shipped "
+        "rules only: a variant file of other rules is searched)",
+    )
     w.add_argument("--no-search", action="store_true", help="answer from the index only (unknown beyond it)")
-    w.add_argument("--difficulty", action="store_true",
-                   help="also the deal's difficulty (Napoleon's Tomb variants: plays the careful blind player)")
-    w.add_argument("--json", action="store_true",
-                   help='print {"deal", "variant", "verdict", "source", ...} ("winnable": true/false/null, '
-                        'deprecated, goes in the next release)')
+    w.add_argument(
+        "--difficulty",
+        action="store_true",
+        help="also the deal's difficulty (Napoleon's Tomb variants: plays the careful blind player)",
+    )
+    w.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"deal", "variant", "verdict", "source", ...} ("winnable": true/false/null, '
+        "deprecated, goes in the next release)",
+    )
     add_limit_args(w, Limit(), "the search beyond the index")
     w.set_defaults(run=_winnable)
 
@@ -60,26 +70,38 @@ def _index_parser(sub: Subparsers) -> None:
         ),
     )
     i.add_argument("--db", required=True, metavar="FILE", help="the batch database")
-    add_variant_args(i, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT}; the index is of the shipped "
-                                         "rules: a variant file must have them)")
+    add_variant_args(
+        i,
+        DEFAULT_VARIANT,
+        f"variant (default {DEFAULT_VARIANT}; the index is of the shipped rules: a variant file must have them)",
+    )
     i.add_argument("--deals", default="1-1000000", help="the range A-B to cover (default 1-1000000)")
     i.add_argument("--out", metavar="DIR", default=None, help="write there instead of the package's folder")
-    i.add_argument("--extend", action="store_true",
-                   help="keep the deals the index already holds and add the database's deals after them")
+    i.add_argument(
+        "--extend",
+        action="store_true",
+        help="keep the deals the index already holds and add the database's deals after them",
+    )
     i.set_defaults(run=_index)
 
 
 def _winnable(args: argparse.Namespace) -> int:
     variant = variant_of(args)
-    assert variant is not None      # --variant has a default
+    assert variant is not None  # --variant has a default
     limit = limit_of(args)
     deal = number_from_text(args.deal)
     found, source = verdicts.verdict(deal, variant, search=not args.no_search, limit=limit)
     level = verdicts.difficulty(deal, variant, limit=limit) if args.difficulty else None
     if args.json:
-        winnable = True if found == "won" else False if found == "lost" else None      # deprecated: "verdict"
-        out = {"deal": deal, "variant": variant.name, "fingerprint": variant.fingerprint, "winnable": winnable,
-               "verdict": found, "source": source}
+        winnable = True if found == "won" else False if found == "lost" else None  # deprecated: "verdict"
+        out = {
+            "deal": deal,
+            "variant": variant.name,
+            "fingerprint": variant.fingerprint,
+            "winnable": winnable,
+            "verdict": found,
+            "source": source,
+        }
         if level is not None:
             out["difficulty"] = level
         print(json.dumps(out))
@@ -97,9 +119,9 @@ def _index(args: argparse.Namespace) -> int:
     ranges = parse_deals(args.deals)
     if len(ranges) != 1:
         raise VerdictIndexError(f"--deals: the index covers one range A-B, not {args.deals!r}")
-    (first, last), = ranges
+    ((first, last),) = ranges
     variant = variant_of(args)
-    assert variant is not None      # --variant has a default
+    assert variant is not None  # --variant has a default
     name = variant.name
     ix = verdicts.build(args.db, variant, first, last, args.out, extend=args.extend)
     lost = ix.meta["lost"]

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from .. import families, variants
-from ..errors import VariantError
 from ..api import Limit
 from ..deals import Deal, number_from_text
+from ..errors import VariantError
 from ..variants import BaseVariant
 
 #: The exit code of a verdict (``solve``, ``winnable``).
@@ -28,6 +28,7 @@ N = TypeVar("N", int, float)
 
 def positive(kind: type[N]) -> Callable[[str], N]:
     """An argparse type: a positive, finite number of ``kind``."""
+
     def convert(text: str) -> N:
         try:
             value = kind(text)
@@ -42,15 +43,28 @@ def positive(kind: type[N]) -> Callable[[str], N]:
 
 def add_limit_args(p: argparse.ArgumentParser, d: Limit, what: str = "the search") -> None:
     """The --max-* and --no-limit flags, with the defaults of ``d``."""
-    p.add_argument("--max-positions", type=positive(int), default=d.positions,
-                   help=f"stop {what} after this many positions (default {d.positions:,})")
-    p.add_argument("--max-seconds", type=positive(float), default=d.seconds,
-                   help=f"stop {what} after this many seconds (default {d.seconds:g})")
+    p.add_argument(
+        "--max-positions",
+        type=positive(int),
+        default=d.positions,
+        help=f"stop {what} after this many positions (default {d.positions:,})",
+    )
+    p.add_argument(
+        "--max-seconds",
+        type=positive(float),
+        default=d.seconds,
+        help=f"stop {what} after this many seconds (default {d.seconds:g})",
+    )
     mib = None if d.memory is None else d.memory // 2**20
-    p.add_argument("--max-memory", type=positive(int), default=mib, metavar="MIB",
-                   help=f"stop {what} before the memory it holds (its tables, summaries, stack and lines: the "
-                        f"core's account) grows past this many MiB (default {mib}); the Python interpreter's own "
-                        "20-25 MiB come on top, so the process's RSS is that much higher")
+    p.add_argument(
+        "--max-memory",
+        type=positive(int),
+        default=mib,
+        metavar="MIB",
+        help=f"stop {what} before the memory it holds (its tables, summaries, stack and lines: the "
+        f"core's account) grows past this many MiB (default {mib}); the Python interpreter's own "
+        "20-25 MiB come on top, so the process's RSS is that much higher",
+    )
     p.add_argument("--no-limit", action="store_true", help=f"no limits at all: run {what} until decided")
 
 
@@ -65,9 +79,12 @@ def add_variant_args(p: argparse.ArgumentParser, default: str | None, help: str)
     """--variant NAME and --variant-file PATH, one or the other."""
     group = p.add_mutually_exclusive_group()
     group.add_argument("--variant", "-v", default=default, help=help)
-    group.add_argument("--variant-file", metavar="PATH",
-                       help="a variant file of one's own instead (the TOML schema of solver/variants/*.toml); "
-                            "its results carry its rules' fingerprint")
+    group.add_argument(
+        "--variant-file",
+        metavar="PATH",
+        help="a variant file of one's own instead (the TOML schema of solver/variants/*.toml); "
+        "its results carry its rules' fingerprint",
+    )
 
 
 def variant_of(args: argparse.Namespace) -> BaseVariant | None:

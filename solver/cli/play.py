@@ -26,13 +26,16 @@ def add_parsers(sub: Subparsers) -> None:
             "and print the wins with a 95%% Wilson interval. Exit 0, or 2 on an error."
         ),
     )
-    p.add_argument("--strategy", "-s", default="careful", choices=sorted(STRATEGIES),
-                   help="the player (default careful)")
+    p.add_argument(
+        "--strategy", "-s", default="careful", choices=sorted(STRATEGIES), help="the player (default careful)"
+    )
     add_variant_args(p, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT})")
-    p.add_argument("--deals", default="1-100",
-                   help="deal numbers: N, A-B, or a comma list of both (default 1-100)")
-    p.add_argument("--json", action="store_true",
-                   help='print one JSON object: {"strategy", "variant", "deals", "won", "rate", "interval", ...}')
+    p.add_argument("--deals", default="1-100", help="deal numbers: N, A-B, or a comma list of both (default 1-100)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help='print one JSON object: {"strategy", "variant", "deals", "won", "rate", "interval", ...}',
+    )
     p.set_defaults(run=_play)
 
 
@@ -47,7 +50,7 @@ def _deal_numbers(text: str) -> list[int]:
 def _play(args: argparse.Namespace) -> int:
     numbers = _deal_numbers(args.deals)
     variant = variant_of(args)
-    assert variant is not None      # --variant has a default
+    assert variant is not None  # --variant has a default
     tomb_only(variant, "play (the blind player)")
     won = 0
     scores = 0
@@ -58,18 +61,22 @@ def _play(args: argparse.Namespace) -> int:
     lo, hi = wilson(won, len(numbers))
     rate = won / len(numbers)
     if args.json:
-        print(json.dumps({
-            "strategy": args.strategy,
-            "variant": variant.name,
-            "fingerprint": variant.fingerprint,
-            "deal_numbers": args.deals,
-            "deals": len(numbers),
-            "won": won,
-            "rate": round(rate, 6),
-            "interval": [round(lo, 6), round(hi, 6)],
-            "confidence": 0.95,
-            "mean_score": round(scores / len(numbers), 3),
-        }))
+        print(
+            json.dumps(
+                {
+                    "strategy": args.strategy,
+                    "variant": variant.name,
+                    "fingerprint": variant.fingerprint,
+                    "deal_numbers": args.deals,
+                    "deals": len(numbers),
+                    "won": won,
+                    "rate": round(rate, 6),
+                    "interval": [round(lo, 6), round(hi, 6)],
+                    "confidence": 0.95,
+                    "mean_score": round(scores / len(numbers), 3),
+                }
+            )
+        )
     else:
         print(
             f"{args.strategy} player, {variant.name}, deals {args.deals}: won {won} of {len(numbers)} "

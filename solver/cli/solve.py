@@ -27,13 +27,19 @@ def add_parsers(sub: Subparsers) -> None:
     add_variant_args(s, DEFAULT_VARIANT, f"variant (default {DEFAULT_VARIANT}; see `python -m solver variants`)")
     s.add_argument("--json", action="store_true", help="print the result as one JSON object")
     add_limit_args(s, Limit())
-    s.add_argument("--no-shortcuts", action="store_true",
-                   help=f"switch off every search shortcut ({', '.join(SHORTCUTS)}); slower, same verdicts")
+    s.add_argument(
+        "--no-shortcuts",
+        action="store_true",
+        help=f"switch off every search shortcut ({', '.join(SHORTCUTS)}); slower, same verdicts",
+    )
     s.set_defaults(run=_solve)
 
-    v = sub.add_parser("variants", help="list the variants and their rules' fingerprints",
-                       description="List the shipped variants: name, rules fingerprint, description. "
-                                   "With --variant-file, check that file and list its variant instead.")
+    v = sub.add_parser(
+        "variants",
+        help="list the variants and their rules' fingerprints",
+        description="List the shipped variants: name, rules fingerprint, description. "
+        "With --variant-file, check that file and list its variant instead.",
+    )
     v.add_argument("--variant-file", metavar="PATH", help="check this variant file and list its variant")
     v.set_defaults(run=_variants)
 
@@ -42,7 +48,7 @@ def _solve(args: argparse.Namespace) -> int:
     if (args.deal is None) == (args.cards is None):
         raise DealError("give a deal number or --cards, not both or neither")
     variant = variant_of(args)
-    assert variant is not None      # --variant has a default
+    assert variant is not None  # --variant has a default
     deal = deal_of(args, variant.decks)
     limit = limit_of(args)
     result = solve(deal, variant, limit, shortcuts=not args.no_shortcuts)

@@ -23,8 +23,24 @@ from .napoleao import NapoleaoPosition
 from .tomb import FAMILY as TOMB
 from .tomb import TombPosition
 
-__all__ = ["FAMILIES", "JEWEL", "NAPOLEAO", "TOMB", "AnyPosition", "Engine", "Family", "POSITION_CLASSES", "engine",
-           "get", "JewelPosition", "NapoleaoPosition", "TombPosition", "is_position", "of", "of_position"]
+__all__ = [
+    "FAMILIES",
+    "JEWEL",
+    "NAPOLEAO",
+    "TOMB",
+    "AnyPosition",
+    "Engine",
+    "Family",
+    "POSITION_CLASSES",
+    "engine",
+    "get",
+    "JewelPosition",
+    "NapoleaoPosition",
+    "TombPosition",
+    "is_position",
+    "of",
+    "of_position",
+]
 
 #: The families by name, as a variant file's ``family`` names them.
 FAMILIES: dict[str, Family] = {f.name: f for f in (TOMB, NAPOLEAO, JEWEL)}

@@ -64,7 +64,7 @@ class _Tree:
 
     def __init__(self) -> None:
         self.parents: list[int] = [-1]
-        self.via: list[Move | None] = [None]     # the root has no move
+        self.via: list[Move | None] = [None]  # the root has no move
 
     def add(self, parent: int, move: Move) -> int:
         """The number of a new node, reached from ``parent`` by ``move``."""
@@ -77,7 +77,7 @@ class _Tree:
         line = []
         while node > 0:
             move = self.via[node]
-            assert move is not None     # every node but the root has its move
+            assert move is not None  # every node but the root has its move
             line.append(move)
             node = self.parents[node]
         line.reverse()

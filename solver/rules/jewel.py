@@ -59,12 +59,11 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from ..cards import SUITS, Card
 from ..deals import Deal
 from ..notation import Move
+from ..vocabulary import Verdict
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
-from ..vocabulary import Verdict
-
 
 # --------------------------------------------------------------------------
 # What this engine plays on. It imports none of the positions it checks: a
@@ -424,9 +423,7 @@ def _turn(pos: P, move: Move) -> P:
     return replace(pos, stock=pos.stock[1:], turned=expected)
 
 
-def _take(
-    pos: P, card: Card, src: str, kind: str, dst_kind: str
-) -> tuple[P, tuple[Card, ...]]:
+def _take(pos: P, card: Card, src: str, kind: str, dst_kind: str) -> tuple[P, tuple[Card, ...]]:
     """``pos`` with ``card`` (and, for a run, the cards above it) lifted from
     ``src``, and the cards lifted, bottom first."""
     if kind == "stock":
@@ -562,7 +559,7 @@ def _move_card(pos: P, move: Move) -> P:
         raise _Reject(f"{card!r} is not a card")
     src_kind = _check_place(pos, src, "source")
     dst_kind = _check_place(pos, dst, "destination")
-    assert src is not None and dst is not None      # _check_place refuses a missing place
+    assert src is not None and dst is not None  # _check_place refuses a missing place
     if src_kind == "foundation":
         raise _Reject("cards on the foundations never move again")
     if dst_kind == "stock":
@@ -684,5 +681,12 @@ def search(pos: P, max_positions: int = 200_000) -> tuple[Verdict, int, list[Mov
     what :func:`legal_moves` leaves out. Iterative: lines may be hundreds of
     moves long.
     """
-    return exhaustive_search(pos, legal_moves=legal_moves, play=play, key=position_key, score=score,
-                             goal=PACK_SIZE, max_positions=max_positions)
+    return exhaustive_search(
+        pos,
+        legal_moves=legal_moves,
+        play=play,
+        key=position_key,
+        score=score,
+        goal=PACK_SIZE,
+        max_positions=max_positions,
+    )

@@ -57,12 +57,11 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from ..cards import SUITS, Card
 from ..deals import Deal
 from ..notation import Move, is_place, place_index, place_kind
+from ..vocabulary import Verdict
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
-from ..vocabulary import Verdict
-
 
 # --------------------------------------------------------------------------
 # What this engine plays on. It imports none of the positions it checks: a
@@ -316,9 +315,7 @@ def _deal(pos: P, move: Move) -> P:
             raise _Reject(f"the next card of the stock is {expected[0].pretty()}")
         raise _Reject(f"the next {len(expected)} cards of the stock are {_cards_text(expected)}")
     _check_nothing_fits(pos, "a round")
-    piles = tuple(
-        pile + (expected[i],) if i < len(expected) else pile for i, pile in enumerate(pos.piles)
-    )
+    piles = tuple(pile + (expected[i],) if i < len(expected) else pile for i, pile in enumerate(pos.piles))
     return replace(pos, stock=pos.stock[len(expected) :], piles=piles, rounds=pos.rounds + 1)
 
 
@@ -492,5 +489,12 @@ def search(pos: P, max_positions: int = 200_000) -> tuple[Verdict, int, list[Mov
     >>> search(replace(pos, redeals=1))[:2]
     ('won', 104)
     """
-    return exhaustive_search(pos, legal_moves=legal_moves, play=play, key=position_key, score=score,
-                             goal=DECK_SIZE, max_positions=max_positions)
+    return exhaustive_search(
+        pos,
+        legal_moves=legal_moves,
+        play=play,
+        key=position_key,
+        score=score,
+        goal=DECK_SIZE,
+        max_positions=max_positions,
+    )

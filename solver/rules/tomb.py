@@ -47,12 +47,11 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from ..cards import Card
 from ..deals import Deal
 from ..notation import FOUNDATIONS, PLACES, Move
+from ..vocabulary import Verdict
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
-from ..vocabulary import Verdict
-
 
 # --------------------------------------------------------------------------
 # What this engine plays on. It imports none of the positions it checks: a
@@ -546,5 +545,13 @@ def search(pos: P, max_positions: int = 200_000) -> tuple[Verdict, int, list[Mov
     >>> verdict, best, len(line)
     ('lost', 7, 14)
     """
-    return exhaustive_search(pos, legal_moves=legal_moves, play=play, key=position_key, score=score,
-                             goal=DECK_SIZE, max_positions=max_positions, skip=_cell_to_cell)
+    return exhaustive_search(
+        pos,
+        legal_moves=legal_moves,
+        play=play,
+        key=position_key,
+        score=score,
+        goal=DECK_SIZE,
+        max_positions=max_positions,
+        skip=_cell_to_cell,
+    )

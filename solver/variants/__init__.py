@@ -31,8 +31,22 @@ from ..families.napoleao.variant import NapoleaoVariant
 from ..families.tomb.variant import TombVariant
 from ..inputs import brief, read_text, shown_path
 
-__all__ = ["FINGERPRINT_BYTES", "NOT_RULES", "BaseVariant", "JewelVariant", "NapoleaoVariant", "TombVariant",
-           "Variant", "VariantError", "all_variants", "load", "load_file", "names", "parse", "shipped"]
+__all__ = [
+    "FINGERPRINT_BYTES",
+    "NOT_RULES",
+    "BaseVariant",
+    "JewelVariant",
+    "NapoleaoVariant",
+    "TombVariant",
+    "Variant",
+    "VariantError",
+    "all_variants",
+    "load",
+    "load_file",
+    "names",
+    "parse",
+    "shipped",
+]
 
 # The name the Tomb's variant had when it was the only family's: kept for
 # the code that imports it.
@@ -89,8 +103,10 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
         values[field] = node
     title = data.get("title", values["name"])
     if not isinstance(title, str) or not title.strip() or "\n" in title or len(title) > 80:
-        raise VariantError(f"{where}: field 'title' is {brief(title)}; it must be a one-line string of 1 to 80"
-                           " characters (the game's name for a player; the variant's name when left out)")
+        raise VariantError(
+            f"{where}: field 'title' is {brief(title)}; it must be a one-line string of 1 to 80"
+            " characters (the game's name for a player; the variant's name when left out)"
+        )
     known = {f.split(".")[0] for f in schema} | set(schema) | {"title"}
     for key, value in data.items():
         if key not in known:
@@ -101,8 +117,9 @@ def parse(data: dict[str, Any], where: str = "<variant>", path: Path | None = No
                     raise VariantError(
                         f"{where}: unknown field {brief(key + '.' + str(sub))}; fields are {', '.join(sorted(schema))}"
                     )
-    common = dict(name=values["name"], family=values["family"], description=values["description"], path=path,
-                  title=title)
+    common = dict(
+        name=values["name"], family=values["family"], description=values["description"], path=path, title=title
+    )
     return _FAMILIES[values["family"]].make_variant(values, common, where)
 
 
@@ -124,7 +141,7 @@ def load_file(path: str | Path) -> BaseVariant:
         raise VariantError(f"{where}: not valid TOML ({exc})") from None
     except RecursionError:
         raise VariantError(f"{where}: not a variant file (its lists or tables nest too deeply)") from None
-    except ValueError:              # a whole number of over 4,300 digits
+    except ValueError:  # a whole number of over 4,300 digits
         raise VariantError(f"{where}: not a variant file (it holds a number too long to read)") from None
     return parse(data, where, path)
 

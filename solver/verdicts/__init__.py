@@ -28,7 +28,6 @@ True
 
 from __future__ import annotations
 
-
 import hashlib
 import json
 import random
@@ -39,17 +38,28 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import VerdictIndexError as VerdictIndexError
 from .. import families
 from ..api import DEFAULT_VARIANT, Cancel, Limit, solve
 from ..batch import connect, recorded_rules
 from ..blind import play
 from ..deals import Deal, DealError
+from ..errors import VerdictIndexError as VerdictIndexError
 from ..variants import BaseVariant, VariantError, load, names, shipped
 from ..vocabulary import Verdict
 
-__all__ = ["DIFFICULTIES", "Index", "VerdictIndexError", "build", "difficulty", "index_for", "index_of", "lookup",
-           "random_deal", "verdict", "winnable"]
+__all__ = [
+    "DIFFICULTIES",
+    "Index",
+    "VerdictIndexError",
+    "build",
+    "difficulty",
+    "index_for",
+    "index_of",
+    "lookup",
+    "random_deal",
+    "verdict",
+    "winnable",
+]
 
 HERE = Path(__file__).parent
 META = "index.json"
@@ -113,7 +123,7 @@ def _read_meta(folder: Path) -> dict[str, Any]:
     try:
         if not path.is_file():
             return {}
-    except OSError as exc:      # a name too long, say
+    except OSError as exc:  # a name too long, say
         raise VerdictIndexError(f"{folder}: cannot read the index there ({exc.strerror or exc})") from None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -146,9 +156,11 @@ def index_of(variant: str, folder: str | Path | None = None) -> Index | None:
                 raise VerdictIndexError(f"{path}: {len(bits)} bytes do not cover deals {first}-{last}")
             index = Index(variant, first, last, bits, frozenset(meta.get("unknown", ())), meta)
             if variant in names() and index.fingerprint != load(variant).fingerprint:
-                raise VerdictIndexError(f"{folder / META}: the index of {variant} was built for the rules "
-                                        f"{index.fingerprint}, and the shipped rules are now "
-                                        f"{load(variant).fingerprint}: build it again (make index)")
+                raise VerdictIndexError(
+                    f"{folder / META}: the index of {variant} was built for the rules "
+                    f"{index.fingerprint}, and the shipped rules are now "
+                    f"{load(variant).fingerprint}: build it again (make index)"
+                )
             _loaded[key] = index
     return _loaded[key]
 
@@ -180,8 +192,14 @@ def lookup(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT) -> Ver
     return index.verdict(number) if index is not None else None
 
 
-def verdict(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
-            limit: Limit | None = None, cancel: Cancel | None = None) -> tuple[Verdict | None, str]:
+def verdict(
+    deal: int | str,
+    variant: str | BaseVariant = DEFAULT_VARIANT,
+    *,
+    search: bool = True,
+    limit: Limit | None = None,
+    cancel: Cancel | None = None,
+) -> tuple[Verdict | None, str]:
     """The verdict on ``deal`` and where it comes from: ``(verdict, "index")``,
     ``(verdict, "search")`` when the index does not cover it and ``search``
     (with ``limit``, the default :class:`~solver.api.Limit`), or ``(None,
@@ -196,21 +214,33 @@ def verdict(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, se
     return solve(number, variant, limit, cancel=cancel).verdict, "search"
 
 
-def winnable(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
-             limit: Limit | None = None) -> bool | None:
+def winnable(
+    deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True, limit: Limit | None = None
+) -> bool | None:
     """Deprecated (removed in the next release): use :func:`verdict`, which
     answers the :data:`~solver.vocabulary.Verdict` words and where they come
     from. Whether ``deal`` can be won: ``True`` or ``False`` (both proven), or
     ``None`` (unknown: the solver's limit stopped it; or not in the index and
     ``search`` is false)."""
-    warnings.warn("solver.verdicts.winnable() is deprecated: use solver.verdicts.verdict(), which answers"
-                  " ('won' / 'lost' / 'unknown' or None, source)", DeprecationWarning, stacklevel=2)
+    warnings.warn(
+        "solver.verdicts.winnable() is deprecated: use solver.verdicts.verdict(), which answers"
+        " ('won' / 'lost' / 'unknown' or None, source)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     found, _ = verdict(deal, variant, search=search, limit=limit)
     return True if found == "won" else False if found == "lost" else None
 
 
-def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *, search: bool = True,
-               limit: Limit | None = None, known: str | None = None, cancel: Cancel | None = None) -> str:
+def difficulty(
+    deal: int | str,
+    variant: str | BaseVariant = DEFAULT_VARIANT,
+    *,
+    search: bool = True,
+    limit: Limit | None = None,
+    known: str | None = None,
+    cancel: Cancel | None = None,
+) -> str:
     """How hard ``deal`` is, one of :data:`DIFFICULTIES`: ``"blind"`` when
     the careful blind player (:mod:`solver.blind`) wins it, else
     ``"sighted"`` when it can be won, ``"lost"`` or ``"unknown"``. The
@@ -218,8 +248,9 @@ def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *,
     the deal's verdict when the caller has it already (no second search)."""
     v = load(variant)
     if not families.of(v).blind_players:
-        raise VariantError(f"a difficulty needs the blind players, written for the Napoleon's Tomb variants;"
-                         f" {v.name} is not one")
+        raise VariantError(
+            f"a difficulty needs the blind players, written for the Napoleon's Tomb variants; {v.name} is not one"
+        )
     number = _number(deal)
     if play(number, v, "careful").won:
         return "blind"
@@ -227,8 +258,13 @@ def difficulty(deal: int | str, variant: str | BaseVariant = DEFAULT_VARIANT, *,
     return "sighted" if found == "won" else "lost" if found == "lost" else "unknown"
 
 
-def random_deal(variant: str | BaseVariant = DEFAULT_VARIANT, *, winnable_only: bool = False,
-                rng: random.Random | None = None, top: int = 1_000_000) -> int:
+def random_deal(
+    variant: str | BaseVariant = DEFAULT_VARIANT,
+    *,
+    winnable_only: bool = False,
+    rng: random.Random | None = None,
+    top: int = 1_000_000,
+) -> int:
     """A random deal number of 1..``top`` (with ``winnable_only``, one the
     index says is won; a variant without an index draws from all deals)."""
     rng = rng or random.Random()
@@ -255,8 +291,10 @@ def _shipped_variant(variant: str | BaseVariant) -> BaseVariant:
     if name not in names():
         raise VerdictIndexError(f"the verdict index is of the shipped variants; {name} is not one")
     if not shipped(v):
-        raise VerdictIndexError(f"the verdict index is of the shipped rules; {v.path or name} has the rules "
-                                f"{v.fingerprint}, not those of the shipped {name}, {load(name).fingerprint}")
+        raise VerdictIndexError(
+            f"the verdict index is of the shipped rules; {v.path or name} has the rules "
+            f"{v.fingerprint}, not those of the shipped {name}, {load(name).fingerprint}"
+        )
     return v
 
 
@@ -267,8 +305,9 @@ def _to_extend(name: str, folder: Path, first: int, last: int) -> Index:
     if old is None:
         raise VerdictIndexError(f"{folder / META}: holds no index of {name} to extend")
     if old.first != first or old.last >= last:
-        raise VerdictIndexError(f"the index of {name} covers deals {old.first}-{old.last}:"
-                                f" it cannot be extended to {first}-{last}")
+        raise VerdictIndexError(
+            f"the index of {name} covers deals {old.first}-{old.last}: it cannot be extended to {first}-{last}"
+        )
     return old
 
 
@@ -293,8 +332,9 @@ class _Tally:
         if old is None:
             return cls(first, first, bytearray(), 0, 0, [], set())
         limits = {json.dumps(x, sort_keys=True) for x in old.meta.get("limits", [])}
-        return cls(first, old.last + 1, bytearray(old.bits), old.meta["won"], old.meta["lost"], sorted(old.unknown),
-                   limits)
+        return cls(
+            first, old.last + 1, bytearray(old.bits), old.meta["won"], old.meta["lost"], sorted(old.unknown), limits
+        )
 
     def add(self, deal: int, found: str) -> None:
         """Count ``found``, the verdict on ``deal``, the deal expected next."""
@@ -321,8 +361,10 @@ def _read_batch(db: str | Path, v: BaseVariant, tally: _Tally, last: int) -> Non
     try:
         recorded = recorded_rules(conn, name)
         if recorded is not None and recorded != v.fingerprint:
-            raise VerdictIndexError(f"{db}: its {name} deals were solved under the rules {recorded}, not the "
-                                    f"shipped ones ({v.fingerprint}): the index must be of the shipped rules")
+            raise VerdictIndexError(
+                f"{db}: its {name} deals were solved under the rules {recorded}, not the "
+                f"shipped ones ({v.fingerprint}): the index must be of the shipped rules"
+            )
         rows = conn.execute(
             "SELECT deal, verdict FROM results WHERE variant = ? AND deal BETWEEN ? AND ? ORDER BY deal",
             (name, tally.expected, last),
@@ -332,15 +374,26 @@ def _read_batch(db: str | Path, v: BaseVariant, tally: _Tally, last: int) -> Non
             if deal != tally.expected:
                 break
             tally.add(deal, found)
-        tally.limits = {json.dumps(json.loads(row[0]), sort_keys=True) for row in conn.execute(
-            "SELECT DISTINCT limits FROM results WHERE variant = ? AND deal BETWEEN ? AND ?",
-            (name, start, tally.expected - 1))} | tally.limits
+        tally.limits = {
+            json.dumps(json.loads(row[0]), sort_keys=True)
+            for row in conn.execute(
+                "SELECT DISTINCT limits FROM results WHERE variant = ? AND deal BETWEEN ? AND ?",
+                (name, start, tally.expected - 1),
+            )
+        } | tally.limits
     finally:
         conn.close()
 
 
-def _entry(v: BaseVariant, tally: _Tally, kept: bytes, asked: tuple[int, int], start: int, old: Index | None,
-           command: str | None) -> dict[str, Any]:
+def _entry(
+    v: BaseVariant,
+    tally: _Tally,
+    kept: bytes,
+    asked: tuple[int, int],
+    start: int,
+    old: Index | None,
+    command: str | None,
+) -> dict[str, Any]:
     """What ``index.json`` says of the index of ``v`` built from ``tally`` (its
     bitset ``kept``): the deals it covers and those ``asked``, its counts, the
     SHA-256, when and how it was built (the batch from ``start`` on, after
@@ -357,13 +410,12 @@ def _entry(v: BaseVariant, tally: _Tally, kept: bytes, asked: tuple[int, int], s
         "sha256": hashlib.sha256(kept).hexdigest(),
         "built": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "from": (f"{old.meta['from']}; then " if old is not None else "")
-                + (command or f"python -m solver batch --variant {v.name} --deals {start}-{last}"),
+        + (command or f"python -m solver batch --variant {v.name} --deals {start}-{last}"),
         "limits": [json.loads(x) for x in sorted(tally.limits)],
         "fingerprint": v.fingerprint,
     }
     if end < last:
-        entry["note"] = (f"deals {end + 1}-{last} were not decided when the index was built:"
-                         " verdict() searches there")
+        entry["note"] = f"deals {end + 1}-{last} were not decided when the index was built: verdict() searches there"
     return entry
 
 
@@ -378,8 +430,15 @@ def _write(folder: Path, name: str, kept: bytes, meta_all: dict[str, Any]) -> No
         raise VerdictIndexError(f"{folder}: cannot write the index there ({exc.strerror or exc})") from None
 
 
-def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int = 1_000_000,
-          folder: str | Path | None = None, command: str | None = None, extend: bool = False) -> Index:
+def build(
+    db: str | Path,
+    variant: str | BaseVariant,
+    first: int = 1,
+    last: int = 1_000_000,
+    folder: str | Path | None = None,
+    command: str | None = None,
+    extend: bool = False,
+) -> Index:
     """Write the index of ``variant`` from a batch database: the deals
     ``first``..``K``, where ``K`` (at most ``last``) is the last deal before
     the first one the database does not hold. With ``extend``, the index
@@ -408,5 +467,5 @@ def build(db: str | Path, variant: str | BaseVariant, first: int = 1, last: int 
     _write(folder, name, kept, meta_all)
     _loaded.pop((str(folder), name), None)
     index = index_of(name, folder)
-    assert index is not None        # just written
+    assert index is not None  # just written
     return index

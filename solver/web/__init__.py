@@ -50,8 +50,8 @@ from .. import families, verdicts
 from ..api import DEFAULT_VARIANT, Cancel, Limit
 from ..deals import MAX_NUMBER, DealError, number_from_text
 from ..errors import InputError, MoveError, ServeError, SolverError
-from ..inputs import brief, load_json
 from ..hints import DEFAULT_HINT_LIMIT, Hint
+from ..inputs import brief, load_json
 from ..notation import move_json, parse_move, say, step_name, step_text
 from ..session import Game
 from ..variants import BaseVariant, all_variants, load
@@ -125,15 +125,17 @@ def variants_json(served: dict[str, BaseVariant] | None = None) -> list[dict[str
     out = []
     for v in (served or served_variants()).values():
         ix = verdicts.index_for(v)
-        out.append({
-            "name": v.name,
-            "family": v.family,
-            "title": v.title,
-            "description": v.description,
-            "fingerprint": v.fingerprint,
-            "cards": v.cards,
-            "index": {"first": ix.first, "last": ix.last} if ix is not None else None,
-        })
+        out.append(
+            {
+                "name": v.name,
+                "family": v.family,
+                "title": v.title,
+                "description": v.description,
+                "fingerprint": v.fingerprint,
+                "cards": v.cards,
+                "index": {"first": ix.first, "last": ix.last} if ix is not None else None,
+            }
+        )
     out.sort(key=lambda v: (v["family"] != "tomb", v["name"] != FIRST, v["name"] != DEFAULT_VARIANT, v["name"]))
     return out
 
@@ -202,24 +204,31 @@ def _hint_json(h: Hint, *, at_start: bool = False, deal_lost: bool = False) -> d
         status, proof = "lost", "index"
     never = "cannot be won" if at_start else "can no longer be won"
     if h.move is None:
-        text = (f"The deal is won: all {h.total} cards are home." if h.won
-                else f"No move is left: the game ends with {h.score_now} cards home.")
+        text = (
+            f"The deal is won: all {h.total} cards are home."
+            if h.won
+            else f"No move is left: the game ends with {h.score_now} cards home."
+        )
     else:
         head = say(h.move)
         if status == "won":
             text = f"{head}: this move keeps a win (proven: the solver's line wins from here)."
         elif proof == "index":
-            text = (f"{head}. This deal {never} (proven: the verdict index holds its proof); the best line"
-                    f" the solver found within its limit brings {h.score} cards home.")
+            text = (
+                f"{head}. This deal {never} (proven: the verdict index holds its proof); the best line"
+                f" the solver found within its limit brings {h.score} cards home."
+            )
         elif status == "lost":
             text = f"{head}. This deal {never} (proven); best possible: {h.score} cards home, and this move keeps it."
         else:
-            text = (f"{head}. The solver could not tell within its limit whether the deal can still be won;"
-                    f" its best line found brings {h.score} cards home.")
+            text = (
+                f"{head}. The solver could not tell within its limit whether the deal can still be won;"
+                f" its best line found brings {h.score} cards home."
+            )
     return {
         "move": move_json(h.move, text=True) if h.move is not None else None,
         "verdict": status,
-        "status": status,           # deprecated: "verdict" (docs/web.md)
+        "status": status,  # deprecated: "verdict" (docs/web.md)
         "proof": proof,
         "score": h.score,
         "reason": h.reason,
@@ -233,10 +242,20 @@ def _fair_hint_json(game: Game) -> dict[str, Any]:
     if move is None:
         text = "Fair hint: the careful player would stop here (no move it likes)."
     else:
-        text = (f"Fair hint: {say(move, capital=False)}. It is the careful player's move, chosen from what you"
-                " can see (never the stock's order): it proves nothing.")
-    return {"move": move_json(move, text=True) if move is not None else None, "verdict": None, "status": None,
-            "proof": None, "fair": True, "score": None, "reason": None, "text": text}
+        text = (
+            f"Fair hint: {say(move, capital=False)}. It is the careful player's move, chosen from what you"
+            " can see (never the stock's order): it proves nothing."
+        )
+    return {
+        "move": move_json(move, text=True) if move is not None else None,
+        "verdict": None,
+        "status": None,
+        "proof": None,
+        "fair": True,
+        "score": None,
+        "reason": None,
+        "text": text,
+    }
 
 
 # ---------------------------------------------------------------------------
@@ -278,7 +297,7 @@ class _Api:
         if fair:
             return {"hint": _fair_hint_json(game)}
         h = await self.pool.run(lambda token: game.hint(self.limit, cancel=token), request)
-        if h.reason == "interrupted":       # the client is here: the wall-clock bound stopped it
+        if h.reason == "interrupted":  # the client is here: the wall-clock bound stopped it
             h = replace(h, reason="seconds")
         lost = h.verdict == "unknown" and game.deal is not None and verdicts.lookup(game.deal, game.variant) == "lost"
         return {"hint": _hint_json(h, at_start=not game.steps, deal_lost=lost)}
@@ -286,8 +305,11 @@ class _Api:
     async def finish(self, body: Body, request: Request) -> Body:
         game = _game(body, self.served)
         steps = game.finish()
-        return {"steps": [[move_json(m) for m in step] for step in steps], "texts": [step_text(s) for s in steps],
-                "view": _view(game)}
+        return {
+            "steps": [[move_json(m) for m in step] for step in steps],
+            "texts": [step_text(s) for s in steps],
+            "view": _view(game),
+        }
 
     async def new(self, body: Body, request: Request) -> Body:
         variant = _variant(body, self.served)
@@ -304,13 +326,20 @@ class _Api:
         found, source = verdicts.verdict(deal, variant, search=False)
         if found is None:
             found, source = await self.pool.run(
-                lambda token: verdicts.verdict(deal, variant, limit=self.limit, cancel=token), request)
-        out: Body = {"variant": variant.name, "deal": deal, "verdict": found, "source": source,
-                     "winnable": True if found == "won" else False if found == "lost" else None,
-                     "difficulty": None}
+                lambda token: verdicts.verdict(deal, variant, limit=self.limit, cancel=token), request
+            )
+        out: Body = {
+            "variant": variant.name,
+            "deal": deal,
+            "verdict": found,
+            "source": source,
+            "winnable": True if found == "won" else False if found == "lost" else None,
+            "difficulty": None,
+        }
         if families.of(variant).blind_players:
             level = await self.pool.run(
-                lambda token: verdicts.difficulty(deal, variant, known=found, limit=self.limit, cancel=token), request)
+                lambda token: verdicts.difficulty(deal, variant, known=found, limit=self.limit, cancel=token), request
+            )
             out["difficulty"], out["difficulty_text"] = level, verdicts.DIFFICULTIES[level]
         return out
 
@@ -372,7 +401,7 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     from starlette.exceptions import HTTPException
     from starlette.responses import JSONResponse
 
-    assert isinstance(exc, HTTPException)       # the only errors it is registered for
+    assert isinstance(exc, HTTPException)  # the only errors it is registered for
     what = {404: f"no such page: {request.url.path}", 405: f"{request.method} is not allowed here"}
     return JSONResponse({"error": what.get(exc.status_code, exc.detail)}, status_code=exc.status_code)
 
@@ -381,13 +410,18 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
     from starlette.responses import JSONResponse
 
     log.exception("internal error on %s", request.url.path)
-    return JSONResponse({"error": f"internal error ({type(exc).__name__}); the server's log has the details"},
-                        status_code=500)
+    return JSONResponse(
+        {"error": f"internal error ({type(exc).__name__}); the server's log has the details"}, status_code=500
+    )
 
 
-def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
-               variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = LOOPBACK,
-               hint_wall: float | None = None) -> Starlette:
+def create_app(
+    hint_limit: Limit = DEFAULT_HINT_LIMIT,
+    hint_workers: int = 2,
+    variants: Iterable[BaseVariant] = (),
+    hosts: Iterable[str] = LOOPBACK,
+    hint_wall: float | None = None,
+) -> Starlette:
     """The Starlette application (hints within ``hint_limit``, at most
     ``hint_workers`` at once, each answered within ``hint_wall`` seconds of
     wall-clock time, by default the limit's seconds and one more), playing
@@ -407,15 +441,24 @@ def create_app(hint_limit: Limit = DEFAULT_HINT_LIMIT, hint_workers: int = 2,
     wall = hint_wall if hint_wall is not None else (hint_limit.seconds or 2.0) + 1.0
     api = _Api(served_variants(variants), hint_limit, SearchPool(hint_workers, wall))
     routes: list[BaseRoute] = [Route("/", _page)]
-    for path, handler, method in (("variants", api.variants, "GET"), ("status", api.status, "GET"),
-                                  ("state", api.state, "POST"), ("play", api.play, "POST"),
-                                  ("hint", api.hint, "POST"), ("finish", api.finish, "POST"),
-                                  ("new", api.new, "POST"), ("verdict", api.verdict, "POST")):
+    for path, handler, method in (
+        ("variants", api.variants, "GET"),
+        ("status", api.status, "GET"),
+        ("state", api.state, "POST"),
+        ("play", api.play, "POST"),
+        ("hint", api.hint, "POST"),
+        ("finish", api.finish, "POST"),
+        ("new", api.new, "POST"),
+        ("verdict", api.verdict, "POST"),
+    ):
         routes.append(Route(f"/api/{path}", _endpoint(handler), methods=[method]))
     routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     allowed = sorted({h.lower() for h in hosts})
-    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error},
-                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed, www_redirect=False)])
+    return Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed, www_redirect=False)],
+    )
 
 
 def _search_winnable(variant: BaseVariant, limit: Limit, cancel: Cancel, tries: int = 20) -> int:
@@ -432,9 +475,16 @@ def _search_winnable(variant: BaseVariant, limit: Limit, cancel: Cancel, tries: 
     raise _BadRequest(503, f"no won deal of {variant} found in {tries} tries: try again")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | None = None,
-          hint_workers: int = 2, variants: Iterable[BaseVariant] = (), hosts: Iterable[str] = (),
-          hint_wall: float | None = None) -> int:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    hint_seconds: float | None = None,
+    hint_workers: int = 2,
+    variants: Iterable[BaseVariant] = (),
+    hosts: Iterable[str] = (),
+    hint_wall: float | None = None,
+) -> int:
     """Serve the web game on ``host:port`` (0: any free port) until Ctrl-C;
     print the address first. ``variants``: of variant files, served besides
     the shipped ones; ``hosts``: host names to answer for besides those of
@@ -445,8 +495,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, hint_seconds: float | No
         raise ServeError(_missing_extra()) from None
     if hint_workers < 1:
         raise ServeError("--hint-workers must be at least 1")
-    limit = DEFAULT_HINT_LIMIT if hint_seconds is None else Limit(
-        positions=DEFAULT_HINT_LIMIT.positions, seconds=hint_seconds, memory=DEFAULT_HINT_LIMIT.memory)
+    limit = (
+        DEFAULT_HINT_LIMIT
+        if hint_seconds is None
+        else Limit(positions=DEFAULT_HINT_LIMIT.positions, seconds=hint_seconds, memory=DEFAULT_HINT_LIMIT.memory)
+    )
     if hint_wall is not None and not (0 < hint_wall < 86400):
         raise InputError(f"--hint-wall-seconds must be a positive number of seconds, not {hint_wall:g}")
     app = create_app(limit, hint_workers, variants, allowed_hosts(host, hosts), hint_wall)

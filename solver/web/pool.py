@@ -40,7 +40,7 @@ class SearchPool:
     of its request (its wait for a worker included)."""
 
     def __init__(self, workers: int, wall_seconds: float) -> None:
-        import anyio   # Starlette's own dependency: the 'web' extra
+        import anyio  # Starlette's own dependency: the 'web' extra
 
         self._limiter = anyio.CapacityLimiter(workers)
         self.wall_seconds = wall_seconds

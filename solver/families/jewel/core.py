@@ -52,5 +52,3 @@ def position(pos: JewelPosition) -> CData:
         pair = places(pair, 2, f"the foundations of {suit} (two counts)")
         p.foundations[i][0:2] = [count(n, f"a foundation of {suit}", 13) for n in pair]
     return p
-
-

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...cards import SUITS, Card
-from ...notation import Move
 from ...inputs import brief
+from ...notation import Move
 from ...rules import jewel
 from .. import player
 from ..player import Fix, Refused, card_name, indexed, move_places, top

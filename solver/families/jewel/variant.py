@@ -20,12 +20,12 @@ RESERVE_TAKES = ("unplaceable", "any")
 class JewelVariant(BaseVariant):
     """Paciência do Porta-Jóias (family ``jewel``): the jewel box."""
 
-    reserves: int              # reserves fed by the stock, 0..3
-    runs_move: bool            # a run in alternating colours moves as a unit between side/bottom piles
-    empty_pile: str            # once the jewels are gone, an empty side/bottom place takes: "any", "king", "none"
-    empty_lid: str             # once the jewels are gone, an empty lid place takes: "any" or "none"
-    reserve_takes: str         # "unplaceable": a turned card goes onto a reserve only when no foundation
-                               # and no pile top takes it (the sheet); "any": any turned card
+    reserves: int  # reserves fed by the stock, 0..3
+    runs_move: bool  # a run in alternating colours moves as a unit between side/bottom piles
+    empty_pile: str  # once the jewels are gone, an empty side/bottom place takes: "any", "king", "none"
+    empty_lid: str  # once the jewels are gone, an empty lid place takes: "any" or "none"
+    reserve_takes: str  # "unplaceable": a turned card goes onto a reserve only when no foundation
+    # and no pile top takes it (the sheet); "any": any turned card
 
     decks = 2
     cards = 104

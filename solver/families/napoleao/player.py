@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ...cards import SUITS, Card
-from ...notation import Move
 from ...inputs import brief
+from ...notation import Move
 from ...rules import napoleao
 from .. import player
 from ..player import Fix, Refused, indexed, move_places, top

@@ -112,10 +112,7 @@ class NapoleaoPosition:
             return f"{i:>2}: {top:<3}({len(cards)})".ljust(width)
 
         def bases(label: str, counts: tuple[int, ...], top_rank: Callable[[int], int]) -> str:
-            tops = [
-                Card(top_rank(n), s).pretty() if n else "--"
-                for n, s in zip(counts, SUITS)
-            ]
+            tops = [Card(top_rank(n), s).pretty() if n else "--" for n, s in zip(counts, SUITS)]
             return f"{label} " + " ".join(f"{t:>3}" for t in tops)
 
         middle = width * 4 - 2

@@ -21,13 +21,13 @@ class NapoleaoVariant(BaseVariant):
     """Paciência Napoleão (family ``napoleao``): twelve piles dealt in rounds
     around four King bases and four Ace bases."""
 
-    start_bases: bool          # the first King and first Ace turned start their bases
-    restricted_rounds: int     # first rounds of the game in which only Kings and Aces leave the piles
-    restricted_again: bool     # the restriction comes back after each redeal
+    start_bases: bool  # the first King and first Ace turned start their bases
+    restricted_rounds: int  # first rounds of the game in which only Kings and Aces leave the piles
+    restricted_again: bool  # the restriction comes back after each redeal
     redeals: int
-    deal_from: str             # "pile-1": the gathered pack deals pile 1 (bottom up) first; or "pile-12"
-    deal_when: str             # "nothing-fits": a round or a redeal only when no playable card fits a
-                               # base (the sheet); "any-time": whenever the player likes
+    deal_from: str  # "pile-1": the gathered pack deals pile 1 (bottom up) first; or "pile-12"
+    deal_when: str  # "nothing-fits": a round or a redeal only when no playable card fits a
+    # base (the sheet); "any-time": whenever the player likes
 
     decks = 2
     cards = 104

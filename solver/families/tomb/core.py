@@ -38,6 +38,7 @@ SHORTCUTS = {
     "earliest-home": lib.SOLVER_EARLIEST_HOME,
 }
 
+
 def rules(variant: TombVariant) -> CData:
     r = ffi.new("tomb_rules *")
     r.turn = variant.turn
@@ -66,8 +67,13 @@ def _check_tomb_foundations(pos: TombPosition, indexes: list[int]) -> None:
         shown = " ".join(str(c) for c in pos.tomb)
         raise CoreError(f"position: the tomb holds {shown}; it builds down 6, 5, ... A four times")
     seen: dict[Card, str] = {}
-    places = [("the stock", pos.stock), ("the waste", pos.waste), ("the cells", pos.cells),
-              ("the reserve", pos.reserve), ("the tomb", pos.tomb)]
+    places = [
+        ("the stock", pos.stock),
+        ("the waste", pos.waste),
+        ("the cells", pos.cells),
+        ("the reserve", pos.reserve),
+        ("the tomb", pos.tomb),
+    ]
     places += [(f"corner {i}", c) for i, c in enumerate(pos.corners, 1)]
     for where, pile in places:
         for card in pile:
@@ -87,9 +93,18 @@ def _start_position(pos: TombPosition) -> CData | None:
     (a deal's start), with only the checks such a position needs; None for
     any other position (which :func:`_position` checks place by place)."""
     stock = pos.stock
-    if (type(stock) is not tuple or len(stock) != 52 or pos.waste != () or pos.reserve != () or pos.tomb != ()
-            or pos.corners != _EMPTY_CORNERS or pos.redeals != 0 or not all_cards(stock)
-            or pos.cells != (None,) * pos.variant.cells or pos.variant.cells > lib.SOLVER_MAX_CELLS):
+    if (
+        type(stock) is not tuple
+        or len(stock) != 52
+        or pos.waste != ()
+        or pos.reserve != ()
+        or pos.tomb != ()
+        or pos.corners != _EMPTY_CORNERS
+        or pos.redeals != 0
+        or not all_cards(stock)
+        or pos.cells != (None,) * pos.variant.cells
+        or pos.variant.cells > lib.SOLVER_MAX_CELLS
+    ):
         return None
     indexes = [c.index for c in stock]
     if len(set(indexes)) != 52:
@@ -145,7 +160,14 @@ def _checked_position(pos: TombPosition) -> CData:
     p.corners[0:4] = [len(c) for c in corners]
     tomb = pile_indexes(pos.tomb, "the tomb")
     p.tomb = len(tomb)
-    _check_tomb_foundations(pos, stock + waste + [c for c in slots if c != lib.SOLVER_NO_CARD] + reserve + tomb
-                            + [c for corner in corners for c in corner])
+    _check_tomb_foundations(
+        pos,
+        stock
+        + waste
+        + [c for c in slots if c != lib.SOLVER_NO_CARD]
+        + reserve
+        + tomb
+        + [c for corner in corners for c in corner],
+    )
     p.redeals = count(pos.redeals, "the redeals made", pos.variant.passes - 1)
     return p

@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from ...cards import Card
-from ...notation import Move
 from ...inputs import brief
+from ...notation import Move
 from ...rules import tomb
 from .. import player
 from ..player import Fix, Refused, card_move, card_name, indexed, move_places, top
@@ -97,7 +97,7 @@ class Player(player.Player[TombPosition]):
         if not sep or kind not in ("cell", "corner") or (kind == "cell" and not pos.variant.cells):
             return None
         i = indexed(dst, kind, pos.variant.cells if kind == "cell" else len(pos.corners))
-        assert i is not None        # dst has its number (sep above)
+        assert i is not None  # dst has its number (sep above)
         if kind == "cell":
             held = pos.cells[i]
             if held is not None:
@@ -149,12 +149,16 @@ class Player(player.Player[TombPosition]):
         wants = tomb.tomb_wants(pos)
         out = {
             "stock": {"count": len(pos.stock)},
-            "waste": {"count": len(pos.waste), "fan": [str(c) for c in pos.waste[-min(v.turn, 3):]]},
+            "waste": {"count": len(pos.waste), "fan": [str(c) for c in pos.waste[-min(v.turn, 3) :]]},
             "cells": [card_name(c) for c in pos.cells],
             "reserve": [str(c) for c in pos.reserve] if v.sixes_reserve else None,
             "corners": [top(c) for c in pos.corners],
-            "tomb": {**top(pos.tomb), "wants": wants,
-                     "round": min(len(pos.tomb) // tomb.TOMB_BASE + 1, tomb.TOMB_ROUNDS), "rounds": tomb.TOMB_ROUNDS},
+            "tomb": {
+                **top(pos.tomb),
+                "wants": wants,
+                "round": min(len(pos.tomb) // tomb.TOMB_BASE + 1, tomb.TOMB_ROUNDS),
+                "rounds": tomb.TOMB_ROUNDS,
+            },
             "pass": {"number": pos.redeals + 1, "of": v.passes},
         }
         return out

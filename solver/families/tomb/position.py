@@ -41,8 +41,12 @@ class TombPosition:
     def start(cls, cards: Iterable[Card], variant: TombVariant) -> TombPosition:
         """The start of a deal: every card in the stock, ``cards`` in turning order
         (a :class:`~solver.deals.Deal` is kept as the position's deal)."""
-        return cls(variant=variant, stock=tuple(cards), cells=(None,) * variant.cells,
-                   deal=cards if isinstance(cards, Deal) else None)
+        return cls(
+            variant=variant,
+            stock=tuple(cards),
+            cells=(None,) * variant.cells,
+            deal=cards if isinstance(cards, Deal) else None,
+        )
 
     @property
     def score(self) -> int:

@@ -31,7 +31,6 @@ class TombVariant(BaseVariant):
     sixes_reserve: bool
 
 
-
 SCHEMA: Schema = {
     "stock.turn": (int, *int_range(1, 52)),
     "stock.passes": (int, *int_range(1, MAX_PASSES)),
