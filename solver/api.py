@@ -14,7 +14,7 @@ import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from . import core, families
 from .cards import DECK, Card, CardError
@@ -28,6 +28,9 @@ from .inputs import brief, check_depth, load_json
 from .notation import Move, MoveError
 from .variants import FINGERPRINT_BYTES, BaseVariant, load, names
 from .vocabulary import REASONS, VERDICTS, Reason, Verdict
+
+if TYPE_CHECKING:
+    from .blind import BlindGame
 
 DEFAULT_VARIANT = "napoleons-tomb"
 
@@ -324,19 +327,7 @@ class Result:
     def position(self, moves: int | None = None) -> AnyPosition:
         """The position after the first ``moves`` moves of this result (all by default),
         replayed by the reference engine."""
-        count = len(self.moves) if moves is None else moves
-        if not 0 <= count <= len(self.moves):
-            raise ResultError(f"a move count of {count} is not 0..{len(self.moves)}")
-        decks = 2 if len(self.cards) > 52 else 1
-        deal = Deal(self.cards, self.deal, decks) if self.deal is not None else Deal.from_cards(self.cards, decks)
-        rules = self.rules or load(self.variant)
-        if self.fingerprint is not None and rules.fingerprint != self.fingerprint:
-            raise VariantError(
-                f"the result was found under the rules {self.fingerprint} of {self.variant}, "
-                f"not those of the shipped variant ({rules.fingerprint}): "
-                "replay it with solver.position_after and the variant file's variant"
-            )
-        return position_after(deal, rules, self.moves[:count])
+        return line_position(self, moves, "the result was found")
 
     def _label(self) -> str:
         """The variant's name, and its fingerprint when the rules are not the shipped ones."""
@@ -369,6 +360,26 @@ class Result:
             f"{st.peak_bytes / MIB:.1f} MiB at most in all"
         )
         return "\n".join(lines)
+
+
+def line_position(line: Result | BlindGame, moves: int | None, found: str) -> AnyPosition:
+    """The position after the first ``moves`` moves of a result's or a blind
+    game's line (all by default), replayed by the reference engine under its
+    rules (``found``: how the line came, for the message when the shipped
+    variant's rules are no longer those)."""
+    count = len(line.moves) if moves is None else moves
+    if not 0 <= count <= len(line.moves):
+        raise ResultError(f"a move count of {count} is not 0..{len(line.moves)}")
+    decks = 2 if len(line.cards) > 52 else 1
+    deal = Deal(line.cards, line.deal, decks) if line.deal is not None else Deal.from_cards(line.cards, decks)
+    rules = line.rules or load(line.variant)
+    if line.fingerprint is not None and rules.fingerprint != line.fingerprint:
+        raise VariantError(
+            f"{found} under the rules {line.fingerprint} of {line.variant}, "
+            f"not those of the shipped variant ({rules.fingerprint}): "
+            "replay it with solver.position_after and the variant file's variant"
+        )
+    return position_after(deal, rules, line.moves[:count])
 
 
 def _checked_head(data: object) -> dict[str, Any]:

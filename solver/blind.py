@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from . import families
-from .api import DEFAULT_VARIANT, Result, position_after, to_deal
+from .api import DEFAULT_VARIANT, Result, line_position, to_deal
 from .cards import Card
 from .deals import Deal
 from .errors import ResultError, VariantError
@@ -495,18 +495,7 @@ class BlindGame:
     def position(self, moves: int | None = None) -> AnyPosition:
         """The position after the first ``moves`` moves of the game (all by
         default), replayed by the reference engine."""
-        count = len(self.moves) if moves is None else moves
-        if not 0 <= count <= len(self.moves):
-            raise ResultError(f"a move count of {count} is not 0..{len(self.moves)}")
-        deal = Deal(self.cards, self.deal, 1) if self.deal is not None else Deal.from_cards(self.cards)
-        rules_of = self.rules or load(self.variant)
-        if self.fingerprint is not None and rules_of.fingerprint != self.fingerprint:
-            raise VariantError(
-                f"the game was played under the rules {self.fingerprint} of {self.variant}, "
-                f"not those of the shipped variant ({rules_of.fingerprint}): "
-                "replay it with solver.position_after and the variant file's variant"
-            )
-        return position_after(deal, rules_of, self.moves[:count])
+        return line_position(self, moves, "the game was played")
 
     def __str__(self) -> str:
         shipped = self.fingerprint is None or (

@@ -10,13 +10,44 @@ and ``search``; they call these with their ``play``, ``legal_moves``,
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from typing import Any, TypeVar
+from dataclasses import Field
+from typing import Any, ClassVar, Protocol, TypeVar
 
+from ..cards import Card
+from ..deals import Deal
 from ..notation import IllegalMoveError, Move, MoveError
 from ..vocabulary import Verdict
 
 #: A position of one family.
 P = TypeVar("P")
+
+
+class Rules(Protocol):
+    """The rule parameters every engine reads (a variant's); each engine
+    adds its own."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class Table(Protocol):
+    """The fields of a position every engine reads and replaces; each
+    engine adds its family's. A position is any frozen dataclass with them
+    (``dataclasses.replace`` makes the next): the engines import none of the
+    positions they check."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def variant(self) -> Rules: ...
+    @property
+    def stock(self) -> tuple[Card, ...]: ...
+    @property
+    def moves_played(self) -> int: ...
+    @property
+    def history(self) -> tuple[Move, ...]: ...
+    @property
+    def deal(self) -> Deal | None: ...
 
 
 class Reject(Exception):

@@ -53,30 +53,26 @@ solver.errors.IllegalMoveError: 5♠ lid:5 → foundation:S: 2♥ was turned and
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import Field, replace
-from typing import Any, ClassVar, Protocol, TypeVar
+from dataclasses import replace
+from typing import Any, Protocol, TypeVar
 
 from ..cards import SUITS, Card
-from ..deals import Deal
 from ..notation import Move
 from ..vocabulary import Verdict
+from . import engine
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
 
 # --------------------------------------------------------------------------
-# What this engine plays on. It imports none of the positions it checks: a
-# position is any frozen dataclass with these fields (the library's
-# JewelPosition, whose fields are these), and every position the engine makes is
-# the one it was given with some fields replaced.
+# What this engine plays on: the fields of a JewelPosition it reads (it imports
+# none of the positions it checks; solver.rules.engine.Table says why).
 
 
-class Rules(Protocol):
+class Rules(engine.Rules, Protocol):
     """The rule parameters the engine reads (a variant's)."""
 
-    @property
-    def name(self) -> str: ...
     @property
     def reserves(self) -> int: ...
     @property
@@ -89,15 +85,11 @@ class Rules(Protocol):
     def reserve_takes(self) -> str: ...
 
 
-class Table(Protocol):
+class Table(engine.Table, Protocol):
     """The fields of a position the engine reads and replaces."""
-
-    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     @property
     def variant(self) -> Rules: ...
-    @property
-    def stock(self) -> tuple[Card, ...]: ...
     @property
     def turned(self) -> Card | None: ...
     @property
@@ -112,13 +104,6 @@ class Table(Protocol):
     def reserves(self) -> tuple[tuple[Card, ...], ...]: ...
     @property
     def foundations(self) -> tuple[tuple[int, int], ...]: ...
-
-    @property
-    def moves_played(self) -> int: ...
-    @property
-    def history(self) -> tuple[Move, ...]: ...
-    @property
-    def deal(self) -> Deal | None: ...
 
 
 #: A position of the family: what the engine's moves take and give back.

@@ -51,30 +51,26 @@ solver.errors.IllegalMoveError: K♣ pile:7 → abase:C: the empty ♣ Ace base 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import Field, replace
-from typing import Any, ClassVar, Protocol, TypeVar
+from dataclasses import replace
+from typing import Any, Protocol, TypeVar
 
 from ..cards import SUITS, Card
-from ..deals import Deal
 from ..notation import Move, is_place, place_index, place_kind
 from ..vocabulary import Verdict
+from . import engine
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
 
 # --------------------------------------------------------------------------
-# What this engine plays on. It imports none of the positions it checks: a
-# position is any frozen dataclass with these fields (the library's
-# NapoleaoPosition, whose fields are these), and every position the engine makes is
-# the one it was given with some fields replaced.
+# What this engine plays on: the fields of a NapoleaoPosition it reads (it imports
+# none of the positions it checks; solver.rules.engine.Table says why).
 
 
-class Rules(Protocol):
+class Rules(engine.Rules, Protocol):
     """The rule parameters the engine reads (a variant's)."""
 
-    @property
-    def name(self) -> str: ...
     @property
     def restricted_rounds(self) -> int: ...
     @property
@@ -87,15 +83,11 @@ class Rules(Protocol):
     def deal_when(self) -> str: ...
 
 
-class Table(Protocol):
+class Table(engine.Table, Protocol):
     """The fields of a position the engine reads and replaces."""
-
-    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     @property
     def variant(self) -> Rules: ...
-    @property
-    def stock(self) -> tuple[Card, ...]: ...
     @property
     def piles(self) -> tuple[tuple[Card, ...], ...]: ...
     @property
@@ -106,13 +98,6 @@ class Table(Protocol):
     def redeals(self) -> int: ...
     @property
     def rounds(self) -> int: ...
-
-    @property
-    def moves_played(self) -> int: ...
-    @property
-    def history(self) -> tuple[Move, ...]: ...
-    @property
-    def deal(self) -> Deal | None: ...
 
 
 #: A position of the family: what the engine's moves take and give back.

@@ -41,30 +41,26 @@ solver.errors.IllegalMoveError: 9♣ waste → corner: the waste is empty
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import Field, replace
-from typing import Any, ClassVar, Protocol, TypeVar
+from dataclasses import replace
+from typing import Any, Protocol, TypeVar
 
 from ..cards import Card
-from ..deals import Deal
 from ..notation import FOUNDATIONS, PLACES, Move
 from ..vocabulary import Verdict
+from . import engine
 from .engine import Reject as _Reject
 from .engine import describe as _describe
 from .engine import exhaustive_search, replay_with
 from .engine import illegal as _illegal
 
 # --------------------------------------------------------------------------
-# What this engine plays on. It imports none of the positions it checks: a
-# position is any frozen dataclass with these fields (the library's
-# TombPosition, whose fields are these), and every position the engine makes is
-# the one it was given with some fields replaced.
+# What this engine plays on: the fields of a TombPosition it reads (it imports
+# none of the positions it checks; solver.rules.engine.Table says why).
 
 
-class Rules(Protocol):
+class Rules(engine.Rules, Protocol):
     """The rule parameters the engine reads (a variant's)."""
 
-    @property
-    def name(self) -> str: ...
     @property
     def turn(self) -> int: ...
     @property
@@ -79,15 +75,11 @@ class Rules(Protocol):
     def sixes_reserve(self) -> bool: ...
 
 
-class Table(Protocol):
+class Table(engine.Table, Protocol):
     """The fields of a position the engine reads and replaces."""
-
-    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     @property
     def variant(self) -> Rules: ...
-    @property
-    def stock(self) -> tuple[Card, ...]: ...
     @property
     def waste(self) -> tuple[Card, ...]: ...
     @property
@@ -100,13 +92,6 @@ class Table(Protocol):
     def tomb(self) -> tuple[Card, ...]: ...
     @property
     def redeals(self) -> int: ...
-
-    @property
-    def moves_played(self) -> int: ...
-    @property
-    def history(self) -> tuple[Move, ...]: ...
-    @property
-    def deal(self) -> Deal | None: ...
 
 
 #: A position of the family: what the engine's moves take and give back.
