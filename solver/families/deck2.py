@@ -8,7 +8,12 @@ and the jewel box: its constructor, its reset and its shortcuts
 
 from __future__ import annotations
 
+from types import ModuleType
+from typing import Any
+
 from .._core import lib
+from .base import Engine, Family
+from .player import Player
 
 #: Shortcuts of the two-deck games (docs/search.md) and their C flags.
 SHORTCUTS = {
@@ -18,7 +23,25 @@ SHORTCUTS = {
     "dead-cards": lib.DECK2_DEAD_CARDS,
 }
 
-#: The core's constructor, given its rules struct, a position struct,
-#: the shortcuts' flags and a buffer for an error; and its reset.
-NEW = lib.solver_new_deck2
-RESET = lib.solver_reset_deck2
+
+def family(
+    name: str, position: type[Any], fields: ModuleType, core: ModuleType, engine: Engine, player: Player[Any]
+) -> Family:
+    """The record of a family this core plays: ``fields``, its variant
+    module (the variant's class ``VARIANT``, ``SCHEMA`` and ``make``);
+    ``core``, its conversion of rules and positions (``rules``,
+    ``position``)."""
+    return Family(
+        name=name,
+        variant=fields.VARIANT,
+        schema=fields.SCHEMA,
+        make_variant=fields.make,
+        position=position,
+        engine=engine,
+        player=player,
+        core_new=lib.solver_new_deck2,
+        core_reset=lib.solver_reset_deck2,
+        rules_struct=core.rules,
+        position_struct=core.position,
+        shortcuts=SHORTCUTS,
+    )

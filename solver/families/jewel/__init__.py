@@ -10,24 +10,10 @@ from __future__ import annotations
 
 from ...rules import jewel as engine
 from .. import deck2
-from ..base import Family
 from . import core, player, variant
 from .position import JewelPosition
 from .variant import JewelVariant
 
 __all__ = ["FAMILY", "JewelPosition", "JewelVariant"]
 
-FAMILY = Family(
-    name="jewel",
-    variant=JewelVariant,
-    schema=variant.SCHEMA,
-    make_variant=variant.make,
-    position=JewelPosition,
-    engine=engine,
-    player=player.Player(),
-    core_new=deck2.NEW,
-    core_reset=deck2.RESET,
-    rules_struct=core.rules,
-    position_struct=core.position,
-    shortcuts=deck2.SHORTCUTS,
-)
+FAMILY = deck2.family("jewel", JewelPosition, variant, core, engine, player.Player())

@@ -31,6 +31,9 @@ class JewelVariant(BaseVariant):
     cards = 104
 
 
+#: The class of the family's variants.
+VARIANT = JewelVariant
+
 SCHEMA: Schema = {
     "reserves.count": (int, *int_range(0, 3)),
     "piles.runs_move": (bool, *BOOLEAN),

@@ -37,6 +37,9 @@ class NapoleaoVariant(BaseVariant):
         return self.redeals + 1
 
 
+#: The class of the family's variants.
+VARIANT = NapoleaoVariant
+
 SCHEMA: Schema = {
     "setup.start_bases": (bool, *BOOLEAN),
     "rounds.restricted": (int, *int_range(0, 9)),
