@@ -38,10 +38,8 @@ if TYPE_CHECKING:
 
 from ._core import ffi, lib
 
-#: The Tomb's shortcuts, and the two-deck games' (the families' records
-#: hold them: families.TOMB.shortcuts...).
+#: The Tomb's shortcuts (each family's record holds its own).
 SHORTCUTS = families.TOMB.shortcuts
-SHORTCUTS_DECK2 = families.NAPOLEAO.shortcuts
 
 STATUS: dict[int, tuple[Verdict, Reason | None]] = {
     lib.SOLVER_WON: ("won", None),

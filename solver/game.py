@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from .errors import IllegalMoveError, MoveError
+from .families.tomb.position import TombPosition as _TombPosition
 from .notation import FOUNDATIONS, INDEXED_PLACES, PLACES, Move, is_place, place_index, place_kind
 
 __all__ = [
@@ -31,12 +33,8 @@ def __getattr__(name: str) -> Any:
     :mod:`solver.families.tomb`: importable from here, with a
     DeprecationWarning, until the next release."""
     if name in ("TombPosition", "Position"):
-        import warnings
-
-        from .families.tomb.position import TombPosition
-
         warnings.warn(
             f"solver.game.{name} is deprecated: import TombPosition from solver", DeprecationWarning, stacklevel=2
         )
-        return TombPosition
+        return _TombPosition
     raise AttributeError(f"module 'solver.game' has no attribute {name!r}")

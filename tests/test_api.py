@@ -645,3 +645,14 @@ def test_a_copy_of_a_variant_file_is_the_same_variant(tmp_path):
     assert mine.path != shipped.path
     assert mine == shipped and hash(mine) == hash(shipped)
     assert solve(1, mine).verdict == solve(1, shipped).verdict
+
+
+def test_the_old_home_of_the_tomb_position_still_answers_with_a_warning():
+    import solver
+    import solver.game
+
+    with pytest.warns(DeprecationWarning, match="import TombPosition from solver"):
+        old = solver.game.TombPosition
+    assert old is solver.TombPosition
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        solver.game.Nothing  # noqa: B018

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import families, verdicts
-from ..api import DEFAULT_VARIANT, Cancel, Limit
+from ..api import DEFAULT_VARIANT, Cancel, Limit, solve
 from ..deals import MAX_NUMBER, DealError, number_from_text
 from ..errors import InputError, MoveError, ServeError, SolverError
 from ..hints import DEFAULT_HINT_LIMIT, Hint
@@ -464,8 +464,6 @@ def create_app(
 def _search_winnable(variant: BaseVariant, limit: Limit, cancel: Cancel, tries: int = 20) -> int:
     """A random deal the solver proves won within ``limit`` (a variant
     without an index)."""
-    from ..api import solve
-
     for _ in range(tries):
         deal = verdicts.random_deal(variant)
         if solve(deal, variant, limit, cancel=cancel).won:
