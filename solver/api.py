@@ -458,7 +458,7 @@ def start_position(deal: DealLike, variant: str | BaseVariant = DEFAULT_VARIANT)
 def position_after(deal: DealLike, variant: str | BaseVariant, moves: Iterable[Move | dict[str, Any]]) -> AnyPosition:
     """The position after playing ``moves`` (Move objects or solution-format dicts)
     from the start of ``deal``. The first illegal move raises
-    :class:`~solver.game.IllegalMoveError` naming it."""
+    :class:`~solver.errors.IllegalMoveError` naming it."""
     if isinstance(moves, (str, bytes, dict)) or not isinstance(moves, Iterable):
         raise MoveError(f"the moves must be a list of moves, not {brief(moves)}")
     parsed: list[Move] = []

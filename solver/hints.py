@@ -70,7 +70,7 @@ def __getattr__(name: str) -> Any:
 class Hint:
     """The answer of a hint button.
 
-    ``move``: the move to play (a :class:`~solver.game.Move`), or ``None`` when
+    ``move``: the move to play (a :class:`~solver.notation.Move`), or ``None`` when
     the game is won or no move is legal. ``verdict``: the verdict from here
     (a :data:`~solver.vocabulary.Verdict`), ``"won"``, ``"lost"`` or
     ``"unknown"`` (module text); ``status``, its old name, is deprecated.
@@ -201,6 +201,6 @@ def hint_after(
 ) -> Hint:
     """The hint after ``moves`` (Move objects or solution-format JSON objects)
     played from the start of ``deal``. The first bad move raises
-    :class:`~solver.game.MoveError` (:class:`~solver.game.IllegalMoveError`
+    :class:`~solver.errors.MoveError` (:class:`~solver.errors.IllegalMoveError`
     for a well-formed move the rules refuse) naming it by its number."""
     return hint(position_after(deal, variant, moves), variant, limit, cancel=cancel)

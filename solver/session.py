@@ -159,7 +159,7 @@ class Game:
     def replay(cls, variant: str | BaseVariant, deal: DealLike, steps: Iterable[object], *, auto: bool = True) -> Game:
         """The game after ``steps`` (each a list of moves in the player's
         notation, as :meth:`steps_json` gives them), played exactly as listed.
-        A bad step raises :class:`~solver.game.MoveError` naming it."""
+        A bad step raises :class:`~solver.errors.MoveError` naming it."""
         game = cls(variant, deal, auto=auto)
         for number, step in enumerate(steps, 1):
             if not isinstance(step, (list, tuple)) or not step:
@@ -243,10 +243,10 @@ class Game:
         return tuple(played), pos
 
     def play(self, move: Move | dict[str, Any], *, auto: bool | None = None) -> tuple[Move, ...]:
-        """Play ``move`` (player's notation: a :class:`~solver.game.Move` or
+        """Play ``move`` (player's notation: a :class:`~solver.notation.Move` or
         its JSON object) and the moves the rules then make by themselves;
         return the step (the moves played, cards named where the player sees
-        them). An illegal move raises :class:`~solver.game.IllegalMoveError`
+        them). An illegal move raises :class:`~solver.errors.IllegalMoveError`
         saying why, and changes nothing. Playing clears the redo list."""
         first, pos = self._apply(self.position, parse_move(move))
         played = [first]

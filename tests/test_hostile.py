@@ -679,7 +679,7 @@ CREATE TABLE results (
 
 
 def make_db(path: Path, positions: object = 10) -> Path:
-    """A batch database (solver/batch.py's results table) of deals 1-3 of
+    """A batch database (solver/batch/database.py's results table) of deals 1-3 of
     napoleons-tomb, ``positions`` in each row's positions column."""
     conn = sqlite3.connect(path)
     conn.execute(RESULTS_SCHEMA)

@@ -3,7 +3,7 @@
  * a batch stores one line a deal, and this is where its time would
  * otherwise go. The names are those of solver/core.py (_PLACES) and
  * solver/cards.py; the tests check that these texts and those of
- * solver.game.Move.text and solver.api.Stats.text agree. */
+ * solver.notation.Move.text and solver.api.Stats.text agree. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -566,7 +566,7 @@ def _move_card(pos: P, move: Move) -> P:
 def play(pos: P, move: Move) -> P:
     """The position after ``move`` (a new object; ``pos`` is unchanged).
 
-    Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
+    Raise :class:`~solver.errors.IllegalMoveError` naming the move and why when
     the rules do not allow it. While a space waits for a jewel only the jewel
     move plays; while a card is turned only moves of that card (``from:
     "stock"``). With ``runs_move``, a move from a side or bottom pile may name
@@ -599,8 +599,8 @@ def play(pos: P, move: Move) -> P:
 def replay(start: P, moves: Iterable[Move | dict[str, Any]]) -> P:
     """Play a whole line from ``start`` and return the final position.
 
-    Moves may be :class:`~solver.game.Move` objects or solution-format JSON
-    objects. The first bad move raises :class:`~solver.game.IllegalMoveError`
+    Moves may be :class:`~solver.notation.Move` objects or solution-format JSON
+    objects. The first bad move raises :class:`~solver.errors.IllegalMoveError`
     saying its 1-based number.
 
     >>> from solver.deals import Deal

@@ -382,7 +382,7 @@ def _move_card(pos: P, move: Move) -> P:
 def play(pos: P, move: Move) -> P:
     """The position after ``move`` (a new object; ``pos`` is unchanged).
 
-    Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
+    Raise :class:`~solver.errors.IllegalMoveError` naming the move and why when
     the rules do not allow it. A deal must list exactly the next cards of the
     stock (12, or all that is left); a card move must name the top card of a
     pile and a base of its suit that takes it.
@@ -417,8 +417,8 @@ def play(pos: P, move: Move) -> P:
 def replay(start: P, moves: Iterable[Move | dict[str, Any]]) -> P:
     """Play a whole line from ``start`` and return the final position.
 
-    Moves may be :class:`~solver.game.Move` objects or solution-format JSON
-    objects. The first bad move raises :class:`~solver.game.IllegalMoveError`
+    Moves may be :class:`~solver.notation.Move` objects or solution-format JSON
+    objects. The first bad move raises :class:`~solver.errors.IllegalMoveError`
     saying its 1-based number.
 
     >>> from solver.variants import load

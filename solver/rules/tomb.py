@@ -7,7 +7,7 @@ parameters (``turn``, ``passes``, ``cells``, ``cell_sources``,
 ``cell_targets``, ``sixes_reserve``); no variant is named in the code. The rules
 themselves are written out in ``docs/rules/napoleons-tomb.md``.
 
-The table, as :class:`~solver.game.TombPosition` holds it:
+The table, as :class:`~solver.families.tomb.TombPosition` holds it:
 
 - four **corners** build up 7, 8, ..., K (an empty corner takes any 7);
 - the **tomb** builds down 6, 5, 4, 3, 2, A four times over (24 cards): with
@@ -429,7 +429,7 @@ def _move_card(pos: P, move: Move) -> P:
 def play(pos: P, move: Move) -> P:
     """The position after ``move`` (a new object; ``pos`` is unchanged).
 
-    Raise :class:`~solver.game.IllegalMoveError` naming the move and why when
+    Raise :class:`~solver.errors.IllegalMoveError` naming the move and why when
     the rules do not allow it. A turn must list exactly the next cards of the
     stock; a card move must name a card at the top of its source (for
     ``'cell'``, any cell holding it). In a variant that turns one card at a
@@ -465,8 +465,8 @@ def play(pos: P, move: Move) -> P:
 def replay(start: P, moves: Iterable[Move | dict[str, Any]]) -> P:
     """Play a whole line from ``start`` and return the final position.
 
-    Moves may be :class:`~solver.game.Move` objects or solution-format JSON
-    objects. The first bad move raises :class:`~solver.game.IllegalMoveError`
+    Moves may be :class:`~solver.notation.Move` objects or solution-format JSON
+    objects. The first bad move raises :class:`~solver.errors.IllegalMoveError`
     saying its 1-based number.
 
     >>> from solver.cards import Card, DECK
