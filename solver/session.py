@@ -332,6 +332,7 @@ class Game:
         return {
             "variant": self.variant.name,
             "family": self.variant.family,
+            "fair_hint": families.of(self.variant).blind_players,
             "deal": self.deal,
             "score": pos.score,
             "total": self.variant.cards,

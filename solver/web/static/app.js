@@ -456,8 +456,8 @@
     $("restart").disabled = !game.steps.length;
     $("redo").disabled = !game.redo.length;
     $("finish").disabled = !view.finishable;
-    $("fair-hint").disabled = view.family !== "tomb" || view.won || view.stuck;
-    $("fair-hint").title = view.family === "tomb" ? "the careful player's move, from what you can see"
+    $("fair-hint").disabled = !view.fair_hint || view.won || view.stuck;
+    $("fair-hint").title = view.fair_hint ? "the careful player's move, from what you can see"
       : "the blind players are written for Napoleon's Tomb";
     const back = $("back-to-previous");
     back.hidden = !saved.aside;
