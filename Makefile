@@ -73,10 +73,11 @@ test-slow: build
 # would load the sanitizer too).
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so) $$($${CC:-cc} -print-file-name=libstdc++.so)" ../../$(PY)
-# $(call sanitized_copy,KIND): the package and the tests copied into
-# build/KIND with the core built under that sanitizer (_build.py --KIND).
+# $(call sanitized_copy,KIND): the package, the tests and tools/ (which
+# tests/test_funclen.py runs) copied into build/KIND, with the core built
+# under that sanitizer (_build.py --KIND).
 define sanitized_copy
-	rm -rf build/$(1) && mkdir -p build/$(1) && cp -r solver tests pyproject.toml build/$(1)/
+	rm -rf build/$(1) && mkdir -p build/$(1) && cp -r solver tests tools pyproject.toml build/$(1)/
 	rm -f build/$(1)/solver/_core*.so
 	$(PY) solver/_build.py --$(1) build/$(1)/solver
 endef
