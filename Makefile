@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build browser solve serve index test test-slow test-asan test-tsan bench lint cwarn funclen cformat format clean
+.PHONY: build browser wasm solve serve index test test-slow test-asan test-tsan bench lint cwarn funclen cformat format clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(shell find csrc -name '*.[ch]')
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,6 +40,32 @@ browser:
 		&& apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
 		|| echo "no Chromium at $(CHROMIUM): the browser tests are skipped (apt-get install chromium)"
 
+# The C core compiled to WebAssembly (docs/web.md, "The core in the
+# browser"): build/wasm/core.wasm, a module with no JavaScript glue that
+# solver/web/static/core.js loads. Debian's clang-19, lld-19 and wasi-libc
+# are installed here when missing, as root (CI is), as browser does
+# Chromium; elsewhere: apt-get install clang-19 lld-19
+# libclang-rt-19-dev-wasm32 wasi-libc.
+WASM_CC ?= clang-19
+WASM_PACKAGES = clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc
+# What it exports: every function the two headers declare (a line that
+# starts with a type and names solver_...), the layout of their structs
+# (csrc/wasm/layout.c), and malloc and free for the structs and buffers.
+LPAREN := (
+WASM_EXPORTS = $(shell grep -ho '^[a-z][a-z_0-9 *]*[ *]solver_[a-z0-9_]*$(LPAREN)' csrc/solver.h csrc/deck2.h \
+	| grep -o 'solver_[a-z0-9_]*') solver_layout malloc free
+build/wasm/core.wasm: $(shell find csrc -name '*.[ch]') Makefile
+	@command -v $(WASM_CC) >/dev/null && test -f /usr/lib/wasm32-wasi/libc.a || { [ "$$(id -u)" = 0 ] \
+		&& command -v apt-get >/dev/null && apt-get update -qq \
+		&& DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(WASM_PACKAGES) >/dev/null; } \
+		|| { echo "no $(WASM_CC) for wasm32-wasi: apt-get install $(WASM_PACKAGES)"; exit 1; }
+	mkdir -p build/wasm
+	$(WASM_CC) --target=wasm32-wasi -isystem /usr/include/wasm32-wasi -L/usr/lib/wasm32-wasi \
+		-mexec-model=reactor -O3 -std=c11 -D_POSIX_C_SOURCE=200809L $(CWARN_INCLUDE) \
+		$(sort $(shell find csrc -name '*.c')) $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f)) \
+		-Wl,-z,stack-size=8388608 -Wl,--strip-all -o $@
+wasm: build/wasm/core.wasm
+
 # The web game on http://127.0.0.1:8000/ (PORT=0: any free port).
 PORT ?= 8000
 serve: build
@@ -54,9 +80,11 @@ index: build
 	nice -n 10 $(PY) -m solver batch --variant $(VARIANT) --deals $(DEALS) --jobs 2 --db build/index/$(VARIANT).sqlite
 	$(PY) -m solver index --db build/index/$(VARIANT).sqlite --variant $(VARIANT) --deals $(DEALS)
 
-# What CI runs (.ci/run): the linters, the suite, then the suite again on
-# the sanitized core, then the thread tests on the core under ThreadSanitizer.
-test: lint browser
+# What CI runs (.ci/run): the linters, the suite (with the browser's tests
+# and the WebAssembly core's, hence browser and wasm), then the suite again
+# on the sanitized core, then the thread tests on the core under
+# ThreadSanitizer.
+test: lint browser wasm
 	$(PY) -m pytest
 	$(MAKE) test-asan
 	$(MAKE) test-tsan

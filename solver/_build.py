@@ -12,8 +12,9 @@ from cffi import FFI
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
 #: The C sources, every .c under csrc/ (csrc/search: the search and its
-#: tables; csrc/families: the game families).
-SOURCES = sorted(p.relative_to(CSRC).as_posix() for p in CSRC.rglob("*.c"))
+#: tables; csrc/families: the game families) but csrc/wasm/, which only the
+#: WebAssembly build compiles (make wasm).
+SOURCES = sorted(p.relative_to(CSRC).as_posix() for p in CSRC.rglob("*.c") if p.relative_to(CSRC).parts[0] != "wasm")
 #: Every folder of csrc/ is on the include path: a file includes a header by its name.
 INCLUDE_DIRS = sorted({p.parent for p in CSRC.rglob("*.h")} | {CSRC})
 

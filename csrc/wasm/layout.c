@@ -1,0 +1,132 @@
+/* layout.c - the structs of the C API as this build lays them out, for the
+ * JavaScript that fills them in the WebAssembly build (solver/web/static/
+ * core.js): offsets and sizes as the compiler sees them, never copied by
+ * hand. Compiled only into the WebAssembly module (make wasm); Python's
+ * cffi reads the native layout from the headers itself. */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "deck2.h"
+#include "solver.h"
+
+typedef struct {
+    const char *type, *field;
+    size_t offset, size;
+} place;
+
+#define FIELD(type, field) { #type, #field, offsetof(type, field), sizeof(((type *)0)->field) }
+#define WHOLE(type) { #type, "", 0, sizeof(type) }
+
+static const place places[] = {
+    WHOLE(tomb_rules),
+    FIELD(tomb_rules, turn),
+    FIELD(tomb_rules, passes),
+    FIELD(tomb_rules, cells),
+    FIELD(tomb_rules, cell_from_cell),
+    FIELD(tomb_rules, cell_to_foundation),
+    FIELD(tomb_rules, cell_to_reserve),
+    FIELD(tomb_rules, cell_to_waste),
+    FIELD(tomb_rules, sixes_reserve),
+    WHOLE(tomb_position),
+    FIELD(tomb_position, stock),
+    FIELD(tomb_position, nstock),
+    FIELD(tomb_position, waste),
+    FIELD(tomb_position, nwaste),
+    FIELD(tomb_position, cells),
+    FIELD(tomb_position, reserve),
+    FIELD(tomb_position, nreserve),
+    FIELD(tomb_position, corners),
+    FIELD(tomb_position, tomb),
+    FIELD(tomb_position, redeals),
+    WHOLE(deck2_rules),
+    FIELD(deck2_rules, family),
+    FIELD(deck2_rules, restricted_rounds),
+    FIELD(deck2_rules, restricted_again),
+    FIELD(deck2_rules, redeals),
+    FIELD(deck2_rules, deal_from_last),
+    FIELD(deck2_rules, deal_when_stuck),
+    FIELD(deck2_rules, reserves),
+    FIELD(deck2_rules, runs_move),
+    FIELD(deck2_rules, empty_pile),
+    FIELD(deck2_rules, empty_lid),
+    FIELD(deck2_rules, reserve_when_stuck),
+    WHOLE(deck2_position),
+    FIELD(deck2_position, stock),
+    FIELD(deck2_position, nstock),
+    FIELD(deck2_position, piles),
+    FIELD(deck2_position, npiles),
+    FIELD(deck2_position, kbases),
+    FIELD(deck2_position, abases),
+    FIELD(deck2_position, redeals),
+    FIELD(deck2_position, rounds),
+    FIELD(deck2_position, turned),
+    FIELD(deck2_position, lid),
+    FIELD(deck2_position, tableau),
+    FIELD(deck2_position, ntableau),
+    FIELD(deck2_position, jewels),
+    FIELD(deck2_position, njewels),
+    FIELD(deck2_position, reserves),
+    FIELD(deck2_position, nreserves),
+    FIELD(deck2_position, foundations),
+    WHOLE(solver_stats),
+    FIELD(solver_stats, positions),
+    FIELD(solver_stats, seconds),
+    FIELD(solver_stats, best_score),
+    FIELD(solver_stats, peak_bytes),
+    FIELD(solver_stats, held_bytes),
+};
+
+/* The numbers the JavaScript passes or reads back: statuses, families,
+ * empty places, every shortcut. */
+typedef struct {
+    const char *name;
+    long value;
+} constant;
+
+#define CONSTANT(name) { #name, (long)(name) }
+
+static const constant constants[] = {
+    CONSTANT(SOLVER_WON),           CONSTANT(SOLVER_LOST),         CONSTANT(SOLVER_LIMIT_POSITIONS),
+    CONSTANT(SOLVER_LIMIT_SECONDS), CONSTANT(SOLVER_LIMIT_MEMORY), CONSTANT(SOLVER_INTERRUPTED),
+    CONSTANT(SOLVER_ERROR),         CONSTANT(SOLVER_NO_CARD),      CONSTANT(SOLVER_MAX_CELLS),
+    CONSTANT(SOLVER_ALL_SHORTCUTS), CONSTANT(DECK2_NAPOLEAO),      CONSTANT(DECK2_JEWEL),
+    CONSTANT(DECK2_EMPTY_NONE),     CONSTANT(DECK2_EMPTY_ANY),     CONSTANT(DECK2_EMPTY_KING),
+    CONSTANT(DECK2_NO_CARD),        CONSTANT(DECK2_ALL_SHORTCUTS),
+};
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+/* Counts a row snprintf wrote (or would have, past the end); false on an
+ * error. */
+static int row(size_t *n, int w)
+{
+    if (w < 0)
+        return 0;
+    *n += (size_t)w;
+    return 1;
+}
+
+#define ROOM (*n < cap ? cap - *n : 0)
+#define AT (*n < cap ? out + *n : NULL)
+
+/* The layout as JSON, {"tomb_rules": {"": size, "turn": [offset, size],
+ * ...}, ..., "constants": {"SOLVER_WON": 0, ...}}, written into out if it
+ * fits in size bytes; returns its length (without the closing zero), as
+ * snprintf does, or -1. */
+int solver_layout(char *out, int size)
+{
+    size_t cap = size > 0 ? (size_t)size : 0, written = 0, *n = &written;
+    int ok = 1;
+    for (size_t i = 0; ok && i < COUNT(places); i++) {
+        const place *p = &places[i];
+        if (p->field[0])
+            ok = row(n, snprintf(AT, ROOM, ", \"%s\": [%zu, %zu]", p->field, p->offset, p->size));
+        else
+            ok = row(n, snprintf(AT, ROOM, "%s\"%s\": {\"\": %zu", i ? "}, " : "{", p->type, p->size));
+    }
+    for (size_t i = 0; ok && i < COUNT(constants); i++)
+        ok = row(n, snprintf(AT, ROOM, "%s\"%s\": %ld", i ? ", " : "}, \"constants\": {", constants[i].name,
+                             constants[i].value));
+    ok = ok && row(n, snprintf(AT, ROOM, "}}"));
+    return ok ? (int)written : -1;
+}
