@@ -58,9 +58,11 @@ def test_verdict_answers_from_the_index_and_beyond_it():
     # Beyond the index: a search, or no answer without one.
     assert verdicts.verdict(10**15, "napoleons-tomb-3") == ("won", "search")
     assert verdicts.verdict(10**15, "napoleons-tomb-3", search=False) == (None, "none")
-    # A variant without an index searches (paciencia-napoleao has none).
-    assert verdicts.lookup(2, "paciencia-napoleao") is None
-    assert verdicts.verdict(2, "paciencia-napoleao") == ("won", "search")
+    # A variant without an index searches (paciencia-napoleao-free has none).
+    assert verdicts.lookup(2, "paciencia-napoleao-free") is None
+    assert verdicts.verdict(2, "paciencia-napoleao-free") == ("won", "search")
+    # The sheet's Napoleão has one, as the Tomb's variants have.
+    assert verdicts.verdict(2, "paciencia-napoleao") == ("won", "index")
     # A search stopped by its limit is unknown, not lost.
     assert verdicts.verdict(954, "paciencia-porta-joias", limit=Limit(positions=1000)) == ("unknown", "search")
     for bad in (0, -3, "x", True, 10**21):
@@ -92,7 +94,7 @@ def test_random_winnable_deals_are_won():
     for _ in range(20):
         deal = verdicts.random_deal("napoleons-tomb-3", winnable_only=True, rng=rng)
         assert verdicts.lookup(deal, "napoleons-tomb-3") == "won"
-    assert 1 <= verdicts.random_deal("paciencia-napoleao", winnable_only=True, rng=rng) <= 1_000_000
+    assert 1 <= verdicts.random_deal("paciencia-napoleao-free", winnable_only=True, rng=rng) <= 1_000_000
 
 
 @pytest.fixture(scope="module")

@@ -127,8 +127,10 @@ def test_new_deals_and_verdicts(server):
         "difficulty": "blind",
         "difficulty_text": "a careful player who cannot see the stock wins it",
     }
-    status, data = server.request("/api/verdict", {"variant": "paciencia-napoleao", "deal": 2})
+    status, data = server.request("/api/verdict", {"variant": "paciencia-napoleao-free", "deal": 2})
     assert data["verdict"] == "won" and data["source"] == "search" and data["difficulty"] is None
+    status, data = server.request("/api/verdict", {"variant": "paciencia-napoleao", "deal": 2})
+    assert data["verdict"] == "won" and data["source"] == "index" and data["difficulty"] is None
 
 
 BAD = [
