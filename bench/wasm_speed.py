@@ -23,24 +23,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_wasm import NODE, WASM, fields  # noqa: E402
+from test_wasm import NODE, WASM, given_of  # noqa: E402
 
 from solver import core, families, start_position  # noqa: E402
 from solver.variants import names  # noqa: E402
 
 CAP = 2_000_000
-
-
-def given(variant: str, deal: int) -> dict[str, object]:
-    pos = start_position(deal, variant)
-    family = families.of(pos.variant)
-    return {
-        "family": "tomb" if family is families.TOMB else "deck2",
-        "rules": fields(family.rules_struct(pos.variant)),
-        "position": fields(family.position_struct(pos)),
-        "flags": core.flags_for(True, family.name),
-        "limits": {"positions": CAP},
-    }
 
 
 def native(variant: str, deal: int) -> tuple[int, float]:
@@ -72,7 +60,7 @@ def main() -> None:
     a, _, b = args.deals.partition("-")
     deals = range(int(a), int(b or a) + 1)
     for variant in names():
-        cases = [given(variant, d) for d in deals]
+        cases = [given_of(start_position(d, variant), {"positions": CAP}) for d in deals]
         ratios, rates = [], []
         for _ in range(args.rounds):
             mine = [native(variant, d) for d in deals]

@@ -43,31 +43,34 @@ def fields(struct: Any) -> dict[str, Any]:
     return {name: plain(getattr(struct, name), f.type) for name, f in ffi.typeof(struct).item.fields}
 
 
+def given_of(pos: Any, limits: dict[str, int] = LIMITS) -> dict[str, Any]:
+    """What the WebAssembly build is given to search ``pos`` (all shortcuts)."""
+    family = families.of(pos.variant)
+    return {
+        "family": "tomb" if family is families.TOMB else "deck2",
+        "rules": fields(family.rules_struct(pos.variant)),
+        "position": fields(family.position_struct(pos)),
+        "flags": core.flags_for(True, family.name),
+        "limits": limits,
+    }
+
+
 def case(pos: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """What the WebAssembly build is given for ``pos``, and what the native
     core finds from it (a new search, all shortcuts, the cap above)."""
     family = families.of(pos.variant)
-    flags = core.flags_for(True, family.name)
-    rules, position = family.rules_struct(pos.variant), family.position_struct(pos)
-    search = core.Search(pos, flags)
+    search = core.Search(pos, core.flags_for(True, family.name))
     search.set_limits(LIMITS["positions"], None, None)
     out = search.outcome(search.run_here(), text=True)
-    given = {
-        "family": "tomb" if family is families.TOMB else "deck2",
-        "rules": fields(rules),
-        "position": fields(position),
-        "flags": flags,
-        "limits": LIMITS,
-    }
     found = {
         "verdict": out.verdict,
         "reason": out.reason,
         "positions": out.positions,
         "line": out.text,
         "best": None if out.verdict == "won" else out.score,
-        "bytes": bytes(ffi.buffer(position)).hex(),
+        "bytes": bytes(ffi.buffer(family.position_struct(pos))).hex(),
     }
-    return given, found
+    return given_of(pos), found
 
 
 def positions() -> list[Any]:

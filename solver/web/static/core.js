@@ -42,8 +42,14 @@ export class Core {
     if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
       ({ instance } = await WebAssembly.instantiate(source, imports));
     } else {
+      // Streaming compiles as it downloads, where the server names the type
+      // (application/wasm); a server that does not still serves the bytes.
       const response = source instanceof Response ? source : await fetch(source);
-      ({ instance } = await WebAssembly.instantiateStreaming(response, imports));
+      if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+      const bytes = response.headers.get("content-type") === "application/wasm"
+        ? null : await response.arrayBuffer();
+      ({ instance } = bytes ? await WebAssembly.instantiate(bytes, imports)
+        : await WebAssembly.instantiateStreaming(response, imports));
     }
     instance.exports._initialize();
     return new Core(instance);
