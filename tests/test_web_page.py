@@ -467,6 +467,23 @@ def indicator_is(tab: Tab, kind: str, timeout: float = 8_000) -> tuple[bool, str
     return ok, tab.page.get_attribute("#winnable", "class") or "", tab.text("#winnable")
 
 
+def test_a_deal_number_being_typed_stays_when_the_deals_verdict_arrives(desktop):
+    """Porta-Jóias deal 954 has no index: its verdict is a search to the
+    limit, which answers after the page is at rest. A number the player
+    types in the deal field meanwhile stays there, and Enter opens it."""
+    page = desktop.page
+    page.check("#indicator")
+    desktop.settle()
+    desktop.open("paciencia-porta-joias", 954)
+    assert "·" not in desktop.text("#deal-info"), "the verdict came before the number was typed: nothing tested"
+    page.fill("#deal-input", "7")
+    page.wait_for_function("document.getElementById('deal-info').textContent.includes('·')", timeout=20_000)
+    assert page.input_value("#deal-input") == "7"
+    page.press("#deal-input", "Enter")
+    desktop.settle()
+    assert desktop.deal() == "7"
+
+
 def test_a_deal_the_index_says_lost_is_lost_everywhere(desktop):
     page = desktop.page
     desktop.open("napoleonin-hauta", 78606)

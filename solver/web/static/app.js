@@ -462,7 +462,14 @@
     const back = $("back-to-previous");
     back.hidden = !saved.aside;
     back.textContent = asideText();
-    $("deal-input").value = game.deal;
+    // The deal's number goes into its field when the deal changes, not on
+    // every update: an answer arriving (the indicator's) must not wipe a
+    // number the player is typing.
+    const dealInput = $("deal-input");
+    if (dealInput.dataset.shown !== `${game.variant}/${game.deal}`) {
+      dealInput.value = game.deal;
+      dealInput.dataset.shown = `${game.variant}/${game.deal}`;
+    }
     $("variant").value = game.variant;
     const v = variants.find((x) => x.name === game.variant);
     $("description").textContent = v ? v.description : "";
