@@ -23,7 +23,6 @@ from .errors import LimitError as LimitError
 from .errors import ResultError as ResultError
 from .errors import SolverError, VariantError
 from .families import AnyPosition
-from .families.tomb import TombPosition
 from .inputs import brief, check_depth, load_json
 from .notation import Move, MoveError
 from .variants import FINGERPRINT_BYTES, BaseVariant, load, names
@@ -517,9 +516,7 @@ def _deal_of(pos: AnyPosition) -> tuple[int | None, tuple[Card, ...]]:
     the_deal = pos.deal
     if the_deal is not None:
         return the_deal.number, tuple(the_deal.cards)
-    if isinstance(pos, TombPosition):  # a position of its own: the cards not yet home
-        return None, tuple(pos.stock) + tuple(pos.waste)
-    return None, ()
+    return None, pos.unplaced
 
 
 def deal_text(variant: BaseVariant, number: int, indexes: bytes, out: core.TextOutcome) -> str | None:

@@ -100,6 +100,12 @@ class JewelPosition:
     def won(self) -> bool:
         return self.score == PACK_SIZE
 
+    @property
+    def unplaced(self) -> tuple[Card, ...]:
+        """The cards a result of this position lists when its deal is not
+        known: none (a two-deck position holds no deal's order to list)."""
+        return ()
+
     def __str__(self) -> str:
         """The jewel box as a player sees it: the lid on top, sides 1-2 on the
         left and 3-4 on the right, the bottom piles below (each pile bottom

@@ -100,6 +100,12 @@ class NapoleaoPosition:
     def won(self) -> bool:
         return self.score == DECK_SIZE
 
+    @property
+    def unplaced(self) -> tuple[Card, ...]:
+        """The cards a result of this position lists when its deal is not
+        known: none (a two-deck position holds no deal's order to list)."""
+        return ()
+
     def __str__(self) -> str:
         """The table as a player sees it: the ring of twelve piles (1-4 along the
         top, 5-6 down the right, 7-10 right to left along the bottom, 11-12 up

@@ -57,6 +57,12 @@ class TombPosition:
     def won(self) -> bool:
         return self.score == 52
 
+    @property
+    def unplaced(self) -> tuple[Card, ...]:
+        """The cards a result of this position lists when its deal is not
+        known: those of the stock and the waste, in turning order."""
+        return tuple(self.stock) + tuple(self.waste)
+
     def __str__(self) -> str:
         def top(pile: tuple[Card, ...]) -> str:
             return pile[-1].pretty() if pile else "--"
