@@ -298,7 +298,15 @@ def test_two_deck_cards_on_the_command_line():
         run("solve", "--cards", " ".join(cards.split()[:52]), "--variant", "paciencia-porta-joias"),
         "52 cards given, 104 expected",
     )
-    assert_error(run("hint", "--variant", "paciencia-napoleao", "--deal", "1"), "Napoleon's Tomb")
+    # hint reads a two-deck deal as solve does, by number, by cards or from a
+    # moves file: the hint from deal 2 after its first move is the line's next.
+    solved = Result.from_json(proc.stdout)
+    assert run("hint", "--variant", "paciencia-napoleao", "--cards", cards).stdout.startswith("Deal a round")
+    moves = json.dumps({"variant": "paciencia-napoleao", "deal": 2, "moves": [solved.moves[0].to_json()]})
+    after = run("hint", "--moves", "-", "--json", stdin=moves)
+    assert after.returncode == 0, after.stderr
+    assert json.loads(after.stdout)["move"] == solved.moves[1].to_json()
+    assert_error(run("play", "--variant", "paciencia-napoleao", "--deals", "1"), "Napoleon's Tomb")
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from ..errors import InputError, VariantError
 from ..hints import DEFAULT_HINT_LIMIT, hint
 from ..inputs import load_json, read_text, shown_path
 from ..notation import Move, MoveError
-from .options import add_limit_args, add_variant_args, deal_of, limit_of, tomb_only, variant_of
+from .options import add_limit_args, add_variant_args, deal_of, limit_of, variant_of
 
 if TYPE_CHECKING:
     from .options import Subparsers
@@ -120,15 +120,14 @@ def _hint(args: argparse.Namespace) -> int:
     if given is None and not isinstance(name, str):
         raise VariantError(f"'variant' must be a variant name, not {name!r}")
     variant = given or variants.load(name)
-    tomb_only(variant, "hint")
     if args.deal is not None and args.cards is not None:
         raise DealError("give --deal or --cards, not both")
     if args.cards is not None or args.deal is not None:
-        deal = deal_of(args)
+        deal = deal_of(args, variant.decks)
     elif isinstance(around.get("deal"), int) and not isinstance(around.get("deal"), bool):
-        deal = Deal.from_number(around["deal"])
+        deal = Deal.from_number(around["deal"], variant.decks)
     elif isinstance(around.get("cards"), list):
-        deal = Deal.from_cards(around["cards"])
+        deal = Deal.from_cards(around["cards"], variant.decks)
     else:
         raise DealError('give the deal: --deal N or --cards "..."')
     limit = limit_of(args)

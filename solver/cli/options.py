@@ -102,7 +102,8 @@ def deal_of(args: argparse.Namespace, decks: int = 1) -> Deal:
     return Deal.from_number(number_from_text(args.deal), decks)
 
 
-def tomb_only(variant: BaseVariant, what: str) -> None:
-    """Refuses a variant of another family than Napoleon's Tomb for ``what``."""
-    if families.of(variant) is not families.TOMB:
+def blind_players_only(variant: BaseVariant, what: str) -> None:
+    """Refuses for ``what`` a variant whose family has no blind players
+    (they are written for Napoleon's Tomb; its record says)."""
+    if not families.of(variant).blind_players:
         raise VariantError(f"{what} is written for the Napoleon's Tomb variants; {variant.name} is not one")

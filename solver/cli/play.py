@@ -11,7 +11,7 @@ from ..api import DEFAULT_VARIANT
 from ..batch import parse_deals
 from ..blind import STRATEGIES, play, wilson
 from ..deals import DealError
-from .options import add_variant_args, tomb_only, variant_of
+from .options import add_variant_args, blind_players_only, variant_of
 
 if TYPE_CHECKING:
     from .options import Subparsers
@@ -51,7 +51,7 @@ def _play(args: argparse.Namespace) -> int:
     numbers = _deal_numbers(args.deals)
     variant = variant_of(args)
     assert variant is not None  # --variant has a default
-    tomb_only(variant, "play (the blind player)")
+    blind_players_only(variant, "play (the blind player)")
     won = 0
     scores = 0
     for n in numbers:
