@@ -21,15 +21,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+sys.path.insert(0, str(ROOT / "tests"))
+
+# The browser tests' Chromium, its flags, and their "the page is at rest".
+from test_web_browser import CHROMIUM, FLAGS, SETTLED  # noqa: E402
+
 VARIANTS = [
     "napoleons-tomb-3",
     "napoleons-tomb",
@@ -39,7 +35,6 @@ VARIANTS = [
     "paciencia-porta-joias",
     "paciencia-porta-joias-free",
 ]
-SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
 
 
 def measure(page, variant: str, hints: int, along: int = 5, deals: list[int] | None = None) -> list[float]:
@@ -101,7 +96,7 @@ def main() -> None:
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
             page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
             page.goto(url)
             page.wait_for_function(SETTLED)

@@ -17,17 +17,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+# The browser tests' Chromium, its flags, and their "the page is at rest".
+from test_web_browser import CHROMIUM, FLAGS, SETTLED  # noqa: E402
+
 DOCS = ROOT / "docs"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
 #: file stem -> (variant, deal, moves played before the picture)
 SHOTS = {
     "web": ("napoleons-tomb-3", 5, 14),
@@ -51,7 +46,7 @@ def main() -> None:
     url = server.stdout.readline().split()[5]
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
             for suffix, (viewport, touch) in SIZES.items():
                 for stem, (variant, deal, moves) in SHOTS.items():
                     if stem == "web" and suffix:
