@@ -198,6 +198,14 @@ int solver_stats_text(const solver_stats *st, char *out, int size);
  * solver/deals.py's card_indexes gives them. */
 #define SOLVER_LC_MAX_CARDS 104
 void solver_lc_deal(uint32_t number, const uint8_t *fresh, int n, uint8_t *out);
+/* The cards of the deal `number` (its decimal digits, 1 to 10^20) of
+ * `decks` decks (1 or 2), as solver/deals.py's card_indexes gives them: a
+ * number below 32,000 shuffled as solver_lc_deal does, any other by the
+ * Mersenne Twister of Python's random.Random seeded with the number
+ * (PySolFC's). Writes 52 * decks card indexes into out in turning order and
+ * returns how many, or -1 for a number that is not one of 1 .. 10^20 or a
+ * count of decks that is not 1 or 2. */
+int solver_deal(const char *number, int decks, uint8_t *out);
 /* The name of a part of the memory account, SOLVER_MEM_* ("table", ...);
  * NULL if part is none. */
 const char *solver_memory_part(int part);

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from . import families
 from .cards import Card
-from .deals import _FRESH_INDEXES, LC_LIMIT, MIN_NUMBER, Deal
+from .deals import MAX_NUMBER, MIN_NUMBER, Deal
 from .deals import card_indexes as deals_card_indexes
 from .errors import CoreError as CoreError
 from .families.base import BaseVariant
@@ -151,22 +151,19 @@ def flags_for(shortcuts: bool | Iterable[str] | None, family: str = "tomb") -> i
     return flags
 
 
-#: The indexes of the one deck the LC generator shuffles, in the order it starts from.
-_LC_FRESH = bytes(_FRESH_INDEXES[True, 1])
-_LC_OUT = threading.local()
+_DEAL_OUT = threading.local()
 
 
-def card_indexes(number: int) -> bytes:
-    """:func:`solver.deals.card_indexes` of a one-deck deal: the same bytes,
-    shuffled in the core for the numbers of the LC generator (solver_lc_deal),
-    by deals.py for the others (and its errors)."""
-    if type(number) is not int or not MIN_NUMBER <= number < LC_LIMIT:
-        return deals_card_indexes(number)
-    out = getattr(_LC_OUT, "buf", None)
+def card_indexes(number: int, decks: int = 1) -> bytes:
+    """:func:`solver.deals.card_indexes`: the same bytes, shuffled in the
+    core (solver_deal, by either generator), with deals.py's errors."""
+    if type(number) is not int or not MIN_NUMBER <= number <= MAX_NUMBER or decks not in (1, 2):
+        return deals_card_indexes(number, decks)
+    out = getattr(_DEAL_OUT, "buf", None)
     if out is None:
-        out = _LC_OUT.buf = ffi.new("uint8_t[]", len(_LC_FRESH))
-    lib.solver_lc_deal(number, _LC_FRESH, len(_LC_FRESH), out)
-    return bytes(ffi.buffer(out))
+        out = _DEAL_OUT.buf = ffi.new("uint8_t[]", 104)
+    n = lib.solver_deal(str(number).encode(), decks, out)
+    return bytes(ffi.buffer(out, n))
 
 
 #: The moves of the lines read so far, by their packed records

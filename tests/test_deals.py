@@ -11,6 +11,7 @@ from pysol_cards.random_base import RandomBase
 
 import solver.deals
 from solver import core
+from solver._core import ffi, lib
 from solver.cards import DECK, Card, CardError
 from solver.deals import LC_LIMIT, MAX_NUMBER, Deal, DealError
 
@@ -98,16 +99,25 @@ def test_generator_switch() -> None:
 
 
 def test_the_cores_shuffle_is_the_deals_own() -> None:
-    """solver.core.card_indexes (the batch's: the LC generator's shuffle in
-    the C core) gives deals.card_indexes's bytes for every number of that
-    generator, and deals.py's for the others, errors included."""
-    for n in range(1, LC_LIMIT):
+    """solver.core.card_indexes (the core's solver_deal, which the batch and
+    the page deal with) gives deals.card_indexes's bytes for every number of
+    the LC generator and for numbers of the Mersenne Twister of every size
+    (one, two and three 32-bit words), of one and two decks; errors are
+    deals.py's."""
+    rng = random.Random(7)
+    numbers = list(range(1, LC_LIMIT)) + [LC_LIMIT, LC_LIMIT + 1, 2**31, 2**32 - 1, 2**32, 2**64 - 1, 2**64]
+    numbers += [10**20 - 1, 10**20] + [rng.randrange(LC_LIMIT, 10**20) for _ in range(2000)]
+    for n in numbers:
         assert core.card_indexes(n) == solver.deals.card_indexes(n), n
-    for n in (LC_LIMIT, LC_LIMIT + 1, 2**31, 10**20):
-        assert core.card_indexes(n) == solver.deals.card_indexes(n)
+    for n in numbers[::50]:
+        assert core.card_indexes(n, 2) == solver.deals.card_indexes(n, 2), n
     for bad in (0, -5, 10**20 + 1, "7", True, 7.0):
         with pytest.raises(DealError):
             core.card_indexes(bad)
+    out = ffi.new("uint8_t[]", 104)
+    for text in (b"", b"0", b"-5", b"1a", b" 7", b"100000000000000000001", b"9" * 40):
+        assert lib.solver_deal(text, 1, out) == -1, text
+    assert lib.solver_deal(b"7", 3, out) == -1
 
 
 @pytest.mark.parametrize("decks", [1, 2])
