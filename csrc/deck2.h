@@ -38,6 +38,8 @@ typedef struct {
     int redeals;              /* 0..5 */
     int deal_from_last;       /* a gathered pack deals pile 12 first (else pile 1) */
     int deal_when_stuck;      /* a round or a redeal only when no playable card fits a base */
+    int start_bases;          /* the pack's first King and first Ace start their bases (the deal's
+                                 start only: solver_play_start_deck2, play.h) */
     /* jewel */
     int reserves;             /* 0..3 */
     int runs_move;            /* runs in alternating colours move as a unit */

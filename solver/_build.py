@@ -18,7 +18,7 @@ SOURCES = sorted(p.relative_to(CSRC).as_posix() for p in CSRC.rglob("*.c") if p.
 #: Every folder of csrc/ is on the include path: a file includes a header by its name.
 INCLUDE_DIRS = sorted({p.parent for p in CSRC.rglob("*.h")} | {CSRC})
 
-HEADERS = ["solver.h", "deck2.h"]
+HEADERS = ["solver.h", "deck2.h", "play.h"]
 
 
 def _declarations() -> str:

@@ -47,7 +47,7 @@ from typing import Any, cast
 from . import families
 from .api import DEFAULT_VARIANT, Cancel, DealLike, Limit, Stats, start_position
 from .blind import careful_move
-from .errors import GameError
+from .errors import CoreError, GameError
 from .families import AnyPosition
 from .families.player import Refused
 from .families.tomb import TombPosition
@@ -148,6 +148,10 @@ class Game:
         self.start = position
         self.auto = auto
         self._family = families.of(self.variant).player
+        try:
+            self._family.legal(position)
+        except CoreError as exc:
+            raise GameError(f"not a position to play from: {exc}") from None
         self._steps: list[tuple[tuple[Move, ...], AnyPosition]] = []
         self._redo: list[tuple[Move, ...]] = []
 
@@ -193,7 +197,7 @@ class Game:
     @property
     def stuck(self) -> bool:
         """Not won, and no move is legal: the game is over."""
-        return not self.won and not self._family.engine.legal_moves(self.position)
+        return not self.won and not self._family.legal(self.position)
 
     @property
     def over(self) -> bool:
@@ -222,17 +226,9 @@ class Game:
         """Play one move of the player's notation on ``pos``: the move as
         played (its card and places named) and the position after it."""
         try:
-            engine_move, fix = self._family.to_engine(pos, move)
-            after = self._family.engine.play(pos, engine_move)
+            played, after = self._family.play(pos, move)
         except Refused as r:
             raise IllegalMoveError(f"{describe(move)}: {r}", move, str(r)) from None
-        except IllegalMoveError as exc:
-            # The engine's message names the engine's move, which may name
-            # hidden cards (a turn's): say the player's move instead.
-            raise IllegalMoveError(f"{describe(move)}: {exc.reason}", move, exc.reason) from None
-        played = self._family.to_player(pos, engine_move)
-        if fix is not None:
-            after, played = fix(after), replace(played, dst=move.dst)
         return played, after
 
     def _step(self, pos: AnyPosition, moves: Iterable[Move]) -> tuple[tuple[Move, ...], AnyPosition]:

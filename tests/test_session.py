@@ -13,7 +13,7 @@ import pytest
 from leaks import hidden, leaked
 
 from solver import IllegalMoveError, MoveError, start_position
-from solver.cards import Card
+from solver.cards import DECK, Card
 from solver.families import engine
 from solver.session import Game, GameError, move_json, parse_move
 from solver.variants import all_variants, load, names
@@ -139,7 +139,8 @@ def test_errors_name_no_hidden_card():
     """The engines' messages can name the next stock card or jewel (a turn
     is written with its cards); the game's never do."""
     pos = start_position(1, "paciencia-porta-joias")
-    game = Game.from_position(replace(pos, lid=(None,) + pos.lid[1:]))  # a space waits for a jewel
+    # A space waits for a jewel (the card that was there put back in the stock).
+    game = Game.from_position(replace(pos, lid=(None,) + pos.lid[1:], stock=pos.stock + pos.lid[:1]))
     assert game.view()["table"]["jewels"]["pending"] == "lid:1"
     for move in ({"action": "turn"}, {"action": "move", "from": "lid:5", "to": "foundation"}):
         with pytest.raises(IllegalMoveError) as err:
@@ -161,9 +162,9 @@ def test_errors_name_no_hidden_card():
 
 def test_cell_cards_go_home_by_themselves_where_cells_send_only_home():
     classic = load("napoleons-tomb")
-    pos = replace(
-        start_position(1, classic), stock=(c("9C"),), waste=(c("KD"), c("6C")), cells=(None, c("5H"), None, None)
-    )
+    placed = (c("KD"), c("6C"), c("5H"))
+    rest = tuple(card for card in DECK if card not in placed)
+    pos = replace(start_position(1, classic), stock=rest, waste=placed[:2], cells=(None, c("5H"), None, None))
     game = Game.from_position(pos)
     step = game.play({"action": "move", "from": "waste", "to": "tomb"})
     assert [move_json(m) for m in step] == [

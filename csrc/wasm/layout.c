@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "deck2.h"
+#include "play.h"
 #include "solver.h"
 
 typedef struct {
@@ -45,6 +46,7 @@ static const place places[] = {
     FIELD(deck2_rules, redeals),
     FIELD(deck2_rules, deal_from_last),
     FIELD(deck2_rules, deal_when_stuck),
+    FIELD(deck2_rules, start_bases),
     FIELD(deck2_rules, reserves),
     FIELD(deck2_rules, runs_move),
     FIELD(deck2_rules, empty_pile),
@@ -68,6 +70,19 @@ static const place places[] = {
     FIELD(deck2_position, reserves),
     FIELD(deck2_position, nreserves),
     FIELD(deck2_position, foundations),
+    WHOLE(tomb_table),
+    FIELD(tomb_table, pos),
+    FIELD(tomb_table, corner_cards),
+    FIELD(tomb_table, tomb_cards),
+    WHOLE(solver_move),
+    FIELD(solver_move, action),
+    FIELD(solver_move, card),
+    FIELD(solver_move, src),
+    FIELD(solver_move, src_index),
+    FIELD(solver_move, dst),
+    FIELD(solver_move, dst_index),
+    FIELD(solver_move, ncards),
+    FIELD(solver_move, cards),
     WHOLE(solver_stats),
     FIELD(solver_stats, positions),
     FIELD(solver_stats, seconds),
@@ -86,12 +101,43 @@ typedef struct {
 #define CONSTANT(name) { #name, (long)(name) }
 
 static const constant constants[] = {
-    CONSTANT(SOLVER_WON),           CONSTANT(SOLVER_LOST),         CONSTANT(SOLVER_LIMIT_POSITIONS),
-    CONSTANT(SOLVER_LIMIT_SECONDS), CONSTANT(SOLVER_LIMIT_MEMORY), CONSTANT(SOLVER_INTERRUPTED),
-    CONSTANT(SOLVER_ERROR),         CONSTANT(SOLVER_NO_CARD),      CONSTANT(SOLVER_MAX_CELLS),
-    CONSTANT(SOLVER_ALL_SHORTCUTS), CONSTANT(DECK2_NAPOLEAO),      CONSTANT(DECK2_JEWEL),
-    CONSTANT(DECK2_EMPTY_NONE),     CONSTANT(DECK2_EMPTY_ANY),     CONSTANT(DECK2_EMPTY_KING),
-    CONSTANT(DECK2_NO_CARD),        CONSTANT(DECK2_ALL_SHORTCUTS),
+    CONSTANT(SOLVER_WON),
+    CONSTANT(SOLVER_LOST),
+    CONSTANT(SOLVER_LIMIT_POSITIONS),
+    CONSTANT(SOLVER_LIMIT_SECONDS),
+    CONSTANT(SOLVER_LIMIT_MEMORY),
+    CONSTANT(SOLVER_INTERRUPTED),
+    CONSTANT(SOLVER_ERROR),
+    CONSTANT(SOLVER_NO_CARD),
+    CONSTANT(SOLVER_MAX_CELLS),
+    CONSTANT(SOLVER_ALL_SHORTCUTS),
+    CONSTANT(DECK2_NAPOLEAO),
+    CONSTANT(DECK2_JEWEL),
+    CONSTANT(DECK2_EMPTY_NONE),
+    CONSTANT(DECK2_EMPTY_ANY),
+    CONSTANT(DECK2_EMPTY_KING),
+    CONSTANT(DECK2_NO_CARD),
+    CONSTANT(DECK2_ALL_SHORTCUTS),
+    CONSTANT(PLAY_MAX_MOVES),
+    CONSTANT(SOLVER_TURN),
+    CONSTANT(SOLVER_REDEAL),
+    CONSTANT(SOLVER_MOVE),
+    CONSTANT(SOLVER_DEAL),
+    CONSTANT(SOLVER_JEWEL_FILL),
+    CONSTANT(SOLVER_PLACE_STOCK),
+    CONSTANT(SOLVER_PLACE_WASTE),
+    CONSTANT(SOLVER_PLACE_CELL),
+    CONSTANT(SOLVER_PLACE_RESERVE),
+    CONSTANT(SOLVER_PLACE_CORNER),
+    CONSTANT(SOLVER_PLACE_TOMB),
+    CONSTANT(SOLVER_PLACE_PILE),
+    CONSTANT(SOLVER_PLACE_KBASE),
+    CONSTANT(SOLVER_PLACE_ABASE),
+    CONSTANT(SOLVER_PLACE_LID),
+    CONSTANT(SOLVER_PLACE_SIDE),
+    CONSTANT(SOLVER_PLACE_BOTTOM),
+    CONSTANT(SOLVER_PLACE_RESERVE_PILE),
+    CONSTANT(SOLVER_PLACE_FOUNDATION),
 };
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))

@@ -9,10 +9,12 @@ asking the rules, numbered places, and the base of each family's
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from ..cards import Card
 from ..notation import Move
+from .play import CorePlay, record_move
 
 
 def indexed(place: str, kind: str, count: int) -> int | None:
@@ -61,9 +63,57 @@ class Player(Generic[P]):
 
     engine: Any
 
+    #: The rules of play: the core's (csrc/play.h), which the page runs too.
+    core: CorePlay
+
     def legal(self, pos: P) -> list[Move]:
-        """The legal moves in the player's notation."""
+        """The legal moves in the player's notation, by the core."""
+        return [self.blind(m) for m in self.core.moves(pos)[0]]
+
+    def play(self, pos: P, move: Move) -> tuple[Move, P]:
+        """``move`` (the player's notation) played by the core: the move as
+        played (its card and places named, no hidden card) and the position
+        after it. A move the rules refuse raises :class:`Refused` with the
+        reason (the player's side's, else the core's)."""
+        legal, records = self.core.moves(pos)
+        for i, m in enumerate(legal):
+            if names(move, m):
+                after = self.core.apply(pos, records + i, record_move(records[i], engine=True))
+                assert not isinstance(after, str), after
+                return self.blind(m), after
+        engine_move, _ = self.to_engine(pos, move)  # the player's side's refusals
+        record = self.core.record(move, two_decks=pos.variant.decks == 2)  # type: ignore[attr-defined]
+        if record is None:
+            raise Refused(f"there is no place {move.src or move.dst} in this game")
+        after = self.core.apply(pos, record, engine_move)
+        if isinstance(after, str):
+            raise Refused(after)
+        return self.blind(engine_move), after
+
+    def auto(self, pos: P, enabled: bool) -> Move | None:
+        """The move the rules make by themselves in ``pos``, if any (the core's)."""
+        m = self.core.auto(pos, enabled)
+        return None if m is None else self.blind(m)
+
+    def reference_auto(self, pos: P, enabled: bool) -> Move | None:
+        """The move the rules make by themselves, by the reference engine."""
+        return None
+
+    def reference_legal(self, pos: P) -> list[Move]:
+        """The legal moves in the player's notation, by the reference engine."""
         raise NotImplementedError
+
+    def reference_play(self, pos: P, move: Move) -> tuple[Move, P]:
+        """``move`` (the player's notation) played by the reference engine:
+        the move as played (its card and places named) and the position
+        after it. Raises :class:`Refused`, or the engine's
+        :class:`~solver.notation.IllegalMoveError`."""
+        engine_move, fix = self.to_engine(pos, move)
+        after = self.engine.play(pos, engine_move)
+        played = self.to_player(pos, engine_move)
+        if fix is not None:
+            after, played = fix(after), replace(played, dst=move.dst)
+        return played, after
 
     def to_engine(self, pos: P, move: Move) -> tuple[Move, Fix[P] | None]:
         """The engine's move for ``move`` and a function fixing the position
@@ -73,10 +123,6 @@ class Player(Generic[P]):
     def to_player(self, pos: P, move: Move) -> Move:
         """An engine move of ``pos`` in the player's notation."""
         raise NotImplementedError
-
-    def auto(self, pos: P, enabled: bool) -> Move | None:
-        """The move the rules make by themselves in ``pos``, if any."""
-        return None
 
     def view(self, pos: P) -> dict[str, Any]:
         raise NotImplementedError
@@ -89,6 +135,28 @@ class Player(Generic[P]):
         if move.action == "jewel":
             return Move("jewel", dst=move.dst)
         return move
+
+
+def names(move: Move, m: Move) -> bool:
+    """Does the player's ``move`` name the legal move ``m``? Its action, and
+    for a card move its places (a bare ``cell``, ``corner``, ``kbase``,
+    ``foundation``... names the first of its kind that ``m`` could be; a bare
+    source needs the card) and its card, where it gives them."""
+    if move.action != m.action:
+        return False
+    if m.action != "move":
+        return move.dst is None or move.dst == m.dst
+    if move.card is not None and move.card != m.card:
+        return False
+    if not move.src or not move.dst:
+        return False
+    src_ok = move.src == m.src or (":" not in move.src and move.card is not None and kind(m.src) == move.src)
+    return src_ok and (move.dst == m.dst or (":" not in move.dst and kind(m.dst) == move.dst))
+
+
+def kind(place: str | None) -> str:
+    """The kind of a place: ``cell`` of ``cell:2``."""
+    return (place or "").partition(":")[0]
 
 
 def card_name(c: Card | None) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..._core import ffi, lib
+from ...cards import Card
 from ..base import count, fill, places, slot_index
 from .position import JewelPosition
 from .variant import JewelVariant
@@ -52,3 +53,27 @@ def position(pos: JewelPosition) -> CData:
         pair = places(pair, 2, f"the foundations of {suit} (two counts)")
         p.foundations[i][0:2] = [count(n, f"a foundation of {suit}", 13) for n in pair]
     return p
+
+
+_CARDS = tuple(Card.from_index(i) for i in range(52))
+
+
+def from_table(p: CData, variant: JewelVariant) -> JewelPosition:
+    """The position a deck2_position of the jewel box holds (no deal, no
+    moves played)."""
+    cards = _CARDS
+
+    def pile(n: int, array: CData) -> tuple[Card, ...]:
+        return tuple(cards[c] for c in array[0:n])
+
+    return JewelPosition(
+        variant=variant,
+        stock=pile(p.nstock, p.stock),
+        turned=None if p.turned == lib.DECK2_NO_CARD else cards[p.turned],
+        lid=tuple(None if c == lib.DECK2_NO_CARD else cards[c] for c in p.lid[0:5]),
+        sides=tuple(pile(p.ntableau[i], p.tableau[i]) for i in range(4)),
+        bottoms=tuple(pile(p.ntableau[i], p.tableau[i]) for i in range(4, 8)),
+        jewels=pile(p.njewels, p.jewels),
+        reserves=tuple(pile(p.nreserves[i], p.reserves[i]) for i in range(variant.reserves)),
+        foundations=tuple((p.foundations[s][0], p.foundations[s][1]) for s in range(4)),
+    )

@@ -10,14 +10,17 @@ from ...inputs import brief
 from ...notation import Move
 from ...rules import jewel
 from .. import player
+from ..play import CorePlay
 from ..player import Fix, Refused, card_name, indexed, move_places, top
+from . import core as _core
 from .position import JewelPosition
 
 
 class Player(player.Player[JewelPosition]):
     engine = jewel
+    core = CorePlay("deck2", _core.rules, _core.position, _core.from_table)
 
-    def legal(self, pos: JewelPosition) -> list[Move]:
+    def reference_legal(self, pos: JewelPosition) -> list[Move]:
         return [self.blind(m) for m in self.engine.legal_moves(pos)]
 
     def to_engine(self, pos: JewelPosition, move: Move) -> tuple[Move, Fix[JewelPosition] | None]:
@@ -69,7 +72,7 @@ class Player(player.Player[JewelPosition]):
     def to_player(self, pos: JewelPosition, move: Move) -> Move:
         return self.blind(move)
 
-    def auto(self, pos: JewelPosition, enabled: bool) -> Move | None:
+    def reference_auto(self, pos: JewelPosition, enabled: bool) -> Move | None:
         # A space is filled before the next move: the rules' own, so always.
         pending = jewel.space_pending(pos)
         return Move("jewel", dst=pending) if pending else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..._core import ffi, lib
+from ...cards import Card
 from ..base import count, fill, places
 from .position import NapoleaoPosition
 from .variant import NapoleaoVariant
@@ -27,6 +28,7 @@ def rules(variant: NapoleaoVariant) -> CData:
     r.restricted_again = variant.restricted_again
     r.redeals = variant.redeals
     r.deal_from_last = variant.deal_from == "pile-12"
+    r.start_bases = variant.start_bases
     r.deal_when_stuck = variant.deal_when == "nothing-fits"
     return r
 
@@ -45,3 +47,21 @@ def position(pos: NapoleaoPosition) -> CData:
     p.redeals = count(pos.redeals, "the redeals made", pos.variant.redeals)
     p.rounds = count(pos.rounds, "the rounds dealt", 104)
     return p
+
+
+_CARDS = tuple(Card.from_index(i) for i in range(52))
+
+
+def from_table(p: CData, variant: NapoleaoVariant) -> NapoleaoPosition:
+    """The position a deck2_position of Paciência Napoleão holds (no deal,
+    no moves played)."""
+    cards = _CARDS
+    return NapoleaoPosition(
+        variant=variant,
+        stock=tuple(cards[c] for c in p.stock[0 : p.nstock]),
+        piles=tuple(tuple(cards[c] for c in p.piles[i][0 : p.npiles[i]]) for i in range(12)),
+        kbases=tuple(p.kbases[0:4]),
+        abases=tuple(p.abases[0:4]),
+        redeals=p.redeals,
+        rounds=p.rounds,
+    )

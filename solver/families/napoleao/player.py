@@ -11,14 +11,17 @@ from ...inputs import brief
 from ...notation import Move
 from ...rules import napoleao
 from .. import player
+from ..play import CorePlay
 from ..player import Fix, Refused, indexed, move_places, top
+from . import core as _core
 from .position import NapoleaoPosition
 
 
 class Player(player.Player[NapoleaoPosition]):
     engine = napoleao
+    core = CorePlay("deck2", _core.rules, _core.position, _core.from_table)
 
-    def legal(self, pos: NapoleaoPosition) -> list[Move]:
+    def reference_legal(self, pos: NapoleaoPosition) -> list[Move]:
         return [self.blind(m) for m in self.engine.legal_moves(pos)]
 
     def to_engine(self, pos: NapoleaoPosition, move: Move) -> tuple[Move, Fix[NapoleaoPosition] | None]:

@@ -44,7 +44,7 @@ def rules(variant: TombVariant) -> CData:
     r.turn = variant.turn
     r.passes = variant.passes
     r.cells = variant.cells
-    r.cell_from_cell = "cell" in variant.cell_sources
+    r.cell_from_cell = "cell" in variant.cell_sources and "cell" in variant.cell_targets
     r.cell_to_foundation = "foundation" in variant.cell_targets
     r.cell_to_reserve = "reserve" in variant.cell_targets
     r.cell_to_waste = "waste" in variant.cell_targets
@@ -171,3 +171,33 @@ def _checked_position(pos: TombPosition) -> CData:
     )
     p.redeals = count(pos.redeals, "the redeals made", pos.variant.passes - 1)
     return p
+
+
+def table(pos: TombPosition) -> CData:
+    """The core's play struct of ``pos`` (csrc/play.h's tomb_table): its
+    position and the cards of its foundations."""
+    t = ffi.new("tomb_table *")
+    t.pos = position(pos)[0]
+    for i, corner in enumerate(pos.corners):
+        t.corner_cards[i][0 : len(corner)] = [c.index for c in corner]
+    t.tomb_cards[0 : len(pos.tomb)] = [c.index for c in pos.tomb]
+    return t
+
+
+_CARDS = tuple(Card.from_index(i) for i in range(52))
+
+
+def from_table(t: CData, variant: TombVariant) -> TombPosition:
+    """The position a tomb_table holds (no deal, no moves played)."""
+    p = t.pos
+    cards = _CARDS
+    return TombPosition(
+        variant=variant,
+        stock=tuple(cards[c] for c in p.stock[0 : p.nstock]),
+        waste=tuple(cards[c] for c in p.waste[0 : p.nwaste]),
+        cells=tuple(None if c == lib.SOLVER_NO_CARD else cards[c] for c in p.cells[0 : variant.cells]),
+        reserve=tuple(cards[c] for c in p.reserve[0 : p.nreserve]),
+        corners=tuple(tuple(cards[c] for c in t.corner_cards[i][0 : p.corners[i]]) for i in range(4)),
+        tomb=tuple(cards[c] for c in t.tomb_cards[0 : p.tomb]),
+        redeals=p.redeals,
+    )

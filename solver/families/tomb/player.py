@@ -11,18 +11,21 @@ from ...inputs import brief
 from ...notation import Move
 from ...rules import tomb
 from .. import player
+from ..play import CorePlay
 from ..player import Fix, Refused, card_move, card_name, indexed, move_places, top
+from . import core as _core
 from .position import TombPosition
 
 
 class Player(player.Player[TombPosition]):
     engine = tomb
+    core = CorePlay("tomb", _core.rules, _core.table, _core.from_table)
 
     @staticmethod
     def cell_of(pos: TombPosition, card: Card) -> str:
         return f"cell:{pos.cells.index(card) + 1}"
 
-    def legal(self, pos: TombPosition) -> list[Move]:
+    def reference_legal(self, pos: TombPosition) -> list[Move]:
         out = []
         for m in self.engine.legal_moves(pos):
             if m.action != "move":
@@ -136,7 +139,7 @@ class Player(player.Player[TombPosition]):
             dst = next(f"corner:{i}" for i, c in enumerate(pos.corners, 1) if tomb.corner_accepts(c, card))
         return Move.move(card, src, dst)
 
-    def auto(self, pos: TombPosition, enabled: bool) -> Move | None:
+    def reference_auto(self, pos: TombPosition, enabled: bool) -> Move | None:
         if not enabled or tuple(pos.variant.cell_targets) != ("foundation",):
             return None
         for m in self.engine.legal_moves(pos):

@@ -1,0 +1,87 @@
+/* play.h - the rules of play, for a player: a deal's start, the legal moves
+ * of a position, a move applied, and the moves the rules then make by
+ * themselves. The one source of the rules of play for Python's Game
+ * (solver/session.py) and for the page, which runs the core compiled to
+ * WebAssembly; the pure-Python reference engines (solver/rules/) stay
+ * independent checkers of both, and tests/test_play_core.py compares them
+ * on random games of every variant.
+ *
+ * The search has move generators of its own, with its shortcuts, which leave
+ * out moves that change nothing it keeps (a card from one empty cell to
+ * another). These list every move a player may make, each place numbered as
+ * the player sees it, in the API's move record (solver_move, solver.h):
+ *   - the Tomb: a cell and a corner by their index 1..; the waste, the
+ *     sixes reserve (the card says which 6), the tomb and the stock 0;
+ *   - Paciência Napoleão: piles 1..12, King and Ace bases by suit (0..3);
+ *   - Porta-Jóias: lid 1..5, side 1..4, bottom 1..4, reserve 1..3,
+ *     foundations by suit; the turned card moves from SOLVER_PLACE_STOCK;
+ *     a run moves by its deepest card.
+ * A turn or a deal lists the cards it turns (ncards, cards), and a jewel its
+ * card: a player's view must not show them (the callers leave them out).
+ * The moves come in the reference engine's order (each family's engine,
+ * solver/rules/<family>.py, legal_moves), a move onto one of several cells or
+ * corners once for each, in their order.
+ */
+#ifndef PLAY_H
+#define PLAY_H
+
+#include <stdint.h>
+
+#include "deck2.h"
+#include "solver.h"
+
+/* More moves than any position has (Porta-Jóias with runs: family.h). */
+#define PLAY_MAX_MOVES 1024
+
+/* The Tomb's table: the position and the cards of its foundations, whose
+ * counts are all a search needs and whose top cards a player sees. */
+typedef struct {
+    tomb_position pos;
+    uint8_t corner_cards[4][7]; /* each corner's cards, bottom first (pos.corners[i] of them) */
+    uint8_t tomb_cards[24];     /* the tomb's, bottom first (pos.tomb of them) */
+} tomb_table;
+
+/* The start of a deal: cards (n of them, in turning order, the first turned
+ * first: solver/deals.py's card_indexes) laid out as the family's
+ * Position.start does (solver/families/<family>/position.py). Returns 0, or
+ * -1 with a message in err if the cards cannot make a start. */
+int solver_play_start_tomb(const tomb_rules *r, const uint8_t *cards, int n, tomb_table *out, char *err, int errlen);
+int solver_play_start_deck2(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err,
+                            int errlen);
+
+/* Every legal move, at most max of them written into out; returns how many
+ * there are (more than max: only max written), or -1 if the position is
+ * impossible (a message in err). */
+int solver_play_moves_tomb(const tomb_rules *r, const tomb_table *t, solver_move *out, int max, char *err, int errlen);
+int solver_play_moves_deck2(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err,
+                            int errlen);
+
+/* Plays m if it is legal: its action and places (and its card, where it names
+ * a card: a move's card, or SOLVER_NO_CARD for the card on top of its source)
+ * must be those of a legal move, or of a move the reference engine's play
+ * accepts that changes nothing it lists (a one-card pile into an empty
+ * pile). A turn, a deal, a redeal or a jewel is read by its action alone
+ * (and a jewel by its place): their cards are the position's. Returns 0 and
+ * changes the position, or -1 with the reason in err (naming no card the
+ * player cannot see) and the position as it was. */
+int solver_play_apply_tomb(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen);
+int solver_play_apply_deck2(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen);
+
+/* The move the rules make by themselves now, if any (1, written into out;
+ * else 0): in the Tomb's variants whose cells send cards only home, when
+ * `enabled`, a cell card that fits a foundation (docs/web.md argues it never
+ * costs a win); in the jewel box, always, the next jewel into an emptied
+ * place. */
+int solver_play_auto_tomb(const tomb_rules *r, const tomb_table *t, int enabled, solver_move *out);
+int solver_play_auto_deck2(const deck2_rules *r, const deck2_position *p, int enabled, solver_move *out);
+
+/* Cards on the foundations (won: 52, or 104 for the two-deck games). */
+int solver_play_score_tomb(const tomb_table *t);
+int solver_play_score_deck2(const deck2_rules *r, const deck2_position *p);
+
+/* Paciência Napoleão: 1 while the restriction of the first rounds holds
+ * (only a card that starts a base may leave the piles), else 0; 0 for the
+ * jewel box. */
+int solver_play_restricted_deck2(const deck2_rules *r, const deck2_position *p);
+
+#endif

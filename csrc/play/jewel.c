@@ -1,0 +1,855 @@
+/* jewel.c - Paciência do Porta-Jóias' (the jewel box's) rules of play
+ * (play.h): a deal's start, the legal moves of a position, a player's move
+ * applied, the next jewel into a waiting space, the score.
+ *
+ * The rules are those of the reference engine, solver/rules/jewel.py, as the
+ * player plays it (solver/families/jewel/player.py): the same moves in the
+ * same order (legal_moves), the same moves accepted (play, after the
+ * player's move is read as to_engine reads it), the same position after
+ * them, and the reference's reasons for a refusal. Places are the player's:
+ * lid 1..5, side 1..4 (tableau 0..3), bottom 1..4 (tableau 4..7), reserve
+ * 1..3, foundations by suit; the turned card moves from the stock.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "families.h"
+#include "family.h"
+
+#define NO DECK2_NO_CARD
+#define KING 13
+#define PACK 104
+#define BOX (DECK2_LID + DECK2_TABLEAU) /* the lid and the piles: 13 cards */
+
+/* A place as the player names it: SOLVER_PLACE_* and its index. */
+typedef struct {
+    int kind, index;
+} place;
+
+/* Printable names of a card and of a place (returned by value). */
+typedef struct {
+    char s[8];
+} card_text;
+typedef struct {
+    char s[24];
+} place_text;
+
+/* ------------------------------------------------------------------------
+ * Small helpers: cards, places, messages. */
+
+static int rank_of(int c)
+{
+    return c % 13 + 1;
+}
+
+static int suit_of(int c)
+{
+    return c / 13;
+}
+
+static int red(int c)
+{
+    return suit_of(c) >= 2;
+}
+
+/* Whether card may lie on top in a side or bottom pile: one rank lower,
+ * the other colour. */
+static int builds_on(int card, int top)
+{
+    return rank_of(top) == rank_of(card) + 1 && red(card) != red(top);
+}
+
+/* A card as solver/cards.py's pretty() writes it: "10♥", "J♦". */
+static card_text name_card(int c)
+{
+    static const char *const ranks[] = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" };
+    static const char *const suits[] = { "\u2663", "\u2660", "\u2665", "\u2666" };
+    card_text t;
+    snprintf(t.s, sizeof t.s, "%s%s", ranks[rank_of(c) - 1], suits[suit_of(c)]);
+    return t;
+}
+
+/* "a 7", "an 8", "an A": the reference's _rank_name. */
+static const char *rank_phrase(int rank)
+{
+    static const char *const names[] = { "an A", "a 2", "a 3",  "a 4", "a 5", "a 6", "a 7",
+                                         "an 8", "a 9", "a 10", "a J", "a Q", "a K" };
+    return names[rank - 1];
+}
+
+static const char *kind_word(int kind)
+{
+    switch (kind) {
+    case SOLVER_PLACE_STOCK: return "stock";
+    case SOLVER_PLACE_LID: return "lid";
+    case SOLVER_PLACE_SIDE: return "side";
+    case SOLVER_PLACE_BOTTOM: return "bottom";
+    case SOLVER_PLACE_RESERVE_PILE: return "reserve";
+    case SOLVER_PLACE_FOUNDATION: return "foundation";
+    default: return "?";
+    }
+}
+
+/* A place as the reference names it ("lid:3", "foundation:H", "stock"), or
+ * with a space for the colon ("side 2"). */
+static place_text name_place(place pl, char sep)
+{
+    place_text t;
+    if (pl.kind == SOLVER_PLACE_FOUNDATION && pl.index >= 0 && pl.index < 4)
+        snprintf(t.s, sizeof t.s, "foundation%c%c", sep, CARD_SUITS[pl.index]);
+    else if (pl.index == 0)
+        snprintf(t.s, sizeof t.s, "%s", kind_word(pl.kind));
+    else
+        snprintf(t.s, sizeof t.s, "%s%c%d", kind_word(pl.kind), sep, pl.index);
+    return t;
+}
+
+/* Formats a reason into err; returns -1 (as play_fail). */
+#if defined(__GNUC__)
+#define PRINTF_LIKE __attribute__((format(printf, 3, 4)))
+#else
+#define PRINTF_LIKE
+#endif
+static int failf(char *err, int errlen, const char *fmt, ...) PRINTF_LIKE;
+
+static int failf(char *err, int errlen, const char *fmt, ...)
+{
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return play_fail(err, errlen, text);
+}
+
+/* The side or bottom pile of a place: tableau 0..7. */
+static int pile_of(place pl)
+{
+    return pl.kind == SOLVER_PLACE_SIDE ? pl.index - 1 : 4 + pl.index - 1;
+}
+
+static place pile_place(int q)
+{
+    place pl = { q < 4 ? SOLVER_PLACE_SIDE : SOLVER_PLACE_BOTTOM, q < 4 ? q + 1 : q - 3 };
+    return pl;
+}
+
+static int is_pile(place pl)
+{
+    return pl.kind == SOLVER_PLACE_SIDE || pl.kind == SOLVER_PLACE_BOTTOM;
+}
+
+static int top_of(const deck2_position *p, int q)
+{
+    return p->ntableau[q] ? p->tableau[q][p->ntableau[q] - 1] : NO;
+}
+
+/* ------------------------------------------------------------------------
+ * What places accept (the reference's helpers of the same names). */
+
+/* The place the next jewel must fill now (1, into *pl), or 0: the first
+ * empty place of the lid, then of the piles, while jewels remain. */
+static int space_pending(const deck2_position *p, place *pl)
+{
+    if (p->njewels == 0)
+        return 0;
+    for (int i = 0; i < DECK2_LID; i++)
+        if (p->lid[i] == NO) {
+            pl->kind = SOLVER_PLACE_LID;
+            pl->index = i + 1;
+            return 1;
+        }
+    for (int q = 0; q < DECK2_TABLEAU; q++)
+        if (p->ntableau[q] == 0) {
+            *pl = pile_place(q);
+            return 1;
+        }
+    return 0;
+}
+
+static int foundation_accepts(const deck2_position *p, int c)
+{
+    const int *f = p->foundations[suit_of(c)];
+    return rank_of(c) == f[0] + 1 || rank_of(c) == f[1] + 1;
+}
+
+/* Whether an empty side or bottom place takes c (a single card) now: never
+ * while jewels remain. */
+static int empty_pile_accepts(const deck2_rules *r, const deck2_position *p, int c)
+{
+    if (p->njewels)
+        return 0;
+    return r->empty_pile == DECK2_EMPTY_ANY || (r->empty_pile == DECK2_EMPTY_KING && rank_of(c) == KING);
+}
+
+static int empty_lid_accepts(const deck2_rules *r, const deck2_position *p)
+{
+    return !p->njewels && r->empty_lid == DECK2_EMPTY_ANY;
+}
+
+/* How many top cards of pile q are in alternating descending order. */
+static int run_length(const deck2_position *p, int q)
+{
+    int len = p->ntableau[q], n = len ? 1 : 0;
+    while (n < len && builds_on(p->tableau[q][len - n], p->tableau[q][len - n - 1]))
+        n++;
+    return n;
+}
+
+/* ------------------------------------------------------------------------
+ * Is the position possible? */
+
+/* Adds the n cards to count; 1 if one is not a card 0..51. */
+static int count_cards(const uint8_t *cards, int n, int *count)
+{
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        if (cards[i] < 52)
+            count[cards[i]]++;
+        else
+            bad = 1;
+    }
+    return bad;
+}
+
+static int check_rules(const deck2_rules *r, char *err, int errlen)
+{
+    if (r->reserves < 0 || r->reserves > DECK2_RESERVES)
+        return play_fail(err, errlen, "rules: reserves must be 0..3");
+    if (r->empty_pile < DECK2_EMPTY_NONE || r->empty_pile > DECK2_EMPTY_KING)
+        return play_fail(err, errlen, "rules: empty_pile must be none, any or king");
+    if (r->empty_lid != DECK2_EMPTY_NONE && r->empty_lid != DECK2_EMPTY_ANY)
+        return play_fail(err, errlen, "rules: empty_lid must be none or any");
+    return 0;
+}
+
+/* 0 if every count of p is in range, else -1 with the reason. */
+static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+{
+    if (p->nstock < 0 || p->nstock > PACK)
+        return play_fail(err, errlen, "position: the stock must hold 0..104 cards");
+    if (p->njewels < 0 || p->njewels > DECK2_JEWELS)
+        return play_fail(err, errlen, "position: there are 0..13 jewels");
+    for (int q = 0; q < DECK2_TABLEAU; q++)
+        if (p->ntableau[q] < 0 || p->ntableau[q] > PACK)
+            return play_fail(err, errlen, "position: a side or bottom pile holds 0..104 cards");
+    for (int k = 0; k < DECK2_RESERVES; k++) {
+        if (p->nreserves[k] < 0 || p->nreserves[k] > PACK)
+            return play_fail(err, errlen, "position: a reserve holds 0..104 cards");
+        if (k >= r->reserves && p->nreserves[k])
+            return play_fail(err, errlen, "position: a card lies in a reserve the rules do not have");
+    }
+    for (int s = 0; s < 4; s++)
+        for (int j = 0; j < 2; j++)
+            if (p->foundations[s][j] < 0 || p->foundations[s][j] > 13)
+                return play_fail(err, errlen, "position: a foundation holds 0..13 cards");
+    if (p->turned != NO && (p->turned < 0 || p->turned >= 52))
+        return play_fail(err, errlen, "position: a card id is not 0..51");
+    return 0;
+}
+
+/* 0 if r and p make a possible position of the jewel box (its counts in
+ * range, every card there twice), else -1 with the reason. */
+static int check_position(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+{
+    if (!r || !p)
+        return play_fail(err, errlen, "no rules or no position given");
+    if (check_rules(r, err, errlen) < 0 || check_counts(r, p, err, errlen) < 0)
+        return -1;
+    int count[52] = { 0 }, bad = 0;
+    bad |= count_cards(p->stock, p->nstock, count);
+    bad |= count_cards(p->jewels, p->njewels, count);
+    for (int q = 0; q < DECK2_TABLEAU; q++)
+        bad |= count_cards(p->tableau[q], p->ntableau[q], count);
+    for (int k = 0; k < DECK2_RESERVES; k++)
+        bad |= count_cards(p->reserves[k], p->nreserves[k], count);
+    for (int i = 0; i < DECK2_LID; i++)
+        if (p->lid[i] != NO)
+            bad |= count_cards(&p->lid[i], 1, count);
+    if (p->turned != NO)
+        count[p->turned]++;
+    if (bad)
+        return play_fail(err, errlen, "position: a card id is not 0..51");
+    for (int s = 0; s < 4; s++)
+        for (int j = 0; j < 2; j++)
+            for (int i = 0; i < p->foundations[s][j]; i++)
+                count[s * 13 + i]++;
+    return family_check_twice(count, "", err, errlen);
+}
+
+/* ------------------------------------------------------------------------
+ * The start of a deal (JewelPosition.start, converted as core.py does). */
+
+int jewel_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err, int errlen)
+{
+    if (!r || !out || (!cards && n > 0))
+        return play_fail(err, errlen, "no rules, cards or position given");
+    if (check_rules(r, err, errlen) < 0)
+        return -1;
+    if (n < BOX)
+        return failf(err, errlen, "the jewel box needs at least %d cards; %d given", BOX, n);
+    if (n > PACK)
+        return failf(err, errlen, "%d cards given; the pack has %d", n, PACK);
+    for (int i = 0; i < n; i++)
+        if (cards[i] >= 52)
+            return play_fail(err, errlen, "a card id is not 0..51");
+    memset(out, 0, sizeof *out);
+    out->turned = NO;
+    memcpy(out->lid, cards, DECK2_LID);
+    for (int q = 0; q < DECK2_TABLEAU; q++) {
+        out->tableau[q][0] = cards[DECK2_LID + q];
+        out->ntableau[q] = 1;
+    }
+    out->njewels = n - BOX < DECK2_JEWELS ? n - BOX : DECK2_JEWELS;
+    memcpy(out->jewels, cards + BOX, (size_t)out->njewels);
+    out->nstock = n - BOX - out->njewels;
+    memcpy(out->stock, cards + BOX + out->njewels, (size_t)out->nstock);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The legal moves (legal_moves), in the reference's order. */
+
+/* The moves written so far: at most max of them into out, n counted. */
+typedef struct {
+    solver_move *out;
+    int max, n;
+} move_list;
+
+/* Counts a move and writes it if there is room: returns its record, or
+ * NULL where it was not written. */
+static solver_move *add_move(move_list *l, int action, int card, place src, place dst)
+{
+    solver_move *m = NULL;
+    if (l->out && l->n < l->max) {
+        m = &l->out[l->n];
+        memset(m, 0, sizeof *m);
+        m->action = action;
+        m->card = card;
+        m->src = src.kind;
+        m->src_index = src.index;
+        m->dst = dst.kind;
+        m->dst_index = dst.index;
+    }
+    l->n++;
+    return m;
+}
+
+static place make_place(int kind, int index)
+{
+    place pl = { kind, index };
+    return pl;
+}
+
+static place foundation_of(int c)
+{
+    return make_place(SOLVER_PLACE_FOUNDATION, suit_of(c));
+}
+
+/* The turned card's moves (_placements): home, onto the piles, onto each
+ * reserve (with reserve_when_stuck only when neither a foundation nor a
+ * pile top takes it), into an empty lid place. */
+static void placements(const deck2_rules *r, const deck2_position *p, move_list *l)
+{
+    int c = p->turned, placed = 0;
+    place stock = make_place(SOLVER_PLACE_STOCK, 0);
+    if (foundation_accepts(p, c)) {
+        add_move(l, SOLVER_MOVE, c, stock, foundation_of(c));
+        placed = 1;
+    }
+    for (int q = 0; q < DECK2_TABLEAU; q++) {
+        int top = top_of(p, q);
+        if (top != NO ? builds_on(c, top) : empty_pile_accepts(r, p, c))
+            add_move(l, SOLVER_MOVE, c, stock, pile_place(q));
+        placed |= top != NO && builds_on(c, top);
+    }
+    if (!(placed && r->reserve_when_stuck))
+        for (int k = 0; k < r->reserves; k++)
+            add_move(l, SOLVER_MOVE, c, stock, make_place(SOLVER_PLACE_RESERVE_PILE, k + 1));
+    if (empty_lid_accepts(r, p))
+        for (int i = 0; i < DECK2_LID; i++)
+            if (p->lid[i] == NO)
+                add_move(l, SOLVER_MOVE, c, stock, make_place(SOLVER_PLACE_LID, i + 1));
+}
+
+/* The top cards that may move when no card is turned: the piles' (in side,
+ * bottom order), then the reserves'; returns how many. */
+static int tops(const deck2_rules *r, const deck2_position *p, place *where, int *card)
+{
+    int n = 0;
+    for (int q = 0; q < DECK2_TABLEAU; q++)
+        if (p->ntableau[q]) {
+            where[n] = pile_place(q);
+            card[n++] = top_of(p, q);
+        }
+    for (int k = 0; k < r->reserves; k++)
+        if (p->nreserves[k]) {
+            where[n] = make_place(SOLVER_PLACE_RESERVE_PILE, k + 1);
+            card[n++] = p->reserves[k][p->nreserves[k] - 1];
+        }
+    return n;
+}
+
+/* The moves home: from the lid, then from the tops. */
+static void home_moves(const deck2_position *p, const place *where, const int *card, int ntops, move_list *l)
+{
+    for (int i = 0; i < DECK2_LID; i++)
+        if (p->lid[i] != NO && foundation_accepts(p, p->lid[i]))
+            add_move(l, SOLVER_MOVE, p->lid[i], make_place(SOLVER_PLACE_LID, i + 1), foundation_of(p->lid[i]));
+    for (int t = 0; t < ntops; t++)
+        if (foundation_accepts(p, card[t]))
+            add_move(l, SOLVER_MOVE, card[t], where[t], foundation_of(card[t]));
+}
+
+/* card from src onto every pile (but src's) whose top card it builds on. */
+static void builds_onto_piles(const deck2_position *p, int card, place src, move_list *l)
+{
+    for (int q = 0; q < DECK2_TABLEAU; q++) {
+        place dst = pile_place(q);
+        int top = top_of(p, q);
+        if (!(is_pile(src) && pile_of(src) == q) && top != NO && builds_on(card, top))
+            add_move(l, SOLVER_MOVE, card, src, dst);
+    }
+}
+
+/* The moves onto a pile's top card: from another pile (with runs_move a run
+ * too, by its deepest card), then from the reserves' tops. */
+static void build_moves(const deck2_rules *r, const deck2_position *p, const place *where, const int *card, int ntops,
+                        move_list *l)
+{
+    for (int q = 0; q < DECK2_TABLEAU; q++) {
+        int longest = p->ntableau[q] == 0 ? 0 : r->runs_move ? run_length(p, q) : 1;
+        for (int n = 1; n <= longest; n++)
+            builds_onto_piles(p, p->tableau[q][p->ntableau[q] - n], pile_place(q), l);
+    }
+    for (int t = 0; t < ntops; t++)
+        if (where[t].kind == SOLVER_PLACE_RESERVE_PILE)
+            builds_onto_piles(p, card[t], where[t], l);
+}
+
+/* The tops into the empty piles and lid places that take them; a one-card
+ * pile's card into an empty pile changes nothing and is left out. */
+static void into_empty_moves(const deck2_rules *r, const deck2_position *p, const place *where, const int *card,
+                             int ntops, move_list *l)
+{
+    int lid_open = empty_lid_accepts(r, p);
+    for (int t = 0; t < ntops; t++) {
+        int alone = is_pile(where[t]) && p->ntableau[pile_of(where[t])] == 1;
+        if (!alone && empty_pile_accepts(r, p, card[t]))
+            for (int q = 0; q < DECK2_TABLEAU; q++)
+                if (p->ntableau[q] == 0)
+                    add_move(l, SOLVER_MOVE, card[t], where[t], pile_place(q));
+        for (int i = 0; lid_open && i < DECK2_LID; i++)
+            if (p->lid[i] == NO)
+                add_move(l, SOLVER_MOVE, card[t], where[t], make_place(SOLVER_PLACE_LID, i + 1));
+    }
+}
+
+int jewel_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err, int errlen)
+{
+    if (check_position(r, p, err, errlen) < 0)
+        return -1;
+    move_list l = { out, max < 0 ? 0 : max, 0 };
+    place pending, where[DECK2_TABLEAU + DECK2_RESERVES];
+    int card[DECK2_TABLEAU + DECK2_RESERVES];
+    if (space_pending(p, &pending)) {
+        add_move(&l, SOLVER_JEWEL_FILL, p->jewels[0], make_place(SOLVER_PLACE_STOCK, 0), pending);
+        return l.n;
+    }
+    if (p->turned != NO) {
+        placements(r, p, &l);
+        return l.n;
+    }
+    int ntops = tops(r, p, where, card);
+    home_moves(p, where, card, ntops, &l);
+    build_moves(r, p, where, card, ntops, &l);
+    into_empty_moves(r, p, where, card, ntops, &l);
+    if (p->nstock) {
+        place stock = make_place(SOLVER_PLACE_STOCK, 0);
+        solver_move *turn = add_move(&l, SOLVER_TURN, SOLVER_NO_CARD, stock, stock);
+        if (turn) {
+            turn->ncards = 1;
+            turn->cards[0] = p->stock[0];
+        }
+    }
+    return l.n;
+}
+
+/* ------------------------------------------------------------------------
+ * A move applied (Player.to_engine, then the engine's play), on a copy q of
+ * the position: each returns 0, or -1 with the reason. */
+
+static int apply_jewel(deck2_position *q, const solver_move *m, char *err, int errlen)
+{
+    place pending;
+    if (!space_pending(q, &pending))
+        return play_fail(err, errlen, q->njewels ? "no space waits for a jewel" : "no jewels are left");
+    /* A jewel names no place with the stock's (the record's zeros). */
+    int named = !(m->dst == SOLVER_PLACE_STOCK && m->dst_index == 0);
+    if (named && (m->dst != pending.kind || m->dst_index != pending.index))
+        return failf(err, errlen, "the space to fill is %s", name_place(pending, ':').s);
+    uint8_t jewel = q->jewels[0];
+    memmove(q->jewels, q->jewels + 1, (size_t)(q->njewels - 1));
+    q->jewels[--q->njewels] = 0;
+    if (pending.kind == SOLVER_PLACE_LID) {
+        q->lid[pending.index - 1] = jewel;
+    } else {
+        int t = pile_of(pending);
+        q->tableau[t][0] = jewel;
+        q->ntableau[t] = 1;
+    }
+    return 0;
+}
+
+static int apply_turn(deck2_position *q, char *err, int errlen)
+{
+    if (q->turned != NO)
+        return failf(err, errlen, "%s was turned and must be placed first", name_card(q->turned).s);
+    if (q->nstock == 0)
+        return play_fail(err, errlen, "the stock is empty");
+    q->turned = q->stock[0];
+    memmove(q->stock, q->stock + 1, (size_t)(q->nstock - 1));
+    q->stock[--q->nstock] = 0;
+    return 0;
+}
+
+/* Checks a player's numbered place (Player.to_engine's indexed): 0, or -1
+ * if its index is out of range; index 0 is the bare kind. */
+static int check_index(place pl, int count, char *err, int errlen)
+{
+    if (pl.index == 0 || (pl.index >= 1 && pl.index <= count))
+        return 0;
+    return failf(err, errlen, "there is no '%s': %ss are numbered 1 to %d", name_place(pl, ':').s, kind_word(pl.kind),
+                 count);
+}
+
+/* The top card of the move's source, as Player.to_engine finds it (into
+ * *top), or -1 with the reason the player's move is refused. */
+static int source_top(const deck2_rules *r, const deck2_position *q, place src, int *top, char *err, int errlen)
+{
+    *top = NO;
+    switch (src.kind) {
+    case SOLVER_PLACE_STOCK:
+        if (q->turned == NO)
+            return play_fail(err, errlen, "no card is turned: turn the stock first");
+        *top = q->turned;
+        return 0;
+    case SOLVER_PLACE_LID:
+        if (check_index(src, DECK2_LID, err, errlen) < 0)
+            return -1;
+        *top = src.index ? q->lid[src.index - 1] : NO;
+        break;
+    case SOLVER_PLACE_SIDE:
+    case SOLVER_PLACE_BOTTOM:
+        if (check_index(src, 4, err, errlen) < 0)
+            return -1;
+        *top = src.index ? top_of(q, pile_of(src)) : NO;
+        break;
+    case SOLVER_PLACE_RESERVE_PILE:
+        if (r->reserves == 0)
+            return play_fail(err, errlen, "this game has no reserves");
+        if (check_index(src, r->reserves, err, errlen) < 0)
+            return -1;
+        if (src.index && q->nreserves[src.index - 1])
+            *top = q->reserves[src.index - 1][q->nreserves[src.index - 1] - 1];
+        break;
+    case SOLVER_PLACE_FOUNDATION: return play_fail(err, errlen, "cards on the foundations never move again");
+    default: return play_fail(err, errlen, "unknown place; places are stock, lid:N, side:N, bottom:N, reserve:N");
+    }
+    if (src.index == 0)
+        return failf(err, errlen, "say which %s: %s:1, %s:2...", kind_word(src.kind), kind_word(src.kind),
+                     kind_word(src.kind));
+    if (*top == NO)
+        return failf(err, errlen, "%s is empty", name_place(src, ' ').s);
+    return 0;
+}
+
+/* The engine's check of a place (_check_place): 0 if this game has it. */
+static int check_place(const deck2_rules *r, place pl, const char *what, char *err, int errlen)
+{
+    int size;
+    switch (pl.kind) {
+    case SOLVER_PLACE_STOCK:
+        if (pl.index != 0)
+            return failf(err, errlen, "unknown %s place %s: the stock has no index", what, name_place(pl, ':').s);
+        return 0;
+    case SOLVER_PLACE_FOUNDATION:
+        if (pl.index < 0 || pl.index > 3)
+            return failf(err, errlen, "unknown %s place in this game; foundation places are foundation:H", what);
+        return 0;
+    case SOLVER_PLACE_LID: size = DECK2_LID; break;
+    case SOLVER_PLACE_SIDE:
+    case SOLVER_PLACE_BOTTOM: size = 4; break;
+    case SOLVER_PLACE_RESERVE_PILE:
+        if (r->reserves == 0)
+            return play_fail(err, errlen, "this game has no reserves");
+        size = r->reserves;
+        break;
+    default:
+        return failf(err, errlen, "unknown %s place in this game; places are stock, lid, side, bottom, %sfoundation",
+                     what, r->reserves ? "reserve, " : "");
+    }
+    if (pl.index == 0)
+        return failf(err, errlen, "%s place %s needs its index (%s:1..%d)", what, kind_word(pl.kind),
+                     kind_word(pl.kind), size);
+    if (pl.index < 1 || pl.index > size)
+        return failf(err, errlen, "unknown %s place %s in this game; %s places are %s:1..%d", what,
+                     name_place(pl, ':').s, kind_word(pl.kind), kind_word(pl.kind), size);
+    return 0;
+}
+
+/* With reserve_when_stuck, a turned card goes onto a reserve only when no
+ * foundation and no side or bottom pile's top card takes it. */
+static int check_unplaceable(const deck2_position *q, int card, char *err, int errlen)
+{
+    place where = foundation_of(card);
+    int fits = foundation_accepts(q, card);
+    for (int t = 0; !fits && t < DECK2_TABLEAU; t++)
+        if (top_of(q, t) != NO && builds_on(card, top_of(q, t))) {
+            where = pile_place(t);
+            fits = 1;
+        }
+    if (!fits)
+        return 0;
+    return failf(err, errlen,
+                 "%s fits %s: Porta-Jóias puts a turned card onto a reserve only when no foundation and no pile "
+                 "top takes it",
+                 name_card(card).s, name_place(where, ':').s);
+}
+
+/* The rules a card move obeys before its cards are lifted (_move_card). */
+static int check_move_rules(const deck2_rules *r, const deck2_position *q, place src, place dst, int card, char *err,
+                            int errlen)
+{
+    if (check_place(r, src, "source", err, errlen) < 0 || check_place(r, dst, "destination", err, errlen) < 0)
+        return -1;
+    if (dst.kind == SOLVER_PLACE_STOCK)
+        return play_fail(err, errlen, "no card goes back into the stock");
+    if (q->turned != NO && src.kind != SOLVER_PLACE_STOCK)
+        return failf(err, errlen, "%s was turned and must be placed first", name_card(q->turned).s);
+    if (src.kind == dst.kind && src.index == dst.index)
+        return failf(err, errlen, "the card is already on %s", name_place(src, ':').s);
+    if (src.kind == SOLVER_PLACE_LID && dst.kind != SOLVER_PLACE_FOUNDATION)
+        return play_fail(err, errlen, "a lid card goes only to a foundation");
+    if (dst.kind == SOLVER_PLACE_RESERVE_PILE && src.kind != SOLVER_PLACE_STOCK)
+        return play_fail(err, errlen, "a reserve takes cards only from the stock (the turned card)");
+    if (dst.kind == SOLVER_PLACE_RESERVE_PILE && r->reserve_when_stuck)
+        return check_unplaceable(q, card, err, errlen);
+    return 0;
+}
+
+/* How many cards leave side or bottom pile t for dst when card is named (a
+ * run's deepest card with runs_move), or -1 with the reason (_take). */
+static int pile_depth(const deck2_rules *r, const deck2_position *q, int t, place dst, int card, char *err, int errlen)
+{
+    int n = q->ntableau[t], top = top_of(q, t), run = run_length(q, t), depth = 0;
+    place src = pile_place(t);
+    if (top == card)
+        return 1;
+    for (int d = 2; d <= run && !depth; d++)
+        if (q->tableau[t][n - d] == card)
+            depth = d;
+    if (!depth)
+        return failf(err, errlen, "%s is not on top of %s (its top is %s)", name_card(card).s, name_place(src, ':').s,
+                     name_card(top).s);
+    if (!r->runs_move)
+        return failf(err, errlen, "one card moves at a time here: %s lies under %s", name_card(card).s,
+                     name_card(top).s);
+    if (!is_pile(dst))
+        return failf(err, errlen, "only a single card goes to %s places: the top of %s is %s", kind_word(dst.kind),
+                     name_place(src, ':').s, name_card(top).s);
+    return depth;
+}
+
+/* Lifts card (a run's deepest, with the cards above it) from src into
+ * cards (bottom first); returns how many, or -1 with the reason (_take). */
+static int take(const deck2_rules *r, deck2_position *q, place src, place dst, int card, uint8_t *cards, char *err,
+                int errlen)
+{
+    if (src.kind == SOLVER_PLACE_STOCK) {
+        if (q->turned != card)
+            return failf(err, errlen, "the turned card is %s", name_card(q->turned).s);
+        q->turned = NO;
+    } else if (src.kind == SOLVER_PLACE_LID) {
+        if (q->lid[src.index - 1] != card)
+            return failf(err, errlen, "%s holds %s", name_place(src, ':').s, name_card(q->lid[src.index - 1]).s);
+        q->lid[src.index - 1] = NO;
+    } else if (src.kind == SOLVER_PLACE_RESERVE_PILE) {
+        uint8_t *res = q->reserves[src.index - 1];
+        int *n = &q->nreserves[src.index - 1];
+        if (res[*n - 1] != card)
+            return failf(err, errlen, "the top of %s is %s", name_place(src, ':').s, name_card(res[*n - 1]).s);
+        res[--*n] = 0;
+    } else {
+        int t = pile_of(src), depth = pile_depth(r, q, t, dst, card, err, errlen);
+        if (depth < 0)
+            return -1;
+        q->ntableau[t] -= depth;
+        memcpy(cards, &q->tableau[t][q->ntableau[t]], (size_t)depth);
+        memset(&q->tableau[t][q->ntableau[t]], 0, (size_t)depth);
+        return depth;
+    }
+    cards[0] = (uint8_t)card;
+    return 1;
+}
+
+/* card home onto whichever of its suit's two foundations it continues, the
+ * larger count kept first (_put_home). */
+static int put_home(deck2_position *q, int card, place dst, char *err, int errlen)
+{
+    int s = suit_of(card), *f = q->foundations[s], a = f[0], b = f[1];
+    if (dst.index != s)
+        return failf(err, errlen, "%s goes to foundation:%c, not %s", name_card(card).s, CARD_SUITS[s],
+                     name_place(dst, ':').s);
+    if (rank_of(card) == a + 1) {
+        a++;
+    } else if (rank_of(card) == b + 1) {
+        b++;
+    } else {
+        char wants[32] = "nothing";
+        if (a < KING && b < KING && a != b)
+            snprintf(wants, sizeof wants, "%s or %s", rank_phrase(a + 1), rank_phrase(b + 1));
+        else if (a < KING || b < KING)
+            snprintf(wants, sizeof wants, "%s", rank_phrase((a < KING ? a : b) + 1));
+        return failf(err, errlen, "the %c foundations hold %d and %d cards: they take %s", CARD_SUITS[s], a, b, wants);
+    }
+    f[0] = a > b ? a : b;
+    f[1] = a > b ? b : a;
+    return 0;
+}
+
+/* n cards (a run bottom first) onto side or bottom pile dst: on a top card
+ * they build on, or as the empty place's rule allows (_put_on_pile). */
+static int put_on_pile(const deck2_rules *r, deck2_position *q, const uint8_t *cards, int n, place dst, char *err,
+                       int errlen)
+{
+    int t = pile_of(dst), top = top_of(q, t), card = cards[0];
+    place_text name = name_place(dst, ':');
+    const char *where = name.s;
+    if (top != NO && !builds_on(card, top)) {
+        if (rank_of(card) == KING)
+            return failf(err, errlen, "%s shows %s: a King goes on no card", where, name_card(top).s);
+        if (rank_of(top) != rank_of(card) + 1)
+            return failf(err, errlen, "%s shows %s: %s goes only on %s", where, name_card(top).s, name_card(card).s,
+                         rank_phrase(rank_of(card) + 1));
+        return failf(err, errlen, "%s shows %s: piles build in alternating colours", where, name_card(top).s);
+    }
+    if (top == NO) {
+        if (q->njewels)
+            return failf(err, errlen, "%s is empty and the next jewel fills it", where);
+        if (n > 1)
+            return failf(err, errlen, "%s is empty and an empty place takes a single card, not a run", where);
+        if (r->empty_pile == DECK2_EMPTY_NONE)
+            return failf(err, errlen, "%s is empty and an empty side or bottom place stays empty in this game", where);
+        if (r->empty_pile == DECK2_EMPTY_KING && rank_of(card) != KING)
+            return failf(err, errlen, "%s is empty and an empty side or bottom place takes only a King", where);
+    }
+    memcpy(&q->tableau[t][q->ntableau[t]], cards, (size_t)n);
+    q->ntableau[t] += n;
+    return 0;
+}
+
+/* The lifted cards onto dst (_put). */
+static int put(const deck2_rules *r, deck2_position *q, const uint8_t *cards, int n, place dst, char *err, int errlen)
+{
+    if (dst.kind == SOLVER_PLACE_FOUNDATION)
+        return put_home(q, cards[0], dst, err, errlen);
+    if (is_pile(dst))
+        return put_on_pile(r, q, cards, n, dst, err, errlen);
+    if (dst.kind == SOLVER_PLACE_RESERVE_PILE) {
+        int k = dst.index - 1;
+        q->reserves[k][q->nreserves[k]++] = cards[0];
+        return 0;
+    }
+    /* a lid place */
+    uint8_t *held = &q->lid[dst.index - 1];
+    place_text name = name_place(dst, ':');
+    if (*held != NO)
+        return failf(err, errlen, "%s holds %s: a lid card never has a card on it", name.s, name_card(*held).s);
+    if (q->njewels)
+        return failf(err, errlen, "%s is empty and the next jewel fills it", name.s);
+    if (r->empty_lid != DECK2_EMPTY_ANY)
+        return failf(err, errlen, "%s is empty and an empty lid place stays empty in this game", name.s);
+    *held = cards[0];
+    return 0;
+}
+
+/* A card move: its source's top card when it names none. */
+static int apply_move(const deck2_rules *r, deck2_position *q, const solver_move *m, char *err, int errlen)
+{
+    place src = make_place(m->src, m->src_index), dst = make_place(m->dst, m->dst_index);
+    uint8_t cards[KING]; /* a run is at most 13 cards, King to Ace */
+    int top;
+    if (source_top(r, q, src, &top, err, errlen) < 0)
+        return -1;
+    int card = m->card == SOLVER_NO_CARD ? top : m->card;
+    if (card < 0 || card >= 52)
+        return play_fail(err, errlen, "the move's card is not a card 0..51");
+    if (check_move_rules(r, q, src, dst, card, err, errlen) < 0)
+        return -1;
+    int n = take(r, q, src, dst, card, cards, err, errlen);
+    if (n < 0)
+        return -1;
+    return put(r, q, cards, n, dst, err, errlen);
+}
+
+static const char *action_word(int action)
+{
+    switch (action) {
+    case SOLVER_REDEAL: return "redeal";
+    case SOLVER_DEAL: return "deal";
+    default: return "such action";
+    }
+}
+
+int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+{
+    if (check_position(r, p, err, errlen) < 0)
+        return -1;
+    if (!m)
+        return play_fail(err, errlen, "no move given");
+    deck2_position q;
+    place pending;
+    int rc;
+    memcpy(&q, p, sizeof q);
+    if (m->action == SOLVER_JEWEL_FILL)
+        rc = apply_jewel(&q, m, err, errlen);
+    else if (space_pending(&q, &pending))
+        rc = failf(err, errlen, "%s is empty: the next jewel must fill it first", name_place(pending, ':').s);
+    else if (m->action == SOLVER_TURN)
+        rc = apply_turn(&q, err, errlen);
+    else if (m->action == SOLVER_MOVE)
+        rc = apply_move(r, &q, m, err, errlen);
+    else
+        rc = failf(err, errlen, "there is no %s in Porta-Jóias; actions are turn, move, jewel", action_word(m->action));
+    if (rc == 0)
+        memcpy(p, &q, sizeof q);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * The rules' own move, and the score. */
+
+int jewel_play_auto(const deck2_rules *r, const deck2_position *p, solver_move *out)
+{
+    place pending;
+    if (check_position(r, p, NULL, 0) < 0 || !space_pending(p, &pending))
+        return 0;
+    if (out) {
+        memset(out, 0, sizeof *out);
+        out->action = SOLVER_JEWEL_FILL;
+        out->card = p->jewels[0];
+        out->dst = pending.kind;
+        out->dst_index = pending.index;
+    }
+    return 1;
+}
+
+int jewel_play_score(const deck2_position *p)
+{
+    int score = 0;
+    for (int s = 0; p && s < 4; s++)
+        score += p->foundations[s][0] + p->foundations[s][1];
+    return score;
+}

@@ -1,0 +1,499 @@
+/* napoleao.c - Paciência Napoleão's rules of play for a player (play.h):
+ * the start of a deal, the legal moves, a move applied, the score and the
+ * restriction of the first rounds. It plays as the reference does: the
+ * engine solver/rules/napoleao.py (legal_moves, play, restricted) behind
+ * the player of solver/families/napoleao/player.py (reference_legal,
+ * to_engine), from the start of solver/families/napoleao/position.py; the
+ * position is the struct solver/families/napoleao/core.py makes of it.
+ *
+ * Places as the player names them: piles 1..12, King and Ace bases by suit
+ * 0..3 (C S H D). Only a pile's top card moves, and only onto a base of its
+ * suit; a deal puts the next card of the stock on each pile in turn (12, or
+ * all that is left); a redeal gathers the piles into the stock again. */
+#include <stdio.h>
+#include <string.h>
+
+#include "families.h"
+#include "family.h"
+
+#define PACK 104      /* cards of the two decks */
+#define KING 13
+#define ACE 1
+#define BASE_SIZE 13  /* cards on a full base */
+#define MAX_MOVES (2 * DECK2_PILES + 1)
+
+enum { KBASE = 0, ABASE = 1 }; /* a base's kind, in the order moves list them */
+
+static const char *const SUIT_SYMBOLS[4] = { "♣", "♠", "♥", "♦" };
+static const char *const BASE_NAMES[2] = { "King base", "Ace base" };
+
+static int suit_of(int card)
+{
+    return card / 13;
+}
+
+static int rank_of(int card)
+{
+    return card % 13 + 1;
+}
+
+/* A card as a player reads it (solver/cards.py's pretty): "10♥", "J♦". */
+static const char *card_text(int card, char *buf, size_t size)
+{
+    static const char *const ranks[13] = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" };
+    snprintf(buf, size, "%s%s", ranks[card % 13], SUIT_SYMBOLS[suit_of(card)]);
+    return buf;
+}
+
+/* A rank as a message says it: "an A", "a 5", "an 8", "a 10", "a K". */
+static const char *rank_text(int rank)
+{
+    static const char *const names[14] = { "",    "an A", "a 2", "a 3",  "a 4", "a 5", "a 6",
+                                           "a 7", "an 8", "a 9", "a 10", "a J", "a Q", "a K" };
+    return names[rank];
+}
+
+static int base_count(const deck2_position *p, int kind, int suit)
+{
+    return kind == KBASE ? p->kbases[suit] : p->abases[suit];
+}
+
+/* The rank the base of `kind` and `suit` takes next, or 0 when it is full. */
+static int base_wants(const deck2_position *p, int kind, int suit)
+{
+    int n = base_count(p, kind, suit);
+    if (n >= BASE_SIZE)
+        return 0;
+    return kind == KBASE ? KING - n : n + 1;
+}
+
+/* Whether card on the base of `kind` of its suit starts that base. */
+static int starts_base(const deck2_position *p, int card, int kind)
+{
+    return base_count(p, kind, suit_of(card)) == 0 && rank_of(card) == (kind == KBASE ? KING : ACE);
+}
+
+static int restricted(const deck2_rules *r, const deck2_position *p)
+{
+    return (p->redeals == 0 || r->restricted_again) && 1 <= p->rounds && p->rounds <= r->restricted_rounds;
+}
+
+/* Whether the top card of pile i (0-based) goes onto its suit's base of `kind` now. */
+static int fits(const deck2_rules *r, const deck2_position *p, int i, int kind)
+{
+    if (p->npiles[i] == 0)
+        return 0;
+    int card = p->piles[i][p->npiles[i] - 1];
+    if (base_wants(p, kind, suit_of(card)) != rank_of(card))
+        return 0;
+    return !restricted(r, p) || starts_base(p, card, kind);
+}
+
+static int can_redeal(const deck2_rules *r, const deck2_position *p)
+{
+    if (p->nstock > 0 || p->redeals >= r->redeals)
+        return 0;
+    for (int i = 0; i < DECK2_PILES; i++)
+        if (p->npiles[i] > 0)
+            return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * A possible position, as the search's constructor has it (napoleao_init). */
+
+static int check_rules(const deck2_rules *r, char *err, int errlen)
+{
+    if (!r)
+        return play_fail(err, errlen, "rules: none given");
+    if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
+        return play_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
+    return 0;
+}
+
+/* Counts n cards into count; -1 if one is not a card id 0..51. */
+static int count_cards(const uint8_t *cards, int n, int *count)
+{
+    for (int i = 0; i < n; i++) {
+        if (cards[i] >= 52)
+            return -1;
+        count[cards[i]]++;
+    }
+    return 0;
+}
+
+static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+{
+    if (p->redeals < 0 || p->redeals > r->redeals)
+        return play_fail(err, errlen, "position: more redeals made than the rules allow");
+    if (p->nstock < 0 || p->nstock > PACK || p->rounds < 0 || p->rounds > PACK)
+        return play_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
+    for (int i = 0; i < DECK2_PILES; i++)
+        if (p->npiles[i] < 0 || p->npiles[i] > PACK)
+            return play_fail(err, errlen, "position: a pile must hold 0..104 cards");
+    for (int s = 0; s < 4; s++)
+        if (p->kbases[s] < 0 || p->kbases[s] > BASE_SIZE || p->abases[s] < 0 || p->abases[s] > BASE_SIZE)
+            return play_fail(err, errlen, "position: a base must hold 0..13 cards");
+    return 0;
+}
+
+/* 0 if p is a position of the rules r: its counts in range and every card
+ * there twice across the stock, the piles and the bases; else -1 and why. */
+static int check_position(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+{
+    if (check_rules(r, err, errlen) < 0)
+        return -1;
+    if (!p)
+        return play_fail(err, errlen, "position: none given");
+    if (check_counts(r, p, err, errlen) < 0)
+        return -1;
+    int count[52] = { 0 };
+    int bad = count_cards(p->stock, p->nstock, count);
+    for (int i = 0; i < DECK2_PILES; i++)
+        bad |= count_cards(p->piles[i], p->npiles[i], count);
+    if (bad)
+        return play_fail(err, errlen, "position: a card id is not 0..51");
+    for (int s = 0; s < 4; s++) {
+        for (int i = 0; i < p->kbases[s]; i++)
+            count[s * 13 + KING - 1 - i]++;
+        for (int i = 0; i < p->abases[s]; i++)
+            count[s * 13 + i]++;
+    }
+    return family_check_twice(count, " (piles, stock and bases)", err, errlen);
+}
+
+/* ------------------------------------------------------------------------
+ * The start of a deal (NapoleaoPosition.start). */
+
+/* The index of the first card of `rank` in cards, or -1. */
+static int first_of_rank(const uint8_t *cards, int n, int rank)
+{
+    for (int i = 0; i < n; i++)
+        if (rank_of(cards[i]) == rank)
+            return i;
+    return -1;
+}
+
+int napoleao_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err, int errlen)
+{
+    if (check_rules(r, err, errlen) < 0)
+        return -1;
+    if (!cards || !out || n != PACK)
+        return play_fail(err, errlen, "a start takes the 104 cards of two decks");
+    int count[52] = { 0 };
+    if (count_cards(cards, n, count) < 0)
+        return play_fail(err, errlen, "a card id is not 0..51");
+    if (family_check_twice(count, " (the pack)", err, errlen) < 0)
+        return -1;
+    /* As core.py's position(): zeros but the jewel box's turned card, none. */
+    memset(out, 0, sizeof *out);
+    out->turned = DECK2_NO_CARD;
+    int king = -1, ace = -1;
+    if (r->start_bases) {
+        /* The pack's first King and first Ace (from its top) start their bases. */
+        king = first_of_rank(cards, n, KING);
+        ace = first_of_rank(cards, n, ACE);
+        out->kbases[suit_of(cards[king])] = 1;
+        out->abases[suit_of(cards[ace])] = 1;
+    }
+    for (int i = 0; i < n; i++)
+        if (i != king && i != ace)
+            out->stock[out->nstock++] = cards[i];
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The legal moves (legal_moves), in the engine's order. */
+
+static solver_move base_move(int card, int pile, int kind)
+{
+    solver_move m;
+    memset(&m, 0, sizeof m);
+    m.action = SOLVER_MOVE;
+    m.card = card;
+    m.src = SOLVER_PLACE_PILE;
+    m.src_index = pile + 1;
+    m.dst = kind == KBASE ? SOLVER_PLACE_KBASE : SOLVER_PLACE_ABASE;
+    m.dst_index = suit_of(card);
+    return m;
+}
+
+/* Every legal move into all (MAX_MOVES of room); returns how many. */
+static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move *all)
+{
+    int n = 0;
+    for (int i = 0; i < DECK2_PILES; i++)
+        for (int kind = KBASE; kind <= ABASE; kind++)
+            if (fits(r, p, i, kind))
+                all[n++] = base_move(p->piles[i][p->npiles[i] - 1], i, kind);
+    if (n > 0 && r->deal_when_stuck)
+        return n;
+    if (p->nstock == 0 && !can_redeal(r, p))
+        return n;
+    solver_move *m = &all[n++];
+    memset(m, 0, sizeof *m);
+    m->card = SOLVER_NO_CARD;
+    if (p->nstock == 0) {
+        m->action = SOLVER_REDEAL;
+        return n;
+    }
+    m->action = SOLVER_DEAL;
+    m->src = SOLVER_PLACE_STOCK;
+    m->ncards = p->nstock < DECK2_PILES ? p->nstock : DECK2_PILES;
+    memcpy(m->cards, p->stock, (size_t)m->ncards);
+    return n;
+}
+
+int napoleao_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err, int errlen)
+{
+    if (check_position(r, p, err, errlen) < 0)
+        return -1;
+    solver_move all[MAX_MOVES];
+    int n = list_moves(r, p, all);
+    for (int i = 0; i < n && i < max && out; i++)
+        out[i] = all[i];
+    return n;
+}
+
+/* ------------------------------------------------------------------------
+ * A deal and a redeal (_deal, _redeal). */
+
+/* Under deal_when_stuck, -1 and why if a playable card fits a base (no
+ * round and no redeal then: _check_nothing_fits); `what` is what is dealt. */
+static int refuse_while_fitting(const deck2_rules *r, const deck2_position *p, const char *what, char *err, int errlen)
+{
+    if (!r->deal_when_stuck)
+        return 0;
+    for (int i = 0; i < DECK2_PILES; i++)
+        for (int kind = KBASE; kind <= ABASE; kind++)
+            if (fits(r, p, i, kind)) {
+                char text[200], name[8];
+                int card = p->piles[i][p->npiles[i] - 1];
+                snprintf(text, sizeof text,
+                         "%s on pile %d still fits %s:%c: these rules deal %s only when no playable card fits a base",
+                         card_text(card, name, sizeof name), i + 1, kind == KBASE ? "kbase" : "abase",
+                         CARD_SUITS[suit_of(card)], what);
+                return play_fail(err, errlen, text);
+            }
+    return 0;
+}
+
+static int apply_deal(const deck2_rules *r, deck2_position *p, char *err, int errlen)
+{
+    if (p->nstock == 0)
+        return play_fail(err, errlen, can_redeal(r, p) ? "the stock is empty (redeal first)" : "the stock is empty");
+    if (refuse_while_fitting(r, p, "a round", err, errlen) < 0)
+        return -1;
+    int k = p->nstock < DECK2_PILES ? p->nstock : DECK2_PILES;
+    for (int i = 0; i < k; i++)
+        p->piles[i][p->npiles[i]++] = p->stock[i];
+    memmove(p->stock, p->stock + k, (size_t)(p->nstock - k));
+    memset(p->stock + p->nstock - k, 0, (size_t)k);
+    p->nstock -= k;
+    p->rounds++;
+    return 0;
+}
+
+static int refuse_redeal(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+{
+    char text[200];
+    if (r->redeals == 0)
+        return play_fail(err, errlen, "these rules deal the pack once: there is no redeal");
+    if (p->nstock > 0) {
+        snprintf(text, sizeof text, "the stock still holds %d card%s: deal them first", p->nstock,
+                 p->nstock != 1 ? "s" : "");
+        return play_fail(err, errlen, text);
+    }
+    if (p->redeals >= r->redeals) {
+        snprintf(text, sizeof text, "no redeal left: %d redeal%s allowed, %d made (this is the last pass, %d of %d)",
+                 r->redeals, r->redeals != 1 ? "s" : "", p->redeals, r->redeals + 1, r->redeals + 1);
+        return play_fail(err, errlen, text);
+    }
+    if (!can_redeal(r, p))
+        return play_fail(err, errlen, "the piles are empty: nothing to redeal");
+    return refuse_while_fitting(r, p, "again", err, errlen);
+}
+
+static int apply_redeal(const deck2_rules *r, deck2_position *p, char *err, int errlen)
+{
+    if (refuse_redeal(r, p, err, errlen) < 0)
+        return -1;
+    /* Gathered without shuffling: each pile keeps its order, bottom card
+     * first; pile 1's cards first, or pile 12's with deal_from_last. */
+    memset(p->stock, 0, sizeof p->stock);
+    for (int j = 0; j < DECK2_PILES; j++) {
+        int i = r->deal_from_last ? DECK2_PILES - 1 - j : j;
+        memcpy(p->stock + p->nstock, p->piles[i], (size_t)p->npiles[i]);
+        p->nstock += p->npiles[i];
+    }
+    memset(p->piles, 0, sizeof p->piles);
+    memset(p->npiles, 0, sizeof p->npiles);
+    p->rounds = 0;
+    p->redeals++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * A card moved from a pile to a base (Player.to_engine, then _move_card). */
+
+/* A place's name as the solution format writes it ("pile:3", "kbase:H", "waste"). */
+static const char *place_text(int kind, int index, char *buf, size_t size)
+{
+    static const char *const names[] = { "stock", "waste", "cell", "reserve", "corner", "tomb",    "pile",
+                                         "kbase", "abase", "lid",  "side",    "bottom", "reserve", "foundation" };
+    int count = (int)(sizeof names / sizeof names[0]);
+    if (kind < 0 || kind >= count)
+        snprintf(buf, size, "%d", kind);
+    else if (kind == SOLVER_PLACE_KBASE || kind == SOLVER_PLACE_ABASE || kind == SOLVER_PLACE_FOUNDATION)
+        snprintf(buf, size, "%s:%c", names[kind], index >= 0 && index < 4 ? CARD_SUITS[index] : '?');
+    else if (kind < SOLVER_PLACE_PILE || index == 0)
+        snprintf(buf, size, "%s", names[kind]);
+    else
+        snprintf(buf, size, "%s:%d", names[kind], index);
+    return buf;
+}
+
+/* The pile (0-based) m takes its card from, into *pile; -1 and why if the
+ * player's move names no pile, an empty one, or a card not on its top. */
+static int move_source(const deck2_position *p, const solver_move *m, int *pile, char *err, int errlen)
+{
+    char text[200], name[24];
+    if (m->card != SOLVER_NO_CARD && (m->card < 0 || m->card >= 52))
+        return play_fail(err, errlen, "the card of the move is not a card id 0..51");
+    if (m->src == SOLVER_PLACE_KBASE || m->src == SOLVER_PLACE_ABASE)
+        return play_fail(err, errlen, "cards on the bases never move again");
+    if (m->src != SOLVER_PLACE_PILE) {
+        snprintf(text, sizeof text, "unknown place '%s': a card leaves only a pile (pile:1 .. pile:12)",
+                 place_text(m->src, m->src_index, name, sizeof name));
+        return play_fail(err, errlen, text);
+    }
+    int i = m->src_index - 1;
+    if (m->src_index == 0)
+        return play_fail(err, errlen, "say which pile: pile:1 .. pile:12");
+    if (i < 0 || i >= DECK2_PILES) {
+        snprintf(text, sizeof text, "there is no 'pile:%d': piles are numbered 1 to %d", m->src_index, DECK2_PILES);
+        return play_fail(err, errlen, text);
+    }
+    if (p->npiles[i] == 0) {
+        snprintf(text, sizeof text, "pile %d is empty", i + 1);
+        return play_fail(err, errlen, text);
+    }
+    int top = p->piles[i][p->npiles[i] - 1];
+    if (m->card != SOLVER_NO_CARD && m->card != top) {
+        snprintf(text, sizeof text, "the top of pile %d is %s", i + 1, card_text(top, name, sizeof name));
+        return play_fail(err, errlen, text);
+    }
+    *pile = i;
+    return 0;
+}
+
+/* The kind of base m sends card to, into *kind; -1 and why if m's
+ * destination is no base, or a base of another suit. */
+static int move_destination(const solver_move *m, int card, int *kind, char *err, int errlen)
+{
+    char text[200], name[24];
+    int is_base = m->dst == SOLVER_PLACE_KBASE || m->dst == SOLVER_PLACE_ABASE;
+    int known = is_base ? m->dst_index >= 0 && m->dst_index < 4
+                        : m->dst == SOLVER_PLACE_PILE && m->dst_index >= 1 && m->dst_index <= DECK2_PILES;
+    if (!known) {
+        snprintf(text, sizeof text,
+                 "unknown destination place '%s'; places are pile:1..pile:12, kbase:S and abase:S"
+                 " (S one of C, S, H, D)",
+                 place_text(m->dst, m->dst_index, name, sizeof name));
+        return play_fail(err, errlen, text);
+    }
+    if (!is_base)
+        return play_fail(err, errlen, "cards never move between piles: a pile card goes only to a base");
+    if (m->dst_index != suit_of(card)) {
+        char suit = CARD_SUITS[suit_of(card)];
+        snprintf(text, sizeof text, "a base takes only its own suit: %s goes on kbase:%c or abase:%c",
+                 card_text(card, name, sizeof name), suit, suit);
+        return play_fail(err, errlen, text);
+    }
+    *kind = m->dst == SOLVER_PLACE_KBASE ? KBASE : ABASE;
+    return 0;
+}
+
+/* -1 and why if the base of `kind` of card's suit does not take card now. */
+static int refuse_base(const deck2_rules *r, const deck2_position *p, int card, int kind, char *err, int errlen)
+{
+    char text[200], name[8];
+    int suit = suit_of(card), wants = base_wants(p, kind, suit), n = base_count(p, kind, suit);
+    const char *symbol = SUIT_SYMBOLS[suit], *base = BASE_NAMES[kind];
+    if (wants == 0)
+        snprintf(text, sizeof text, "the %s %s is full", symbol, base);
+    else if (rank_of(card) != wants && n == 0)
+        snprintf(text, sizeof text, "the empty %s %s takes only %s", symbol, base, rank_text(wants));
+    else if (rank_of(card) != wants) {
+        int top = suit * 13 + (kind == KBASE ? KING + 1 - n : n) - 1;
+        snprintf(text, sizeof text, "the %s %s shows %s and wants %s", symbol, base, card_text(top, name, sizeof name),
+                 rank_text(wants));
+    } else if (restricted(r, p) && !starts_base(p, card, kind))
+        snprintf(text, sizeof text,
+                 "round %d is restricted: only a King or an Ace that starts an empty base may leave the piles"
+                 " (free play from round %d)",
+                 p->rounds, r->restricted_rounds + 1);
+    else
+        return 0;
+    return play_fail(err, errlen, text);
+}
+
+static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+{
+    int pile = 0, kind = KBASE;
+    if (move_source(p, m, &pile, err, errlen) < 0)
+        return -1;
+    int card = p->piles[pile][p->npiles[pile] - 1];
+    if (move_destination(m, card, &kind, err, errlen) < 0 || refuse_base(r, p, card, kind, err, errlen) < 0)
+        return -1;
+    p->piles[pile][--p->npiles[pile]] = 0;
+    if (kind == KBASE)
+        p->kbases[suit_of(card)]++;
+    else
+        p->abases[suit_of(card)]++;
+    return 0;
+}
+
+int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+{
+    char text[200];
+    if (check_position(r, p, err, errlen) < 0)
+        return -1;
+    if (!m)
+        return play_fail(err, errlen, "no move given");
+    switch (m->action) {
+    case SOLVER_DEAL: return apply_deal(r, p, err, errlen);
+    case SOLVER_REDEAL: return apply_redeal(r, p, err, errlen);
+    case SOLVER_MOVE: return apply_move(r, p, m, err, errlen);
+    case SOLVER_TURN:
+    case SOLVER_JEWEL_FILL:
+        snprintf(text, sizeof text, "there is no %s in Paciência Napoleão; actions are deal, redeal, move",
+                 m->action == SOLVER_TURN ? "turn" : "jewel");
+        return play_fail(err, errlen, text);
+    default:
+        snprintf(text, sizeof text, "unknown action %d; actions are deal, redeal, move", m->action);
+        return play_fail(err, errlen, text);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * The score and the restriction. */
+
+/* Cards on the bases; -1 for a base of an impossible count (not 0..13). */
+int napoleao_play_score(const deck2_position *p)
+{
+    int score = 0;
+    if (!p)
+        return -1;
+    for (int s = 0; s < 4; s++) {
+        if (p->kbases[s] < 0 || p->kbases[s] > BASE_SIZE || p->abases[s] < 0 || p->abases[s] > BASE_SIZE)
+            return -1;
+        score += p->kbases[s] + p->abases[s];
+    }
+    return score;
+}
+
+int napoleao_play_restricted(const deck2_rules *r, const deck2_position *p)
+{
+    return r && p && restricted(r, p);
+}

@@ -1,0 +1,657 @@
+/* tomb.c - the Napoleon's Tomb family's rules of play (play.h): a deal's
+ * start, the legal moves of a tomb_table, a player's move applied and the
+ * move the rules make by themselves, exactly as the reference player
+ * (solver/families/tomb/player.py) plays them over the reference engine
+ * (solver/rules/tomb.py), which stays their independent checker
+ * (tests/test_play_core.py).
+ *
+ * The table: four corners build up 7..K (an empty one takes any 7), the tomb
+ * builds down 6..A four times over (with n cards it wants 6 - n % 6), cells
+ * hold one card each, the sixes reserve (some variants) holds 6s waiting for
+ * the tomb; the stock turns r->turn cards at a time onto the waste, whose
+ * top card alone plays. A player numbers the cells and corners 1..; the
+ * engine treats them as interchangeable and takes the first that fits,
+ * which is also where a move naming no number goes.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "play.h"
+#include "families.h"
+
+#define RANK(c) ((c) % 13 + 1)
+#define NCORNERS 4
+#define CORNER_BASE 7 /* a corner starts with a 7 and builds up to the King */
+#define KING 13
+#define TOMB_BASE 6 /* the tomb builds down from a 6, four rounds of six */
+#define TOMB_SIZE 24
+
+/* The moves' destinations, in the order the engine lists them. */
+static const int DEST_ORDER[] = { SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB, SOLVER_PLACE_RESERVE, SOLVER_PLACE_CELL,
+                                  SOLVER_PLACE_WASTE };
+
+/* ------------------------------------------------------------------------
+ * Messages */
+
+static int failf(char *err, int errlen, const char *fmt, ...)
+{
+    char text[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    return play_fail(err, errlen, text);
+}
+
+/* A card as a player reads it: "10♥", "J♦" (out has room for 8 bytes). */
+static const char *card_text(int card, char *out)
+{
+    static const char *const ranks[] = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" };
+    static const char *const suits[] = { "♣", "♠", "♥", "♦" };
+    snprintf(out, 8, "%s%s", ranks[card % 13], suits[card / 13]);
+    return out;
+}
+
+/* "an A", "a 5", "an 8", "a 10", "a K": a rank as a message says it. */
+static const char *rank_text(int rank)
+{
+    static const char *const names[] = { "an A", "a 2", "a 3",  "a 4", "a 5", "a 6", "a 7",
+                                         "an 8", "a 9", "a 10", "a J", "a Q", "a K" };
+    return names[rank - 1];
+}
+
+/* ------------------------------------------------------------------------
+ * What the foundations and the cells take */
+
+static int corner_accepts(const tomb_table *t, int i, int card)
+{
+    int n = t->pos.corners[i];
+    if (n == 0)
+        return RANK(card) == CORNER_BASE;
+    return CORNER_BASE + n - 1 < KING && RANK(card) == CORNER_BASE + n;
+}
+
+/* The first corner that takes card, or -1. */
+static int first_corner(const tomb_table *t, int card)
+{
+    for (int i = 0; i < NCORNERS; i++)
+        if (corner_accepts(t, i, card))
+            return i;
+    return -1;
+}
+
+/* The rank the tomb takes next; 0 when it is full. */
+static int tomb_wants(const tomb_table *t)
+{
+    return t->pos.tomb >= TOMB_SIZE ? 0 : TOMB_BASE - t->pos.tomb % TOMB_BASE;
+}
+
+/* The first empty cell, or -1. */
+static int first_empty_cell(const tomb_rules *r, const tomb_table *t)
+{
+    for (int i = 0; i < r->cells; i++)
+        if (t->pos.cells[i] == SOLVER_NO_CARD)
+            return i;
+    return -1;
+}
+
+#define BIT(place) (1u << (place))
+
+/* The places the rules let a card of src go to at all, whatever they hold
+ * (the engine's _check_route and _destinations). A cell takes a waste card
+ * whenever there are cells (a variant must allow it); cell_from_cell stands
+ * for a card from cell to cell. */
+static unsigned routes(const tomb_rules *r, int src)
+{
+    unsigned out = 0;
+    if (src == SOLVER_PLACE_WASTE) {
+        out = BIT(SOLVER_PLACE_CORNER) | BIT(SOLVER_PLACE_TOMB);
+        out |= r->sixes_reserve ? BIT(SOLVER_PLACE_RESERVE) : 0;
+        out |= r->cells > 0 ? BIT(SOLVER_PLACE_CELL) : 0;
+    } else if (src == SOLVER_PLACE_CELL) {
+        out = r->cell_to_foundation ? BIT(SOLVER_PLACE_CORNER) | BIT(SOLVER_PLACE_TOMB) : 0;
+        out |= r->cell_from_cell ? BIT(SOLVER_PLACE_CELL) : 0;
+        out |= r->cell_to_reserve && r->sixes_reserve ? BIT(SOLVER_PLACE_RESERVE) : 0;
+        out |= r->cell_to_waste ? BIT(SOLVER_PLACE_WASTE) : 0;
+    } else if (src == SOLVER_PLACE_RESERVE) {
+        out = r->sixes_reserve ? BIT(SOLVER_PLACE_TOMB) : 0;
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------------
+ * Checks of the rules and of a table */
+
+static int check_rules(const tomb_rules *r, char *err, int errlen)
+{
+    if (!r)
+        return play_fail(err, errlen, "rules: none given");
+    if (r->turn < 1 || r->turn > 52)
+        return failf(err, errlen, "rules: turn %d is not 1..52", r->turn);
+    if (r->passes < 1 || r->passes > 7)
+        return failf(err, errlen, "rules: passes %d is not 1..7", r->passes);
+    if (r->cells < 0 || r->cells > SOLVER_MAX_CELLS)
+        return failf(err, errlen, "rules: cells %d is not 0..%d", r->cells, SOLVER_MAX_CELLS);
+    if (r->cell_to_reserve && !r->sixes_reserve)
+        return play_fail(err, errlen, "rules: cells send to a sixes reserve that does not exist");
+    return 0;
+}
+
+/* Marks the n cards of a place (named where) as seen; -1 with a message if
+ * one is no card or was seen already. */
+static int see_cards(const uint8_t *cards, int n, const char *where, const char **seen, char *err, int errlen)
+{
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        if (c > 51)
+            return failf(err, errlen, "position: %s holds card id %d, not 0..51", where, c);
+        if (seen[c] == where)
+            return failf(err, errlen, "position: a card is twice in %s", where);
+        if (seen[c])
+            return failf(err, errlen, "position: a card is both in %s and in %s", seen[c], where);
+        seen[c] = where;
+    }
+    return 0;
+}
+
+/* The counts of a table, each in its range. */
+static int check_counts(const tomb_rules *r, const tomb_position *p, char *err, int errlen)
+{
+    if (p->nstock < 0 || p->nstock > 52 || p->nwaste < 0 || p->nwaste > 52)
+        return failf(err, errlen, "position: %d cards in the stock and %d in the waste", p->nstock, p->nwaste);
+    if (p->nreserve < 0 || p->nreserve > 4)
+        return failf(err, errlen, "position: %d cards in the sixes reserve, not 0..4", p->nreserve);
+    if (p->nreserve && !r->sixes_reserve)
+        return play_fail(err, errlen, "position: cards in a sixes reserve that the rules do not have");
+    for (int i = 0; i < NCORNERS; i++)
+        if (p->corners[i] < 0 || p->corners[i] > KING - CORNER_BASE + 1)
+            return failf(err, errlen, "position: corner %d holds %d cards, not 0..7", i + 1, p->corners[i]);
+    if (p->tomb < 0 || p->tomb > TOMB_SIZE)
+        return failf(err, errlen, "position: the tomb holds %d cards, not 0..24", p->tomb);
+    if (p->redeals < 0 || p->redeals >= r->passes)
+        return failf(err, errlen, "position: %d redeals made, but %d passes", p->redeals, r->passes);
+    for (int i = r->cells; i < SOLVER_MAX_CELLS; i++)
+        if (p->cells[i] != SOLVER_NO_CARD)
+            return failf(err, errlen, "position: a card in cell %d, but there are %d cells", i + 1, r->cells);
+    return 0;
+}
+
+/* The ranks of the foundations and the reserve are those they can hold. */
+static int check_ranks(const tomb_table *t, char *err, int errlen)
+{
+    for (int i = 0; i < NCORNERS; i++)
+        for (int k = 0; k < t->pos.corners[i]; k++)
+            if (RANK(t->corner_cards[i][k]) != CORNER_BASE + k)
+                return failf(err, errlen, "position: corner %d does not build up 7, 8, ... K", i + 1);
+    for (int k = 0; k < t->pos.tomb; k++)
+        if (RANK(t->tomb_cards[k]) != TOMB_BASE - k % TOMB_BASE)
+            return play_fail(err, errlen, "position: the tomb does not build down 6, 5, ... A four times");
+    for (int k = 0; k < t->pos.nreserve; k++)
+        if (RANK(t->pos.reserve[k]) != TOMB_BASE)
+            return play_fail(err, errlen, "position: the sixes reserve holds a card that is not a 6");
+    return 0;
+}
+
+/* Whether t is a table of the rules: counts in range, every card of the
+ * deck in it once, the foundations built as they build. */
+static int check_table(const tomb_rules *r, const tomb_table *t, char *err, int errlen)
+{
+    if (check_rules(r, err, errlen) < 0)
+        return -1;
+    if (!t)
+        return play_fail(err, errlen, "position: none given");
+    const tomb_position *p = &t->pos;
+    if (check_counts(r, p, err, errlen) < 0)
+        return -1;
+    const char *seen[52] = { 0 };
+    static const char *const corner_names[] = { "corner 1", "corner 2", "corner 3", "corner 4" };
+    uint8_t cells[SOLVER_MAX_CELLS];
+    int ncells = 0;
+    for (int i = 0; i < r->cells; i++)
+        if (p->cells[i] != SOLVER_NO_CARD)
+            cells[ncells++] = p->cells[i];
+    if (see_cards(p->stock, p->nstock, "the stock", seen, err, errlen) < 0
+        || see_cards(p->waste, p->nwaste, "the waste", seen, err, errlen) < 0
+        || see_cards(cells, ncells, "the cells", seen, err, errlen) < 0
+        || see_cards(p->reserve, p->nreserve, "the sixes reserve", seen, err, errlen) < 0
+        || see_cards(t->tomb_cards, p->tomb, "the tomb", seen, err, errlen) < 0)
+        return -1;
+    for (int i = 0; i < NCORNERS; i++)
+        if (see_cards(t->corner_cards[i], p->corners[i], corner_names[i], seen, err, errlen) < 0)
+            return -1;
+    for (int c = 0; c < 52; c++)
+        if (!seen[c])
+            return play_fail(err, errlen, "position: a card of the deck is missing");
+    return check_ranks(t, err, errlen);
+}
+
+/* ------------------------------------------------------------------------
+ * The start of a deal */
+
+int solver_play_start_tomb(const tomb_rules *r, const uint8_t *cards, int n, tomb_table *out, char *err, int errlen)
+{
+    if (check_rules(r, err, errlen) < 0)
+        return -1;
+    if (!cards || !out || n != 52)
+        return failf(err, errlen, "deal: %d cards, not the 52 of a deck", cards ? n : 0);
+    const char *seen[52] = { 0 };
+    if (see_cards(cards, n, "the deal", seen, err, errlen) < 0)
+        return -1;
+    memset(out, 0, sizeof *out);
+    memcpy(out->pos.stock, cards, 52);
+    out->pos.nstock = 52;
+    memset(out->pos.cells, SOLVER_NO_CARD, sizeof out->pos.cells);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The legal moves */
+
+typedef struct {
+    int card, place, index; /* a card that may move, where it is (a cell's index 1..) */
+} source;
+
+/* The cards that may move, in the engine's order: the top of the waste, the
+ * cells', the reserve's. */
+static int sources(const tomb_rules *r, const tomb_table *t, source *out)
+{
+    int n = 0;
+    if (t->pos.nwaste)
+        out[n++] = (source){ t->pos.waste[t->pos.nwaste - 1], SOLVER_PLACE_WASTE, 0 };
+    for (int i = 0; i < r->cells; i++)
+        if (t->pos.cells[i] != SOLVER_NO_CARD)
+            out[n++] = (source){ t->pos.cells[i], SOLVER_PLACE_CELL, i + 1 };
+    for (int i = 0; r->sixes_reserve && i < t->pos.nreserve; i++)
+        out[n++] = (source){ t->pos.reserve[i], SOLVER_PLACE_RESERVE, 0 };
+    return n;
+}
+
+/* Writes a move into out[n] if n < max; returns n + 1. */
+static int emit(solver_move *out, int n, int max, const source *s, int dst, int dst_index)
+{
+    if (n < max) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].action = SOLVER_MOVE;
+        out[n].card = s->card;
+        out[n].src = s->place;
+        out[n].src_index = s->index;
+        out[n].dst = dst;
+        out[n].dst_index = dst_index;
+    }
+    return n + 1;
+}
+
+/* The moves of a card to dst: one for each corner or empty cell that takes
+ * it, else one if dst takes it now. */
+static int moves_to(const tomb_rules *r, const tomb_table *t, const source *s, int dst, solver_move *out, int n,
+                    int max)
+{
+    if (dst == SOLVER_PLACE_CORNER) {
+        for (int i = 0; i < NCORNERS; i++)
+            if (corner_accepts(t, i, s->card))
+                n = emit(out, n, max, s, dst, i + 1);
+    } else if (dst == SOLVER_PLACE_CELL) {
+        for (int i = 0; i < r->cells; i++)
+            if (t->pos.cells[i] == SOLVER_NO_CARD)
+                n = emit(out, n, max, s, dst, i + 1);
+    } else if ((dst == SOLVER_PLACE_TOMB && RANK(s->card) == tomb_wants(t))
+               || (dst == SOLVER_PLACE_RESERVE && RANK(s->card) == TOMB_BASE) || dst == SOLVER_PLACE_WASTE) {
+        n = emit(out, n, max, s, dst, 0);
+    }
+    return n;
+}
+
+/* The turn (its cards listed) or the redeal, if either may be made. */
+static int stock_move(const tomb_rules *r, const tomb_table *t, solver_move *out, int n, int max)
+{
+    const tomb_position *p = &t->pos;
+    int turn = p->nstock > 0, redeal = !turn && p->nwaste > 0 && p->redeals < r->passes - 1;
+    if (!turn && !redeal)
+        return n;
+    if (n < max) {
+        memset(&out[n], 0, sizeof out[n]);
+        out[n].card = SOLVER_NO_CARD;
+        out[n].action = turn ? SOLVER_TURN : SOLVER_REDEAL;
+        out[n].ncards = turn ? (r->turn < p->nstock ? r->turn : p->nstock) : 0;
+        memcpy(out[n].cards, p->stock, (size_t)out[n].ncards);
+    }
+    return n + 1;
+}
+
+int solver_play_moves_tomb(const tomb_rules *r, const tomb_table *t, solver_move *out, int max, char *err, int errlen)
+{
+    if (check_table(r, t, err, errlen) < 0)
+        return -1;
+    if (!out || max < 0)
+        max = 0;
+    source src[1 + SOLVER_MAX_CELLS + 4];
+    int nsrc = sources(r, t, src), n = 0;
+    for (size_t d = 0; d < sizeof DEST_ORDER / sizeof DEST_ORDER[0]; d++)
+        for (int i = 0; i < nsrc; i++)
+            if (routes(r, src[i].place) & BIT(DEST_ORDER[d]))
+                n = moves_to(r, t, &src[i], DEST_ORDER[d], out, n, max);
+    return stock_move(r, t, out, n, max);
+}
+
+/* ------------------------------------------------------------------------
+ * A move applied: the turn, the redeal, a card's move */
+
+static int play_turn(const tomb_rules *r, tomb_position *p, char *err, int errlen)
+{
+    if (!p->nstock) {
+        if (p->nwaste && p->redeals < r->passes - 1)
+            return play_fail(err, errlen, "the stock is empty (redeal first)");
+        return play_fail(err, errlen, "the stock is empty");
+    }
+    int k = r->turn < p->nstock ? r->turn : p->nstock;
+    memcpy(p->waste + p->nwaste, p->stock, (size_t)k);
+    p->nwaste += k;
+    memmove(p->stock, p->stock + k, (size_t)(p->nstock - k));
+    memset(p->stock + p->nstock - k, 0, (size_t)k);
+    p->nstock -= k;
+    return 0;
+}
+
+static int play_redeal(const tomb_rules *r, tomb_position *p, char *err, int errlen)
+{
+    if (r->passes == 1)
+        return play_fail(err, errlen, "this game goes through the stock once: there is no redeal");
+    if (p->nstock)
+        return failf(err, errlen, "the stock still holds %d card%s", p->nstock, p->nstock == 1 ? "" : "s");
+    if (p->redeals >= r->passes - 1)
+        return failf(err, errlen, "this is already the last pass (%d of %d): no more redeals", r->passes, r->passes);
+    if (!p->nwaste)
+        return play_fail(err, errlen, "the waste is empty: nothing to redeal");
+    /* Order kept: the first card turned onto the waste is turned first again. */
+    memcpy(p->stock, p->waste, (size_t)p->nwaste);
+    p->nstock = p->nwaste;
+    memset(p->waste, 0, sizeof p->waste);
+    p->nwaste = 0;
+    p->redeals++;
+    return 0;
+}
+
+/* A player's card move: the card, where it is and where it goes. A cell's
+ * or a corner's index is 0..n-1 here, or -1 where the player named none. */
+typedef struct {
+    int card;
+    int src, from; /* the source; from: the cell, or the card's place in the reserve */
+    int dst, to;   /* the destination; to: the cell or corner named, or -1 */
+} card_move;
+
+/* The card leaving a cell: the one in the cell named, or, where none is
+ * named, the card named (find_card looks for its cell). */
+static int cell_source(const tomb_rules *r, const tomb_table *t, const solver_move *m, card_move *cm, char *err,
+                       int errlen)
+{
+    char a[8];
+    if (!r->cells)
+        return play_fail(err, errlen, "this game has no cells");
+    if (m->src_index < 0 || m->src_index > r->cells)
+        return failf(err, errlen, "there is no cell %d: cells are numbered 1 to %d", m->src_index, r->cells);
+    if (m->src_index == 0) {
+        if (m->card == SOLVER_NO_CARD)
+            return failf(err, errlen, "say which cell: cell 1 .. cell %d", r->cells);
+        cm->card = m->card;
+        return 0;
+    }
+    cm->from = m->src_index - 1;
+    int held = t->pos.cells[cm->from];
+    if (held == SOLVER_NO_CARD)
+        return failf(err, errlen, "cell %d is empty", m->src_index);
+    if (m->card != SOLVER_NO_CARD && m->card != held)
+        return failf(err, errlen, "cell %d holds %s", m->src_index, card_text(held, a));
+    cm->card = held;
+    return 0;
+}
+
+/* The card leaving m's source: the card named, or the one on top of the
+ * source (the reference's _sourcecard_name). */
+static int source_card(const tomb_rules *r, const tomb_table *t, const solver_move *m, card_move *cm, char *err,
+                       int errlen)
+{
+    const tomb_position *p = &t->pos;
+    cm->src = m->src;
+    cm->from = -1;
+    switch (m->src) {
+    case SOLVER_PLACE_WASTE:
+        if (!p->nwaste)
+            return play_fail(err, errlen, "the waste is empty");
+        cm->card = m->card != SOLVER_NO_CARD ? m->card : p->waste[p->nwaste - 1];
+        return 0;
+    case SOLVER_PLACE_CELL: return cell_source(r, t, m, cm, err, errlen);
+    case SOLVER_PLACE_RESERVE:
+        if (!r->sixes_reserve)
+            return play_fail(err, errlen, "this game has no sixes reserve");
+        if (!p->nreserve)
+            return play_fail(err, errlen, "the sixes reserve is empty");
+        cm->card = m->card != SOLVER_NO_CARD ? m->card : p->reserve[p->nreserve - 1];
+        return 0;
+    case SOLVER_PLACE_STOCK: return play_fail(err, errlen, "turn the stock first: its cards are face down");
+    case SOLVER_PLACE_CORNER:
+    case SOLVER_PLACE_TOMB: return play_fail(err, errlen, "cards on the foundations never move again");
+    default: return play_fail(err, errlen, "unknown source place; places are waste, cell, reserve, corner, tomb");
+    }
+}
+
+/* The card checked to be at the top of its source, and its cell or its
+ * place in the reserve found (the engine's _take). */
+static int find_card(const tomb_rules *r, const tomb_table *t, card_move *cm, char *err, int errlen)
+{
+    const tomb_position *p = &t->pos;
+    char a[8];
+    if (cm->src == SOLVER_PLACE_WASTE) {
+        if (p->waste[p->nwaste - 1] != cm->card)
+            return failf(err, errlen, "the top of the waste is %s", card_text(p->waste[p->nwaste - 1], a));
+        return 0;
+    }
+    if (cm->src == SOLVER_PLACE_CELL) {
+        for (int i = 0; cm->from < 0 && i < r->cells; i++)
+            cm->from = p->cells[i] == cm->card ? i : -1;
+        return cm->from < 0 ? play_fail(err, errlen, "no cell holds the card named") : 0;
+    }
+    for (int i = 0; cm->from < 0 && i < p->nreserve; i++)
+        cm->from = p->reserve[i] == cm->card ? i : -1;
+    return cm->from < 0 ? play_fail(err, errlen, "the sixes reserve does not hold the card named") : 0;
+}
+
+/* The cell or corner the player named, if any: it must exist and be free,
+ * or take the card (the reference's _placer). */
+static int named_place(const tomb_rules *r, const tomb_table *t, const solver_move *m, card_move *cm, char *err,
+                       int errlen)
+{
+    char a[8];
+    int cell = m->dst == SOLVER_PLACE_CELL, count = cell ? r->cells : NCORNERS, i = m->dst_index - 1;
+    cm->dst = m->dst;
+    cm->to = -1;
+    if ((!cell && m->dst != SOLVER_PLACE_CORNER) || count == 0 || m->dst_index == 0)
+        return 0;
+    if (m->dst_index < 0 || m->dst_index > count)
+        return failf(err, errlen, "there is no %s %d: %ss are numbered 1 to %d", cell ? "cell" : "corner", m->dst_index,
+                     cell ? "cell" : "corner", count);
+    if (cell && t->pos.cells[i] != SOLVER_NO_CARD)
+        return failf(err, errlen, "cell %d holds %s", i + 1, card_text(t->pos.cells[i], a));
+    if (!cell && !corner_accepts(t, i, cm->card)) {
+        int n = t->pos.corners[i];
+        if (n == 0)
+            return failf(err, errlen, "corner %d is empty: it takes only a 7", i + 1);
+        if (n == KING - CORNER_BASE + 1)
+            return failf(err, errlen, "corner %d is full", i + 1);
+        return failf(err, errlen, "corner %d shows %s and wants %s", i + 1, card_text(t->corner_cards[i][n - 1], a),
+                     rank_text(CORNER_BASE + n));
+    }
+    cm->to = i;
+    return 0;
+}
+
+/* Whether the rules let a card go from its source to its destination at all
+ * (the engine's _check_route). */
+static int check_route(const tomb_rules *r, const tomb_table *t, const card_move *cm, char *err, int errlen)
+{
+    static const char *const names[] = { [SOLVER_PLACE_CORNER] = "corner",
+                                         [SOLVER_PLACE_TOMB] = "tomb",
+                                         [SOLVER_PLACE_RESERVE] = "reserve",
+                                         [SOLVER_PLACE_CELL] = "cell",
+                                         [SOLVER_PLACE_WASTE] = "waste" };
+    if (cm->dst == SOLVER_PLACE_STOCK)
+        return play_fail(err, errlen, "no card goes back into the stock");
+    if (cm->dst < SOLVER_PLACE_WASTE || cm->dst > SOLVER_PLACE_TOMB)
+        return play_fail(err, errlen, "unknown destination place; places are waste, cell, reserve, corner, tomb");
+    unsigned allowed = routes(r, cm->src);
+    if (allowed & BIT(cm->dst)) {
+        if (cm->src == SOLVER_PLACE_CELL && cm->dst == SOLVER_PLACE_CELL && first_empty_cell(r, t) < 0)
+            return play_fail(err, errlen, "no empty cell");
+        return 0;
+    }
+    if (cm->src == SOLVER_PLACE_RESERVE)
+        return play_fail(err, errlen, "a 6 leaves the sixes reserve only for the tomb");
+    if (cm->src == SOLVER_PLACE_WASTE) {
+        if (cm->dst == SOLVER_PLACE_WASTE)
+            return play_fail(err, errlen, "the card is already on the waste");
+        if (cm->dst == SOLVER_PLACE_CELL)
+            return play_fail(err, errlen, "this game has no cells");
+        return play_fail(err, errlen, "this game has no sixes reserve");
+    }
+    char where[64] = "";
+    for (size_t d = 0; d < sizeof DEST_ORDER / sizeof DEST_ORDER[0]; d++)
+        if (allowed & BIT(DEST_ORDER[d]))
+            snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s", *where ? ", " : "",
+                     names[DEST_ORDER[d]]);
+    return failf(err, errlen, "here a cell card may go only to: %s", *where ? where : "nowhere");
+}
+
+/* The card lifted from its source. */
+static void take(tomb_position *p, const card_move *cm)
+{
+    if (cm->src == SOLVER_PLACE_WASTE) {
+        p->waste[--p->nwaste] = 0;
+    } else if (cm->src == SOLVER_PLACE_CELL) {
+        p->cells[cm->from] = SOLVER_NO_CARD;
+    } else {
+        memmove(p->reserve + cm->from, p->reserve + cm->from + 1, (size_t)(p->nreserve - cm->from - 1));
+        p->reserve[--p->nreserve] = 0;
+    }
+}
+
+/* The card laid on a foundation, if it takes it now (the engine's _put). */
+static int put_home(tomb_table *t, const card_move *cm, char *err, int errlen)
+{
+    char a[8];
+    int rank = RANK(cm->card);
+    if (cm->dst == SOLVER_PLACE_CORNER) {
+        if (rank < CORNER_BASE)
+            return failf(err, errlen, "corners build 7 up to K: %s never goes on a corner", rank_text(rank));
+        int i = cm->to >= 0 ? cm->to : first_corner(t, cm->card);
+        if (i < 0 && rank == CORNER_BASE)
+            return play_fail(err, errlen, "no empty corner");
+        if (i < 0)
+            return failf(err, errlen, "no corner shows %s", rank_text(rank - 1));
+        t->corner_cards[i][t->pos.corners[i]++] = (uint8_t)cm->card;
+        return 0;
+    }
+    int wants = tomb_wants(t);
+    if (!wants)
+        return play_fail(err, errlen, "the tomb is full");
+    if (rank != wants && !t->pos.tomb)
+        return play_fail(err, errlen, "the empty tomb takes only a 6");
+    if (rank != wants)
+        return failf(err, errlen, "the tomb shows %s and wants %s", card_text(t->tomb_cards[t->pos.tomb - 1], a),
+                     rank_text(wants));
+    t->tomb_cards[t->pos.tomb++] = (uint8_t)cm->card;
+    return 0;
+}
+
+/* The card laid on its destination, if it takes it now; the card is lifted
+ * from its source first (a cell it leaves is empty). */
+static int put(const tomb_rules *r, tomb_table *t, const card_move *cm, char *err, int errlen)
+{
+    tomb_position *p = &t->pos;
+    take(p, cm);
+    switch (cm->dst) {
+    case SOLVER_PLACE_CORNER:
+    case SOLVER_PLACE_TOMB: return put_home(t, cm, err, errlen);
+    case SOLVER_PLACE_CELL: {
+        int i = cm->to >= 0 ? cm->to : first_empty_cell(r, t);
+        if (i < 0)
+            return play_fail(err, errlen, "no empty cell");
+        p->cells[i] = (uint8_t)cm->card;
+        return 0;
+    }
+    case SOLVER_PLACE_RESERVE:
+        if (RANK(cm->card) != TOMB_BASE)
+            return play_fail(err, errlen, "the sixes reserve takes only 6s");
+        p->reserve[p->nreserve++] = (uint8_t)cm->card;
+        return 0;
+    default: p->waste[p->nwaste++] = (uint8_t)cm->card; return 0;
+    }
+}
+
+static int move_card(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen)
+{
+    card_move cm = { 0 };
+    if (m->card != SOLVER_NO_CARD && (m->card < 0 || m->card > 51))
+        return failf(err, errlen, "card id %d is not 0..51", m->card);
+    if (source_card(r, t, m, &cm, err, errlen) < 0 || named_place(r, t, m, &cm, err, errlen) < 0
+        || check_route(r, t, &cm, err, errlen) < 0 || find_card(r, t, &cm, err, errlen) < 0)
+        return -1;
+    return put(r, t, &cm, err, errlen);
+}
+
+int solver_play_apply_tomb(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen)
+{
+    if (check_table(r, t, err, errlen) < 0)
+        return -1;
+    if (!m)
+        return play_fail(err, errlen, "no move given");
+    tomb_table after;
+    memcpy(&after, t, sizeof after);
+    int rc;
+    switch (m->action) {
+    case SOLVER_TURN: rc = play_turn(r, &after.pos, err, errlen); break;
+    case SOLVER_REDEAL: rc = play_redeal(r, &after.pos, err, errlen); break;
+    case SOLVER_MOVE: rc = move_card(r, &after, m, err, errlen); break;
+    default: rc = play_fail(err, errlen, "there is no such action in this game; actions are turn, redeal, move");
+    }
+    if (rc == 0)
+        memcpy(t, &after, sizeof after);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------
+ * The move the rules make by themselves, and the score */
+
+int solver_play_auto_tomb(const tomb_rules *r, const tomb_table *t, int enabled, solver_move *out)
+{
+    char err[200];
+    if (!enabled || !out || check_table(r, t, err, sizeof err) < 0)
+        return 0;
+    /* Cells that send cards only home: not to a cell, the reserve, the waste. */
+    if (!r->cell_to_foundation || r->cell_from_cell || r->cell_to_reserve || r->cell_to_waste)
+        return 0;
+    /* The first in the engine's order: onto a corner (the first that takes
+     * it), else onto the tomb. */
+    for (int home = 0; home < 2; home++)
+        for (int i = 0; i < r->cells; i++) {
+            int c = t->pos.cells[i];
+            if (c == SOLVER_NO_CARD)
+                continue;
+            int corner = first_corner(t, c);
+            if (home == 0 ? corner < 0 : RANK(c) != tomb_wants(t))
+                continue;
+            source s = { c, SOLVER_PLACE_CELL, i + 1 };
+            emit(out, 0, 1, &s, home == 0 ? SOLVER_PLACE_CORNER : SOLVER_PLACE_TOMB, home == 0 ? corner + 1 : 0);
+            return 1;
+        }
+    return 0;
+}
+
+int solver_play_score_tomb(const tomb_table *t)
+{
+    if (!t)
+        return 0;
+    int n = t->pos.tomb;
+    for (int i = 0; i < NCORNERS; i++)
+        n += t->pos.corners[i];
+    return n;
+}

@@ -1,0 +1,155 @@
+"""The rules of play in the core (csrc/play.h), for a player: the legal
+moves of a position, a move applied, the moves the rules make by
+themselves. One source of the rules of play for :class:`~solver.session.Game`
+and for the page, which runs the same C compiled to WebAssembly; the
+reference engines (:mod:`solver.rules`) check both in the tests
+(tests/test_play_core.py).
+
+>>> from solver.deals import Deal
+>>> from solver.variants import load
+>>> from solver.families import of
+>>> v = load("napoleons-tomb")
+>>> pos = of(v).position.start(Deal.from_number(1), v)
+>>> [m.text() for m in of(v).player.core.moves(pos)[0]]  # a turn names its card: a player's view leaves it out
+['{"action": "turn", "cards": ["JD"]}']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from .._core import ffi, lib
+from ..cards import Card
+from ..errors import CoreError
+from ..notation import Move
+
+if TYPE_CHECKING:
+    from .._core import CData
+
+_CARDS = tuple(Card.from_index(i) for i in range(52))
+_NAMES = {
+    lib.SOLVER_PLACE_STOCK: "stock",
+    lib.SOLVER_PLACE_WASTE: "waste",
+    lib.SOLVER_PLACE_CELL: "cell",
+    lib.SOLVER_PLACE_RESERVE: "reserve",
+    lib.SOLVER_PLACE_CORNER: "corner",
+    lib.SOLVER_PLACE_TOMB: "tomb",
+    lib.SOLVER_PLACE_PILE: "pile",
+    lib.SOLVER_PLACE_KBASE: "kbase",
+    lib.SOLVER_PLACE_ABASE: "abase",
+    lib.SOLVER_PLACE_LID: "lid",
+    lib.SOLVER_PLACE_SIDE: "side",
+    lib.SOLVER_PLACE_BOTTOM: "bottom",
+    lib.SOLVER_PLACE_RESERVE_PILE: "reserve",
+    lib.SOLVER_PLACE_FOUNDATION: "foundation",
+}
+_SUIT_PLACES = (lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SOLVER_PLACE_FOUNDATION)
+#: The Tomb's places that the player numbers and its engine does not.
+_TOMB_NUMBERED = (lib.SOLVER_PLACE_CELL, lib.SOLVER_PLACE_CORNER)
+_ACTIONS = {
+    "turn": lib.SOLVER_TURN,
+    "deal": lib.SOLVER_DEAL,
+    "redeal": lib.SOLVER_REDEAL,
+    "jewel": lib.SOLVER_JEWEL_FILL,
+    "move": lib.SOLVER_MOVE,
+}
+_ERR = 240
+
+
+def place_name(kind: int, index: int, engine: bool = False) -> str:
+    """The name of a place of a move record: ``cell:2``, ``kbase:H``;
+    ``engine``: as the reference engine names it (the Tomb's cells and
+    corners without their number)."""
+    name = _NAMES[kind]
+    if kind in _SUIT_PLACES:
+        return f"{name}:{'CSHD'[index]}"
+    if not index or (engine and kind in _TOMB_NUMBERED):
+        return name
+    return f"{name}:{index}"
+
+
+def record_move(m: CData, engine: bool = False) -> Move:
+    """The Move of a move record, every card it names kept (a turn's, a
+    jewel's: :meth:`Player.blind` takes them out for a player)."""
+    if m.action in (lib.SOLVER_TURN, lib.SOLVER_DEAL):
+        cards = tuple(_CARDS[c] for c in m.cards[0 : m.ncards])
+        return Move("turn" if m.action == lib.SOLVER_TURN else "deal", cards=cards)
+    if m.action == lib.SOLVER_REDEAL:
+        return Move.redeal()
+    if m.action == lib.SOLVER_JEWEL_FILL:
+        return Move.jewel(_CARDS[m.card], place_name(m.dst, m.dst_index))
+    return Move.move(_CARDS[m.card], place_name(m.src, m.src_index, engine), place_name(m.dst, m.dst_index, engine))
+
+
+def place_record(name: str, two_decks: bool) -> tuple[int, int] | None:
+    """The kind and index of a place the player names (None: no such place;
+    a bare ``cell``, ``kbase``... has index 0 / no suit: -1)."""
+    kind, _, index = name.partition(":")
+    found = [k for k, n in _NAMES.items() if n == kind]
+    if not found:
+        return None
+    k = found[-1] if two_decks else found[0]  # "reserve": the two-deck games' piles, the Tomb's sixes
+    if k in _SUIT_PLACES:
+        return (k, "CSHD".index(index)) if index and index in "CSHD" and len(index) == 1 else (k, -1)
+    if not index:
+        return k, 0
+    return (k, int(index)) if index.isascii() and index.isdigit() and int(index) < 100 else None
+
+
+@dataclass(frozen=True)
+class CorePlay:
+    """One family's rules of play in the core: its calls (``tomb`` or
+    ``deck2``), its rules struct, and its positions to and from the core's
+    play structs."""
+
+    kind: str
+    rules: Callable[[Any], CData]
+    table: Callable[[Any], CData]
+    from_table: Callable[[CData, Any], Any]
+
+    def _call(self, verb: str) -> Any:
+        return getattr(lib, f"solver_play_{verb}_{self.kind}")
+
+    def moves(self, pos: Any) -> tuple[list[Move], CData]:
+        """Every legal move of ``pos``, as Moves (cards named) and as the
+        core's array of move records (the i-th record: ``array + i``)."""
+        out = ffi.new("solver_move[]", lib.PLAY_MAX_MOVES)
+        err = ffi.new("char[]", _ERR)
+        n = self._call("moves")(self.rules(pos.variant), self.table(pos), out, lib.PLAY_MAX_MOVES, err, _ERR)
+        if n < 0:
+            raise CoreError(ffi.string(err).decode())
+        return [record_move(out[i]) for i in range(min(n, lib.PLAY_MAX_MOVES))], out
+
+    def apply(self, pos: Any, m: CData, engine_move: Move) -> Any:
+        """The position after the move record ``m`` (``engine_move``: the
+        move as the reference engine writes it, for the position's
+        history), or the core's reason as a string."""
+        t = self.table(pos)
+        err = ffi.new("char[]", _ERR)
+        if self._call("apply")(self.rules(pos.variant), t, m, err, _ERR) != 0:
+            return ffi.string(err).decode()
+        after = self.from_table(t, pos.variant)
+        return replace(after, deal=pos.deal, moves_played=pos.moves_played + 1, history=pos.history + (engine_move,))
+
+    def auto(self, pos: Any, enabled: bool) -> Move | None:
+        out = ffi.new("solver_move *")
+        if not self._call("auto")(self.rules(pos.variant), self.table(pos), enabled, out):
+            return None
+        return record_move(out)
+
+    @staticmethod
+    def record(move: Move, two_decks: bool) -> CData | None:
+        """The move record of a player's move (None: it names no place there is)."""
+        r = ffi.new("solver_move *")
+        r.action = _ACTIONS[move.action]
+        r.card = move.card.index if move.card is not None else lib.SOLVER_NO_CARD
+        for name, side in ((move.src, "src"), (move.dst, "dst")):
+            if name:
+                place = place_record(name, two_decks)
+                if place is None:
+                    return None
+                setattr(r, side, place[0])
+                setattr(r, f"{side}_index", max(place[1], 0))
+        return r

@@ -1,0 +1,232 @@
+"""The core's rules of play (csrc/play.h) against the reference engines.
+
+On random games of every shipped variant, at every position: the core's
+legal moves are the reference player's (:meth:`Player.reference_legal`: the
+reference engine's moves with the places a player chooses numbered), in its
+order; each move the core applies gives the position the reference gives
+(:meth:`Player.reference_play`), compared as the core's structs; the moves
+the rules make by themselves are the same; and every (source, destination)
+pair a player could try is refused by both or accepted by both, with the
+same position after it.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from solver import families
+from solver._core import ffi, lib
+from solver.cards import Card
+from solver.deals import Deal, card_indexes
+from solver.families.player import Refused
+from solver.notation import IllegalMoveError, Move
+from solver.variants import load, names
+
+VARIANTS = names()
+_CARDS = tuple(Card.from_index(i) for i in range(52))
+
+# ---------------------------------------------------------------------------
+# The structs of a position and the conversions of a move
+
+
+def is_tomb(variant: Any) -> bool:
+    return variant.family == "tomb"
+
+
+def table(pos: Any) -> Any:
+    """The core's play struct of ``pos``: a tomb_table, or a deck2_position;
+    checked to give ``pos`` back."""
+    core = families.of(pos.variant).player.core
+    t = core.table(pos)
+    assert core.from_table(t, pos.variant) == pos
+    return t
+
+
+def struct_bytes(variant: Any, s: Any) -> bytes:
+    return bytes(ffi.buffer(s))
+
+
+def calls(variant: Any) -> dict[str, Any]:
+    kind = "tomb" if is_tomb(variant) else "deck2"
+    return {name: getattr(lib, f"solver_play_{name}_{kind}") for name in ("start", "moves", "apply", "auto")}
+
+
+_NAMES = {
+    lib.SOLVER_PLACE_STOCK: "stock",
+    lib.SOLVER_PLACE_WASTE: "waste",
+    lib.SOLVER_PLACE_CELL: "cell",
+    lib.SOLVER_PLACE_RESERVE: "reserve",
+    lib.SOLVER_PLACE_CORNER: "corner",
+    lib.SOLVER_PLACE_TOMB: "tomb",
+    lib.SOLVER_PLACE_PILE: "pile",
+    lib.SOLVER_PLACE_KBASE: "kbase",
+    lib.SOLVER_PLACE_ABASE: "abase",
+    lib.SOLVER_PLACE_LID: "lid",
+    lib.SOLVER_PLACE_SIDE: "side",
+    lib.SOLVER_PLACE_BOTTOM: "bottom",
+    lib.SOLVER_PLACE_RESERVE_PILE: "reserve",
+    lib.SOLVER_PLACE_FOUNDATION: "foundation",
+}
+_KINDS = {name: kind for kind, name in _NAMES.items()}
+_SUIT_KINDS = (lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SOLVER_PLACE_FOUNDATION)
+
+
+def place_name(kind: int, index: int) -> str:
+    name = _NAMES[kind]
+    if kind in _SUIT_KINDS:
+        return f"{name}:{'CSHD'[index]}"
+    return f"{name}:{index}" if index else name
+
+
+def place_of(name: str, two_decks: bool) -> tuple[int, int]:
+    kind, _, index = name.partition(":")
+    k = _KINDS[kind]
+    if kind == "reserve":
+        k = lib.SOLVER_PLACE_RESERVE_PILE if two_decks else lib.SOLVER_PLACE_RESERVE
+    if k in _SUIT_KINDS:
+        return k, "CSHD".index(index)
+    return k, int(index) if index else 0
+
+
+def to_move(m: Any) -> Move:
+    """A player's Move of a core's solver_move (the cards it shows kept)."""
+    if m.action in (lib.SOLVER_TURN, lib.SOLVER_DEAL):
+        return Move("turn" if m.action == lib.SOLVER_TURN else "deal")
+    if m.action == lib.SOLVER_REDEAL:
+        return Move.redeal()
+    if m.action == lib.SOLVER_JEWEL_FILL:
+        return Move("jewel", dst=place_name(m.dst, m.dst_index))
+    return Move.move(_CARDS[m.card], place_name(m.src, m.src_index), place_name(m.dst, m.dst_index))
+
+
+_ACTIONS = {
+    "turn": lib.SOLVER_TURN,
+    "deal": lib.SOLVER_DEAL,
+    "redeal": lib.SOLVER_REDEAL,
+    "jewel": lib.SOLVER_JEWEL_FILL,
+    "move": lib.SOLVER_MOVE,
+}
+
+
+def to_record(move: Move, two_decks: bool) -> Any:
+    r = ffi.new("solver_move *")
+    r.action = _ACTIONS[move.action]
+    r.card = move.card.index if move.card is not None else lib.SOLVER_NO_CARD
+    if move.src:
+        r.src, r.src_index = place_of(move.src, two_decks)
+    if move.dst:
+        r.dst, r.dst_index = place_of(move.dst, two_decks)
+    return r
+
+
+def core_moves(variant: Any, rules: Any, t: Any) -> list[Move]:
+    out = ffi.new("solver_move[]", lib.PLAY_MAX_MOVES)
+    err = ffi.new("char[]", 200)
+    n = calls(variant)["moves"](rules, t, out, lib.PLAY_MAX_MOVES, err, 200)
+    assert n >= 0, ffi.string(err).decode()
+    return [to_move(out[i]) for i in range(n)]
+
+
+def core_apply(variant: Any, rules: Any, t: Any, move: Move) -> tuple[Any, str | None]:
+    """The struct after ``move`` by the core (a copy), or None and its reason."""
+    after = ffi.new(ffi.typeof(t).cname, t[0])
+    err = ffi.new("char[]", 200)
+    if calls(variant)["apply"](rules, after, to_record(move, not is_tomb(variant)), err, 200) != 0:
+        return None, ffi.string(err).decode()
+    return after, None
+
+
+def core_auto(variant: Any, rules: Any, t: Any, enabled: bool) -> Move | None:
+    out = ffi.new("solver_move *")
+    return to_move(out[0]) if calls(variant)["auto"](rules, t, enabled, out) else None
+
+
+# ---------------------------------------------------------------------------
+# The checks
+
+
+def check_position(variant: Any, rules: Any, pos: Any, player: Any) -> list[Move]:
+    t = table(pos)
+    legal = [player.blind(m) if m.action != "move" else m for m in player.reference_legal(pos)]
+    assert core_moves(variant, rules, t) == legal, str(pos)
+    for enabled in (True, False):
+        assert core_auto(variant, rules, t, enabled) == player.reference_auto(pos, enabled), str(pos)
+    return legal
+
+
+def check_move(variant: Any, rules: Any, pos: Any, player: Any, move: Move) -> Any:
+    """The position after ``move`` by the reference, checked against the
+    core's (None where both refuse it)."""
+    try:
+        _, after = player.reference_play(pos, move)
+    except (Refused, IllegalMoveError):
+        after = None
+    t_after, reason = core_apply(variant, rules, table(pos), move)
+    if after is None:
+        assert t_after is None, f"the core accepts {move} in\n{pos}"
+        assert reason
+        return None
+    assert t_after is not None, f"the core refuses {move} ({reason}) in\n{pos}"
+    assert struct_bytes(variant, t_after) == struct_bytes(variant, table(after)), f"{move} in\n{pos}"
+    return after
+
+
+def places_of(pos: Any) -> list[str]:
+    """Every place a player could name in ``pos``'s variant."""
+    v = pos.variant
+    if is_tomb(v):
+        out = ["waste", "reserve", "tomb", "stock"]
+        out += [f"cell:{i}" for i in range(1, v.cells + 1)] + [f"corner:{i}" for i in range(1, 5)]
+        return out
+    if v.family == "napoleao":
+        return [f"pile:{i}" for i in range(1, 13)] + [f"{k}:{s}" for k in ("kbase", "abase") for s in "CSHD"]
+    out = ["stock"] + [f"lid:{i}" for i in range(1, 6)]
+    out += [f"{k}:{i}" for k in ("side", "bottom") for i in range(1, 5)]
+    out += [f"reserve:{i}" for i in range(1, v.reserves + 1)] + [f"foundation:{s}" for s in "CSHD"]
+    return out
+
+
+def random_game(name: str, deal: int, moves: int, tries: int, seed: int) -> int:
+    """Plays ``moves`` random legal moves of ``deal`` (with the rules' own
+    after each), checking every position and ``tries`` other moves a
+    position; the positions checked."""
+    variant = load(name)
+    fam = families.of(variant)
+    player, rules = fam.player, fam.rules_struct(variant)
+    rng = random.Random(seed)
+    pos = fam.position.start(Deal.from_number(deal, decks=variant.decks), variant)
+    places = places_of(pos)
+    for checked in range(moves):
+        legal = check_position(variant, rules, pos, player)
+        if not legal:
+            return checked
+        for _ in range(tries):
+            src, dst = rng.choice(places), rng.choice(places)
+            check_move(variant, rules, pos, player, Move("move", src=src, dst=dst))
+        pos = check_move(variant, rules, pos, player, rng.choice(legal))
+        while (extra := player.reference_auto(pos, True)) is not None:
+            pos = check_move(variant, rules, pos, player, extra)
+    return moves
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_deals_start_is_the_positions_start(name: str) -> None:
+    variant = load(name)
+    fam = families.of(variant)
+    rules = fam.rules_struct(variant)
+    for deal in (1, 2, 617, 31999, 32000, 10**20):
+        cards = card_indexes(deal, variant.decks)
+        out = ffi.new("tomb_table *" if is_tomb(variant) else "deck2_position *")
+        err = ffi.new("char[]", 200)
+        assert calls(variant)["start"](rules, cards, len(cards), out, err, 200) == 0, ffi.string(err).decode()
+        pos = fam.position.start(Deal.from_number(deal, decks=variant.decks), variant)
+        assert struct_bytes(variant, out) == struct_bytes(variant, table(pos)), deal
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_random_games_play_as_the_reference_engine_plays(name: str) -> None:
+    checked = sum(random_game(name, deal, 150, 6, seed=deal) for deal in range(1, 9))
+    assert checked > 100
