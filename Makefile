@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build browser wasm solve serve index test test-slow test-asan test-tsan bench lint cwarn funclen cformat format clean
+.PHONY: build browser wasm site solve serve index test test-slow test-asan test-tsan bench lint cwarn funclen cformat format clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(shell find csrc -name '*.[ch]')
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -65,6 +65,13 @@ build/wasm/core.wasm: $(shell find csrc -name '*.[ch]') Makefile
 		$(sort $(shell find csrc -name '*.c')) $(foreach f,$(WASM_EXPORTS),-Wl,--export=$(f)) \
 		-Wl,-z,stack-size=8388608 -Wl,--strip-all -o $@
 wasm: build/wasm/core.wasm
+
+# The game as a static site (docs/web.md, "The game with no server"):
+# build/site/, which any static file server serves (python -m http.server
+# -d build/site), its rules of play and hints run by core.wasm in the
+# browser, the verdict indexes beside it, a service worker to play offline.
+site: build wasm
+	$(PY) -m solver.web.site build/site
 
 # The web game on http://127.0.0.1:8000/ (PORT=0: any free port).
 PORT ?= 8000

@@ -49,7 +49,39 @@
   class Superseded extends Error {}
   class Busy extends Error {}
 
+  // The static site (<meta name="solver-mode" content="local">, which
+  // make site adds) has no server: local.js answers as the server would,
+  // the rules of play and the hints computed by core.wasm in this browser.
+  const LOCAL = (document.querySelector('meta[name="solver-mode"]') || {}).content === "local";
+  const SCRIPT = document.currentScript ? document.currentScript.src : document.baseURI;
+  // Its service worker (sw.js) keeps every file of the site: once loaded,
+  // the game plays offline, and a phone can install it.
+  if (LOCAL && "serviceWorker" in navigator) {
+    navigator.serviceWorker.register(new URL("sw.js", SCRIPT).href).catch(() => {});
+  }
+  let localApi = null;
+  async function askLocal(path, body, signal) {
+    if (!localApi) {
+      localApi = import(new URL("local.js", SCRIPT).href).then((m) => m.siteApi(document.baseURI));
+      localApi.catch(() => { localApi = null; });
+    }
+    let call;
+    try {
+      call = await localApi;
+    } catch (e) {
+      throw new Error(`the game cannot start in this browser (${e.message || e})`);
+    }
+    try {
+      return await call(path, body === undefined ? undefined : JSON.parse(JSON.stringify(body)), signal);
+    } catch (e) {
+      if (e.name === "AbortError") throw new Superseded("superseded");
+      if (e.status === 503) throw new Busy(e.message);
+      throw e;
+    }
+  }
+
   async function api(path, body, signal) {
+    if (LOCAL) return askLocal(path, body, signal);
     const options = body === undefined ? { signal } : {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
     };

@@ -72,10 +72,17 @@ export class Core {
   // A struct of type (tomb_rules, deck2_position...) from fields: a number
   // for an int field, an array (nested for a 2-D one) for an array field,
   // each element a byte or an int as the field's size says. Fields left out
-  // are zero. Returns its address, to free.
+  // are zero. Or the struct's bytes themselves, a Uint8Array of its size
+  // (a position the rules of play made: local.js). Returns its address, to
+  // free.
   struct(type, fields) {
     const shape = this.layout[type];
     const ptr = this.c.malloc(shape[""]);
+    if (fields instanceof Uint8Array) {
+      if (fields.length !== shape[""]) throw new Error(`${type}: ${fields.length} bytes for a struct of ${shape[""]}`);
+      this.bytes().set(fields, ptr);
+      return ptr;
+    }
     this.bytes().fill(0, ptr, ptr + shape[""]);
     const view = new DataView(this.c.memory.buffer);
     for (const [name, value] of Object.entries(fields)) {

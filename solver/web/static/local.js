@@ -1,0 +1,1212 @@
+// local.js - the web game's API with no server: what solver/web/__init__.py
+// (_Api) answers, computed in the browser (or in Node, for the tests). The
+// rules of play are the C core's (csrc/play.h, in core.wasm through
+// core.js); the searches of the hints run where the caller's `search`
+// function runs them (a Web Worker a search in the browser: workerSearch);
+// the words are words.js's, the server's own.
+//
+//   const api = createLocalApi({ core, search, data, bits });
+//   const answer = await api("/api/play", body, signal);   // or throws
+//
+// An error is thrown as an Error whose message is the server's "error"
+// text, with the server's HTTP status in `status`; a request whose signal
+// aborts throws an Error named "AbortError". Like the server it keeps no
+// game: each request carries the variant, the deal and the steps, which are
+// replayed (the last game replayed is kept, so that the next request, a
+// step longer or shorter, replays only what differs).
+//
+// `data` is the site's site-data.json (solver/web/site.py, site_data):
+// {variants, first: the /api/variants answer; rules: {name: {core ("tomb"
+// or "deck2"), family, decks, cards, rules: its rules struct's fields}}},
+// and where it gives them, a variant's blind_players, flags (the search's
+// shortcuts: all by default) and index ({first, last, unknown}: else the
+// variants list's), and the hints' limits. `bits(name)` gives the verdict
+// index's bitset of a variant (inflated: a Uint8Array), or {bits, unknown}.
+//
+// Ported from Python, and to be kept in step with it: solver/session.py
+// (Game, _Lines), solver/families/*/player.py (the refusals said before the
+// rules are asked, the views), solver/hints.py (hint, _fallback),
+// solver/blind.py (the careful player: fair hints, the hints' fallback, the
+// difficulty), solver/verdicts (lookup, random_deal, difficulty) and
+// solver/web/__init__.py (the routes, _view, _hint_json, _fair_hint_json,
+// _search_winnable).
+
+import { Core } from "./core.js";
+import {
+  HOME_PLACES, MoveError, brief, cardOf, cardPretty, cardRank, cardSuit, cardText, describe, isObject, moveJson,
+  parseMove, placeKind, pyRepr, say, stepName, stepText,
+} from "./words.js";
+
+const MAX_NUMBER = 10n ** 20n;
+const MAX_MOVES = 5000;
+const LINE_ROOM = 10000;
+const DIFFICULTIES = {
+  blind: "a careful player who cannot see the stock wins it",
+  sighted: "only a player who sees the stock wins it; the careful blind player loses it",
+  lost: "no line wins it (proven)",
+  unknown: "the solver could not tell within its limit",
+};
+// The hints' limit in the browser: 3 s of wall clock, 256 MiB.
+export const HINT_LIMITS = { positions: 50_000_000, seconds: 3, memory: 256 * 2 ** 20 };
+
+// -- errors, as the server sends them
+
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+class Refused extends Error {}
+class IllegalMove extends MoveError {}
+const bad = (status, message) => new ApiError(status, message);
+
+function abortError() {
+  const e = new Error("superseded");
+  e.name = "AbortError";
+  return e;
+}
+const checkSignal = (signal) => { if (signal && signal.aborted) throw abortError(); };
+
+// -- the C core's rules of play
+
+class Play {
+  constructor(core) {
+    this.core = core;
+    this.c = core.c;
+    this.L = core.layout;
+    this.K = core.constants;
+    const c = this.c;
+    this.moveSize = this.L.solver_move[""];
+    this.stateBuf = c.malloc(Math.max(this.L.tomb_table[""], this.L.deck2_position[""]));
+    this.movesBuf = c.malloc(this.moveSize * this.K.PLAY_MAX_MOVES);
+    this.record = c.malloc(this.moveSize);
+    this.err = c.malloc(240);
+    this.cardsBuf = c.malloc(104);
+    this.textBuf = c.malloc(64);
+    const K = this.K;
+    this.placeNames = {
+      [K.SOLVER_PLACE_STOCK]: "stock", [K.SOLVER_PLACE_WASTE]: "waste", [K.SOLVER_PLACE_CELL]: "cell",
+      [K.SOLVER_PLACE_RESERVE]: "reserve", [K.SOLVER_PLACE_CORNER]: "corner", [K.SOLVER_PLACE_TOMB]: "tomb",
+      [K.SOLVER_PLACE_PILE]: "pile", [K.SOLVER_PLACE_KBASE]: "kbase", [K.SOLVER_PLACE_ABASE]: "abase",
+      [K.SOLVER_PLACE_LID]: "lid", [K.SOLVER_PLACE_SIDE]: "side", [K.SOLVER_PLACE_BOTTOM]: "bottom",
+      [K.SOLVER_PLACE_RESERVE_PILE]: "reserve", [K.SOLVER_PLACE_FOUNDATION]: "foundation",
+    };
+    this.placeKinds = {};
+    for (const [k, name] of Object.entries(this.placeNames)) {
+      if (!(name in this.placeKinds)) this.placeKinds[name] = Number(k);
+    }
+    this.suitKinds = [K.SOLVER_PLACE_KBASE, K.SOLVER_PLACE_ABASE, K.SOLVER_PLACE_FOUNDATION];
+    this.actions = { turn: K.SOLVER_TURN, redeal: K.SOLVER_REDEAL, move: K.SOLVER_MOVE, deal: K.SOLVER_DEAL,
+      jewel: K.SOLVER_JEWEL_FILL };
+  }
+
+  mem() { return this.core.bytes(); }
+  view() { return new DataView(this.c.memory.buffer); }
+  errText() {
+    const bytes = this.mem();
+    const end = bytes.indexOf(0, this.err);
+    return this.core.text(this.err, (end < 0 ? this.err + 239 : end) - this.err);
+  }
+  load(state) { this.mem().set(state, this.stateBuf); }
+  save(size) { return this.mem().slice(this.stateBuf, this.stateBuf + size); }
+
+  placeName(kind, index) {
+    const name = this.placeNames[kind];
+    if (this.suitKinds.includes(kind)) return `${name}:${"CSHD"[index]}`;
+    return index ? `${name}:${index}` : name;
+  }
+
+  // A place name as the core's (kind, index), as play.place_record reads
+  // it (a bare suited place: suit 0), or null for no such place.
+  placeOf(name, twoDecks) {
+    const i = name.indexOf(":");
+    const kind = i < 0 ? name : name.slice(0, i), index = i < 0 ? "" : name.slice(i + 1);
+    if (!Object.prototype.hasOwnProperty.call(this.placeKinds, kind)) return null;
+    const k = kind === "reserve" && twoDecks ? this.K.SOLVER_PLACE_RESERVE_PILE : this.placeKinds[kind];
+    if (this.suitKinds.includes(k)) return [k, index.length === 1 && "CSHD".includes(index) ? "CSHD".indexOf(index) : 0];
+    if (!index) return [k, 0];
+    return /^[0-9]+$/.test(index) && Number(index) < 100 ? [k, Number(index)] : null;
+  }
+
+  recordable(m, twoDecks) {
+    return [m.src, m.dst].every((p) => !p || this.placeOf(p, twoDecks) !== null);
+  }
+
+  writeRecord(m, twoDecks) {
+    const v = this.view(), o = this.L.solver_move, p = this.record;
+    this.mem().fill(0, p, p + this.moveSize);
+    v.setInt32(p + o.action[0], this.actions[m.action], true);
+    v.setInt32(p + o.card[0], m.card === null || m.card === undefined ? this.K.SOLVER_NO_CARD : m.card, true);
+    if (m.src) {
+      const [k, i] = this.placeOf(m.src, twoDecks) || [99, 0];
+      v.setInt32(p + o.src[0], k, true);
+      v.setInt32(p + o.src_index[0], i, true);
+    }
+    if (m.dst) {
+      const [k, i] = this.placeOf(m.dst, twoDecks) || [99, 0];
+      v.setInt32(p + o.dst[0], k, true);
+      v.setInt32(p + o.dst_index[0], i, true);
+    }
+  }
+
+  // A move record of the core as a move of the player's notation (no card
+  // of a turn, a deal or a jewel).
+  readRecord(p) {
+    const v = this.view(), o = this.L.solver_move, K = this.K;
+    const get = (f) => v.getInt32(p + o[f][0], true);
+    const action = get("action");
+    if (action === K.SOLVER_TURN) return { action: "turn", card: null, src: null, dst: null };
+    if (action === K.SOLVER_DEAL) return { action: "deal", card: null, src: null, dst: null };
+    if (action === K.SOLVER_REDEAL) return { action: "redeal", card: null, src: null, dst: null };
+    if (action === K.SOLVER_JEWEL_FILL) {
+      return { action: "jewel", card: null, src: null, dst: this.placeName(get("dst"), get("dst_index")) };
+    }
+    return { action: "move", card: get("card"), src: this.placeName(get("src"), get("src_index")),
+      dst: this.placeName(get("dst"), get("dst_index")) };
+  }
+}
+
+// -- a variant: its rules, its structs, its place of the rules of play
+
+const u8 = (s, o) => s[o];
+const i32 = (s, o) => s[o] | (s[o + 1] << 8) | (s[o + 2] << 16) | (s[o + 3] << 24);
+
+class Rules {
+  constructor(play, name, info) {
+    Object.assign(this, info);
+    this.name = name;
+    this.play = play;
+    this.tomb = info.family === "tomb";
+    this.kind = this.tomb ? "tomb" : "deck2";
+    this.type = this.tomb ? "tomb_table" : "deck2_position";
+    this.size = play.L[this.type][""];
+    this.ptr = play.core.struct(info.rules_type, info.rules);
+    const c = play.c;
+    [this.cStart, this.cMoves, this.cApply, this.cAuto] = ["start", "moves", "apply", "auto"]
+      .map((f) => c[`solver_play_${f}_${this.kind}`]);
+    // Offsets of the position's fields in the play struct.
+    const L = play.L;
+    const at = (type, base) => Object.fromEntries(Object.entries(L[type]).filter(([k]) => k)
+      .map(([k, [o]]) => [k, base + o]));
+    this.f = this.tomb ? { ...at("tomb_position", L.tomb_table.pos[0]), ...at("tomb_table", 0) }
+      : at("deck2_position", 0);
+  }
+
+  // The start of deal `number` (a BigInt), as the core lays it out.
+  start(number) {
+    const p = this.play, c = p.c;
+    const text = new TextEncoder().encode(number.toString() + "\0");
+    p.mem().set(text, p.textBuf);
+    const n = c.solver_deal(p.textBuf, this.decks, p.cardsBuf);
+    if (n < 0) throw bad(400, `deal number ${number} is out of range: deal numbers are 1 to 10**20`);
+    if (this.cStart(this.ptr, p.cardsBuf, n, p.stateBuf, p.err, 240) !== 0) {
+      throw bad(400, p.errText());
+    }
+    return p.save(this.size);
+  }
+
+  moves(state) {
+    const p = this.play;
+    p.load(state);
+    const n = this.cMoves(this.ptr, p.stateBuf, p.movesBuf, p.K.PLAY_MAX_MOVES, p.err, 240);
+    if (n < 0) throw bad(400, p.errText());
+    const out = [];
+    for (let i = 0; i < Math.min(n, p.K.PLAY_MAX_MOVES); i++) out.push(p.readRecord(p.movesBuf + i * p.moveSize));
+    return out;
+  }
+
+  // The core's move applied: the position after it, or {error}.
+  applyRecord(state, move) {
+    const p = this.play;
+    p.load(state);
+    p.writeRecord(move, !this.tomb);
+    if (this.cApply(this.ptr, p.stateBuf, p.record, p.err, 240) !== 0) return { error: p.errText() };
+    return { state: p.save(this.size) };
+  }
+
+  auto(state, enabled) {
+    const p = this.play;
+    p.load(state);
+    return this.cAuto(this.ptr, p.stateBuf, enabled ? 1 : 0, p.record) ? p.readRecord(p.record) : null;
+  }
+
+  score(state) {
+    const p = this.play;
+    p.load(state);
+    return this.tomb ? p.c.solver_play_score_tomb(p.stateBuf) : p.c.solver_play_score_deck2(this.ptr, p.stateBuf);
+  }
+
+  restricted(state) {
+    const p = this.play;
+    p.load(state);
+    return p.c.solver_play_restricted_deck2(this.ptr, p.stateBuf) !== 0;
+  }
+
+  // The position the search takes (a tomb_table's pos; a deck2_position).
+  searchPosition(state) {
+    return this.tomb ? state.slice(this.f.pos, this.f.pos + this.play.L.tomb_position[""]) : state.slice();
+  }
+
+  // -- reading the struct
+
+  tombCells(s) {
+    const out = [];
+    for (let i = 0; i < this.rules.cells; i++) {
+      const c = u8(s, this.f.cells + i);
+      out.push(c === this.play.K.SOLVER_NO_CARD ? null : c);
+    }
+    return out;
+  }
+  pile(s, field, count, stride = 0, i = 0) {
+    const n = i32(s, this.f[count] + 4 * i), base = this.f[field] + stride * i;
+    return Array.from(s.subarray(base, base + n));
+  }
+  cornerCards(s, i) {
+    const n = i32(s, this.f.corners + 4 * i), base = this.f.corner_cards + 7 * i;
+    return Array.from(s.subarray(base, base + n));
+  }
+  tombCards(s) { return Array.from(s.subarray(this.f.tomb_cards, this.f.tomb_cards + i32(s, this.f.tomb))); }
+  jewelPile(s, i) { return this.pile(s, "tableau", "ntableau", 104, i); }
+  lid(s) {
+    return Array.from(s.subarray(this.f.lid, this.f.lid + 5)).map((c) => (c === this.play.K.DECK2_NO_CARD ? null : c));
+  }
+
+  // The exact position (every field, every card), as a string: two
+  // positions are equal when their keys are.
+  key(s) {
+    if (this.tomb) return String.fromCharCode(...s);
+    const n = (f, i = 0) => i32(s, this.f[f] + 4 * i);
+    const parts = [this.pile(s, "stock", "nstock")];
+    for (let i = 0; i < 12; i++) parts.push(this.pile(s, "piles", "npiles", 104, i));
+    parts.push([0, 1, 2, 3].flatMap((i) => [n("kbases", i), n("abases", i)]), [n("redeals"), n("rounds"), n("turned")]);
+    parts.push(Array.from(s.subarray(this.f.lid, this.f.lid + 5)));
+    for (let i = 0; i < 8; i++) parts.push(this.jewelPile(s, i));
+    parts.push(this.pile(s, "jewels", "njewels"));
+    for (let i = 0; i < 3; i++) parts.push(this.pile(s, "reserves", "nreserves", 104, i));
+    parts.push([0, 1, 2, 3, 4, 5, 6, 7].map((i) => n("foundations", i)));
+    return parts.map((x) => String.fromCharCode(x.length, ...x)).join("");
+  }
+
+  // The place the next jewel must fill (jewel.space_pending), or null.
+  pending(s) {
+    if (!i32(s, this.f.njewels)) return null;
+    const lid = this.lid(s);
+    for (let i = 0; i < 5; i++) if (lid[i] === null) return `lid:${i + 1}`;
+    for (let i = 0; i < 8; i++) if (!i32(s, this.f.ntableau + 4 * i)) return i < 4 ? `side:${i + 1}` : `bottom:${i - 3}`;
+    return null;
+  }
+
+  // -- a player's move: the refusals the family says before asking the
+  // rules (solver/families/*/player.py, to_engine), then the core's
+
+  // Plays `move` (parsed player's notation), as Player.play does: the
+  // legal move it names, else the refusals of the player's side, else the
+  // core's reason. Returns {played, state}; throws IllegalMove saying why,
+  // naming nothing the player cannot see.
+  apply(state, move) {
+    const legal = this.moves(state);
+    for (const m of legal) {
+      if (!names(move, m)) continue;
+      const out = this.applyRecord(state, m);
+      if (out.error !== undefined) throw new Error(`the core refuses its own move ${describe(m)}: ${out.error}`);
+      return { played: m, state: out.state };
+    }
+    try {
+      const played = this.tomb ? this.prepareTomb(state, move)
+        : this.family === "napoleao" ? this.prepareNapoleao(state, move) : this.prepareJewel(state, move);
+      if (!this.play.recordable(move, !this.tomb)) throw new Refused(`there is no place ${move.src || move.dst} in this game`);
+      const out = this.applyRecord(state, move);
+      if (out.error !== undefined) throw new Refused(out.error);
+      return { played, state: out.state };
+    } catch (e) {
+      if (e instanceof Refused) throw new IllegalMove(`${describe(move)}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  prepareTomb(s, move) {
+    const v = this.rules, a = move.action;
+    if (a === "turn" || a === "redeal") return blind(a);
+    if (a !== "move") throw new Refused(`there is no ${a} in ${this.name}; actions are turn, redeal, move`);
+    const { src, dst } = move;
+    const card = this.tombSourceCard(s, src, move.card);
+    const srcKind = placeKind(src), dstKind = placeKind(dst);
+    const cells = this.tombCells(s);
+    const counts = [0, 1, 2, 3].map((i) => i32(s, this.f.corners + 4 * i));
+    const accepts = (n) => (n === 0 ? cardRank(card) === 7 : 6 + n < 13 && cardRank(card) === 7 + n);
+    if (dst.includes(":") && (dstKind === "cell" || dstKind === "corner") && !(dstKind === "cell" && !v.cells)) {
+      const i = indexed(dst, dstKind, dstKind === "cell" ? v.cells : 4);
+      if (dstKind === "cell") {
+        if (cells[i] !== null) throw new Refused(`cell ${i + 1} holds ${cardPretty(cells[i])}`);
+      } else if (!accepts(counts[i])) {
+        const n = counts[i];
+        if (!n) throw new Refused(`corner ${i + 1} is empty: it takes only a 7`);
+        if (6 + n === 13) throw new Refused(`corner ${i + 1} is full`);
+        const top = this.cornerCards(s, i)[n - 1];
+        throw new Refused(`corner ${i + 1} shows ${cardPretty(top)} and wants ${rankName(cardRank(top) + 1)}`);
+      }
+    }
+    return { action: "move", card, src: srcKind, dst: dstKind };
+  }
+
+  tombSourceCard(s, src, card) {
+    const v = this.rules, kind = placeKind(src);
+    if (kind === "waste") {
+      const n = i32(s, this.f.nwaste);
+      if (!n) throw new Refused("the waste is empty");
+      return card ?? u8(s, this.f.waste + n - 1);
+    }
+    if (kind === "cell") {
+      if (!v.cells) throw new Refused(`${this.name} has no cells`);
+      const i = indexed(src, "cell", v.cells);
+      if (i === null) {
+        if (card === null) throw new Refused(`say which cell: cell:1 .. cell:${v.cells}`);
+        return card;
+      }
+      const held = this.tombCells(s)[i];
+      if (held === null) throw new Refused(`cell ${i + 1} is empty`);
+      if (card !== null && card !== held) throw new Refused(`cell ${i + 1} holds ${cardPretty(held)}`);
+      return held;
+    }
+    if (kind === "reserve") {
+      if (!v.sixes_reserve) throw new Refused(`${this.name} has no sixes reserve`);
+      const n = i32(s, this.f.nreserve);
+      if (!n) throw new Refused("the sixes reserve is empty");
+      return card ?? u8(s, this.f.reserve + n - 1);
+    }
+    if (kind === "stock") throw new Refused("turn the stock first: its cards are face down");
+    if (kind === "corner" || kind === "tomb") throw new Refused("cards on the foundations never move again");
+    throw new Refused(`unknown place ${brief(src)}; places are waste, cell:N, reserve, corner:N, tomb`);
+  }
+
+  prepareNapoleao(s, move) {
+    const a = move.action;
+    if (a === "deal" || a === "redeal") return blind(a);
+    if (a !== "move") throw new Refused(`there is no ${a} in ${this.name}; actions are deal, redeal, move`);
+    const { src } = move;
+    let { dst } = move;
+    const kind = placeKind(src);
+    if (kind !== "pile") {
+      if (kind === "kbase" || kind === "abase") throw new Refused("cards on the bases never move again");
+      throw new Refused(`unknown place ${brief(src)}: a card leaves only a pile (pile:1 .. pile:12)`);
+    }
+    const i = indexed(src, "pile", 12);
+    if (i === null) throw new Refused("say which pile: pile:1 .. pile:12");
+    const pile = this.pile(s, "piles", "npiles", 104, i);
+    if (!pile.length) throw new Refused(`pile ${i + 1} is empty`);
+    const top = pile[pile.length - 1];
+    if (move.card !== null && move.card !== top) throw new Refused(`the top of pile ${i + 1} is ${cardPretty(top)}`);
+    if (dst === "kbase" || dst === "abase") dst = `${dst}:${cardSuit(top)}`;
+    return { action: "move", card: top, src, dst };
+  }
+
+  prepareJewel(s, move) {
+    const a = move.action, pending = this.pending(s);
+    if (a === "jewel") {
+      if (pending === null) throw new Refused(i32(s, this.f.njewels) ? "no space waits for a jewel" : "no jewels are left");
+      if (move.dst !== null && move.dst !== pending) throw new Refused(`the space to fill is ${pending}`);
+      return { action: "jewel", card: null, src: null, dst: pending };
+    }
+    if (pending !== null) throw new Refused(`${pending} is empty: the next jewel must fill it first`);
+    if (a === "turn") return blind(a);
+    if (a !== "move") throw new Refused(`there is no ${a} in ${this.name}; actions are turn, move, jewel`);
+    const { src } = move;
+    let { dst } = move;
+    const kind = placeKind(src);
+    let top = null;
+    if (kind === "stock") {
+      const t = i32(s, this.f.turned);
+      if (t === this.play.K.DECK2_NO_CARD) throw new Refused("no card is turned: turn the stock first");
+      top = t;
+    } else if (kind === "lid") {
+      const i = indexed(src, "lid", 5);
+      top = i !== null ? this.lid(s)[i] : null;
+    } else if (kind === "side" || kind === "bottom") {
+      const i = indexed(src, kind, 4);
+      const pile = i !== null ? this.jewelPile(s, kind === "side" ? i : i + 4) : [];
+      top = pile.length ? pile[pile.length - 1] : null;
+    } else if (kind === "reserve") {
+      const count = this.rules.reserves;
+      const i = count ? indexed(src, "reserve", count) : null;
+      if (!count) throw new Refused("this game has no reserves");
+      const pile = i !== null ? this.pile(s, "reserves", "nreserves", 104, i) : [];
+      top = pile.length ? pile[pile.length - 1] : null;
+    } else if (kind === "foundation") {
+      throw new Refused("cards on the foundations never move again");
+    } else {
+      throw new Refused(`unknown place ${brief(src)}; places are stock, lid:N, side:N, bottom:N, reserve:N`);
+    }
+    if (kind !== "stock" && !src.includes(":")) throw new Refused(`say which ${kind}: ${kind}:1, ${kind}:2...`);
+    if (top === null) throw new Refused(`${src.replaceAll(":", " ")} is empty`);
+    const card = move.card ?? top;
+    if (dst === "foundation") dst = `foundation:${cardSuit(card)}`;
+    return { action: "move", card, src, dst };
+  }
+
+  // -- the table as the player sees it (the families' view())
+
+  table(s) {
+    return this.tomb ? this.tombView(s) : this.family === "napoleao" ? this.napoleaoView(s) : this.jewelView(s);
+  }
+
+  tombView(s) {
+    const v = this.rules;
+    const waste = this.pile(s, "waste", "nwaste");
+    const tomb = this.tombCards(s);
+    const n = tomb.length;
+    const fan = waste.slice(Math.max(0, waste.length - Math.min(v.turn, 3)));
+    return {
+      stock: { count: i32(s, this.f.nstock) },
+      waste: { count: waste.length, fan: fan.map(cardText) },
+      cells: this.tombCells(s).map((c) => (c === null ? null : cardText(c))),
+      reserve: v.sixes_reserve ? this.pile(s, "reserve", "nreserve").map(cardText) : null,
+      corners: [0, 1, 2, 3].map((i) => top(this.cornerCards(s, i))),
+      tomb: { ...top(tomb), wants: n >= 24 ? null : 6 - (n % 6), round: Math.min(Math.floor(n / 6) + 1, 4), rounds: 4 },
+      pass: { number: i32(s, this.f.redeals) + 1, of: v.passes },
+    };
+  }
+
+  napoleaoView(s) {
+    const bases = (field, rank) => Object.fromEntries([..."CSHD"].map((suit, i) => {
+      const n = i32(s, this.f[field] + 4 * i);
+      return [suit, { count: n, top: n ? cardText(cardOf(rank(n), suit)) : null }];
+    }));
+    return {
+      stock: { count: i32(s, this.f.nstock) },
+      piles: Array.from({ length: 12 }, (_, i) => top(this.pile(s, "piles", "npiles", 104, i))),
+      kbases: bases("kbases", (n) => 14 - n),
+      abases: bases("abases", (n) => n),
+      pass: { number: i32(s, this.f.redeals) + 1, of: this.rules.redeals + 1 },
+      round: i32(s, this.f.rounds),
+      restricted: this.restricted(s),
+    };
+  }
+
+  jewelView(s) {
+    const turned = i32(s, this.f.turned);
+    return {
+      stock: { count: i32(s, this.f.nstock) },
+      turned: turned === this.play.K.DECK2_NO_CARD ? null : cardText(turned),
+      lid: this.lid(s).map((c) => (c === null ? null : cardText(c))),
+      sides: [0, 1, 2, 3].map((i) => this.jewelPile(s, i).map(cardText)),
+      bottoms: [4, 5, 6, 7].map((i) => this.jewelPile(s, i).map(cardText)),
+      jewels: { count: i32(s, this.f.njewels), pending: this.pending(s) },
+      reserves: Array.from({ length: this.rules.reserves }, (_, i) => top(this.pile(s, "reserves", "nreserves", 104, i))),
+      foundations: Object.fromEntries([..."CSHD"].map((suit, i) => [suit, [0, 1].map((k) => {
+        const n = i32(s, this.f.foundations + 4 * (2 * i + k));
+        return { count: n, top: n ? cardText(cardOf(n, suit)) : null };
+      })])),
+    };
+  }
+
+  // -- a line of the search (the solution format's moves) in the player's
+  // notation: a Tomb card goes to the first cell or corner that takes it,
+  // as the rules put it (to_player)
+
+  toPlayer(state, m, legal = null) {
+    if (m.action === "turn" || m.action === "deal" || m.action === "redeal") return blind(m.action);
+    if (m.action === "jewel") return { action: "jewel", card: null, src: null, dst: m.to };
+    const card = cardIndex(m.card);
+    if (!this.tomb) return { action: "move", card, src: m.from, dst: m.to };
+    return (legal || this.moves(state)).find((x) => x.action === "move" && x.card === card
+      && placeKind(x.src) === m.from && placeKind(x.dst) === m.to) || null;
+  }
+}
+
+const blind = (action) => ({ action, card: null, src: null, dst: null });
+const top = (cards) => ({ top: cards.length ? cardText(cards[cards.length - 1]) : null, count: cards.length });
+const cardIndex = (text) => cardOf("A23456789TJQK".indexOf(text[0]) + 1, text[1]);
+const rankName = (rank) => ({ 1: "an A", 8: "an 8", 11: "a J", 12: "a Q", 13: "a K" }[rank] || `a ${rank}`);
+
+// player.indexed: the 0-based index of "kind:N" (1..count), null for the bare kind.
+function indexed(place, kind, count) {
+  const i = place.indexOf(":");
+  if (i < 0) return null;
+  const index = place.slice(i + 1);
+  if (!/^[0-9]+$/.test(index) || Number(index) < 1 || Number(index) > count) {
+    throw new Refused(`there is no ${pyRepr(place)}: ${kind}s are numbered 1 to ${count}`);
+  }
+  return Number(index) - 1;
+}
+
+// player.names: does the player's `move` name the legal move `m`? Its
+// action, and for a card move its places (a bare "cell", "kbase"... names
+// the first of its kind m could be; a bare source needs the card) and its
+// card, where it gives them.
+function names(move, m) {
+  if (move.action !== m.action) return false;
+  if (m.action !== "move") return move.dst === null || move.dst === m.dst;
+  if (move.card !== null && move.card !== m.card) return false;
+  if (!move.src || !move.dst) return false;
+  const srcOk = move.src === m.src || (!move.src.includes(":") && move.card !== null && placeKind(m.src) === move.src);
+  return srcOk && (move.dst === m.dst || (!move.dst.includes(":") && placeKind(m.dst) === move.dst));
+}
+
+const sameMove = (a, b) => a.action === b.action && a.card === b.card && a.src === b.src && a.dst === b.dst;
+
+// The legal moves as the rules list them (solver/rules, legal_moves): a
+// Tomb card going to a cell or a corner once, onto the first that takes it.
+function engineMoves(rules, legal) {
+  if (!rules.tomb) return legal;
+  const seen = new Set(), out = [];
+  for (const m of legal) {
+    const key = m.action === "move" ? `${m.card}/${placeKind(m.src)}/${placeKind(m.dst)}` : m.action;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(m);
+    }
+  }
+  return out;
+}
+
+// -- the careful blind player (solver/blind.py, Careful): from what a
+// player sees, over the offered moves (engineMoves' of the position)
+
+function carefulMove(rules, s, moves) {
+  const waste = rules.pile(s, "waste", "nwaste");
+  const wasteTop = waste.length ? waste[waste.length - 1] : null;
+  const wasteUnder = waste.length > 1 ? waste[waste.length - 2] : null;
+  const tombCount = i32(s, rules.f.tomb);
+  const corners = [0, 1, 2, 3].map((i) => i32(s, rules.f.corners + 4 * i));
+  const distance = (card) => {
+    const r = cardRank(card);
+    if (r <= 6) {
+      if (tombCount >= 24) return null;
+      const wants = 6 - (tombCount % 6);
+      const d = (((wants - r) % 6) + 6) % 6;
+      return d < 24 - tombCount ? d : null;
+    }
+    let best = null;
+    for (const n of corners) {
+      const next = n === 0 ? 7 : 7 + n;
+      if (next <= r && r <= 13 && (best === null || r - next < best)) best = r - next;
+    }
+    return best;
+  };
+  const fits = (card) => card !== null && distance(card) === 0;
+  const isMove = (m) => m.action === "move";
+  for (const src of ["cell", "reserve", "waste"]) {
+    const home = moves.find((m) => isMove(m) && placeKind(m.src) === src && ["corner", "tomb"].includes(placeKind(m.dst)));
+    if (home) return home;
+  }
+  if (wasteTop !== null) {
+    const dests = cardRank(wasteTop) === 6 ? ["reserve", "cell"] : ["cell"];
+    let park = null;
+    for (const dst of dests) {
+      park = moves.find((m) => isMove(m) && m.card === wasteTop && m.src === "waste" && placeKind(m.dst) === dst);
+      if (park) break;
+    }
+    if (park) {
+      if (placeKind(park.dst) === "reserve" || fits(wasteUnder)) return park;
+      const d = distance(wasteTop);
+      if (d !== null && d <= 3) {
+        const keep = rules.rules.passes > 1;
+        const free = rules.tombCells(s).filter((c) => c === null).length;
+        if (placeKind(park.dst) !== "cell" || !keep || free > 1) return park;
+      }
+    }
+  }
+  return moves.find((m) => m.action === "turn" || m.action === "redeal") || null;
+}
+
+// blind.play with the careful player: does it win the deal from its start?
+// (A move that would bring back a position of the game is not offered.)
+function carefulWins(rules, state, maxMoves = 10000) {
+  const key = (s) => {
+    const sorted = (a) => a.slice().sort((x, y) => x - y);
+    return JSON.stringify([rules.pile(s, "stock", "nstock"), rules.pile(s, "waste", "nwaste"),
+      sorted(rules.tombCells(s).filter((c) => c !== null)), sorted(rules.pile(s, "reserve", "nreserve")),
+      sorted([0, 1, 2, 3].map((i) => i32(s, rules.f.corners + 4 * i))), i32(s, rules.f.tomb), i32(s, rules.f.redeals)]);
+  };
+  const seen = new Set([key(state)]);
+  const total = rules.cards;
+  for (let played = 0; rules.score(state) !== total && played < maxMoves; played++) {
+    const offered = engineMoves(rules, rules.moves(state)).filter((m) => {
+      if (m.action !== "move" || ["corner", "tomb"].includes(placeKind(m.dst))) return true;
+      return !seen.has(key(rules.apply(state, m).state));
+    });
+    if (!offered.length) break;
+    const choice = carefulMove(rules, state, offered);
+    if (choice === null) break;
+    state = rules.apply(state, choice).state;
+    seen.add(key(state));
+  }
+  return rules.score(state) === total;
+}
+
+// -- the lines of recent hints (session._Lines)
+
+class Lines {
+  constructor(room = LINE_ROOM) {
+    this.lines = new Map();
+    this.room = room;
+    this.kept = 0;
+    this.count = 0;
+  }
+
+  get(key, scoreNow) {
+    for (const id of [...this.lines.keys()].reverse()) {
+      const entry = this.lines.get(id);
+      const k = entry.where.get(key);
+      if (k !== undefined && k < entry.h.line.length) {
+        this.lines.delete(id);
+        this.lines.set(id, entry);
+        const rest = entry.h.line.slice(k);
+        return { ...entry.h, move: rest[0], line: rest, fromLine: true, scoreNow };
+      }
+    }
+    return null;
+  }
+
+  put(rules, variant, state, h) {
+    if ((h.verdict !== "won" && h.verdict !== "lost") || !h.line.length || !h.fromLine) return;
+    const where = new Map([[variant + "\n" + rules.key(state), 0]]);
+    let k = 0;
+    for (const m of h.line) {
+      k += 1;
+      const move = rules.toPlayer(state, m);
+      const after = move && rules.applyRecord(state, move);
+      if (!after || after.error !== undefined) break;
+      state = after.state;
+      where.set(variant + "\n" + rules.key(state), k);
+    }
+    this.count += 1;
+    this.lines.set(this.count, { where, h });
+    this.kept += where.size;
+    while (this.kept > this.room && this.lines.size > 1) {
+      const [oldest] = this.lines.keys();
+      this.kept -= this.lines.get(oldest).where.size;
+      this.lines.delete(oldest);
+    }
+  }
+}
+
+// -- the verdict index
+
+class Index {
+  constructor(info, bits) {
+    this.first = BigInt(info.first);
+    this.last = BigInt(info.last);
+    this.bits = bits;
+    this.unknown = new Set((info.unknown || []).map(String));
+    this.won = null;
+  }
+  verdict(deal) {
+    if (deal < this.first || deal > this.last) return null;
+    if (this.unknown.has(deal.toString())) return "unknown";
+    const i = Number(deal - this.first);
+    return (this.bits[i >> 3] >> (i & 7)) & 1 ? "won" : "lost";
+  }
+  wonDeals() {
+    if (this.won === null) {
+      let n = 0;
+      for (const b of this.bits) for (let x = b; x; x &= x - 1) n++;
+      this.won = n;
+    }
+    return this.won;
+  }
+}
+
+// zlib's bytes inflated (the index's <variant>.bits.zlib).
+export async function inflate(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// -- a game, replayed (session.Game)
+
+class Game {
+  constructor(api, rules, deal, auto) {
+    this.api = api;
+    this.rules = rules;
+    this.deal = deal;
+    this.auto = auto;
+    this.start = null;
+    this.steps = [];   // {moves (as played), state, text (its JSON), count}
+  }
+  get state() { return this.steps.length ? this.steps[this.steps.length - 1].state : this.start; }
+
+  // Game.play: the move and what the rules then do by themselves.
+  step(state, move, auto) {
+    const first = this.rules.apply(state, move);
+    const played = [first.played];
+    state = first.state;
+    for (let extra; (extra = this.rules.auto(state, auto)) !== null;) {
+      const next = this.rules.apply(state, extra);
+      played.push(next.played);
+      state = next.state;
+    }
+    return { moves: played, state };
+  }
+
+  play(move, auto = this.auto) {
+    const s = this.step(this.state, move, auto);
+    this.steps.push({ ...s, text: null });
+    return s.moves;
+  }
+
+  // Game.finish_steps: the steps home with nothing left to decide, or null.
+  finishSteps() {
+    const steps = [];
+    let state = this.state;
+    const total = this.rules.cards;
+    while (this.rules.score(state) !== total) {
+      const legal = this.rules.moves(state);
+      const home = legal.find((m) => m.action === "move" && HOME_PLACES.includes(placeKind(m.dst)));
+      const stock = legal.find((m) => m.action !== "move");
+      if ((!home && !stock) || steps.length > 4 * total) return null;
+      const s = this.step(state, home || stock, this.auto);
+      steps.push(s);
+      state = s.state;
+    }
+    return steps;
+  }
+
+  view() {
+    const r = this.rules, s = this.state;
+    const legal = r.moves(s);
+    const score = r.score(s), won = score === r.cards;
+    const last = this.steps.length ? this.steps[this.steps.length - 1].moves : null;
+    return {
+      variant: r.name,
+      family: r.family,
+      fair_hint: r.blind_players,
+      deal: dealJson(this.deal),
+      score,
+      total: r.cards,
+      won,
+      stuck: !won && !legal.length,
+      steps: this.steps.length,
+      moves_played: this.steps.reduce((n, x) => n + x.moves.length, 0),
+      can_undo: this.steps.length > 0,
+      can_redo: false,
+      finishable: !won && legal.length > 0 && this.finishSteps() !== null,
+      table: r.table(s),
+      legal: legal.map((m) => ({ ...moveJson(m), text: say(m) })),
+      last: last ? { text: stepText(last), name: stepName(last) } : null,
+    };
+  }
+}
+
+const dealJson = (deal) => (deal <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(deal) : deal.toString());
+
+// -- the API
+
+export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS, random = Math.random }) {
+  const play = new Play(core);
+  const rulesOf = new Map();
+  const lines = new Lines();
+  const indexes = new Map();
+  const counts = { searches: 0, stopped: 0, refused: 0, waiting: 0 };
+  let cached = null;   // the last game replayed
+
+  const names = Object.keys(data.rules).sort();
+  const listed = Object.fromEntries(data.variants.map((v) => [v.name, v]));
+
+  // What the rules of play and the searches need of a variant.
+  function infoOf(name) {
+    const r = data.rules[name], K = play.K;
+    const tomb = (r.core || (r.family === "tomb" ? "tomb" : "deck2")) === "tomb";
+    return {
+      family: r.family, decks: r.decks, cards: r.cards, rules: r.rules,
+      rules_type: tomb ? "tomb_rules" : "deck2_rules",
+      blind_players: r.blind_players ?? r.family === "tomb",
+      flags: r.flags ?? (tomb ? K.SOLVER_ALL_SHORTCUTS : K.DECK2_ALL_SHORTCUTS),
+      index: r.index ?? (listed[name] && listed[name].index) ?? null,
+    };
+  }
+
+  function variantOf(body) {
+    const name = body.variant;
+    if (typeof name !== "string") throw bad(400, `'variant' must be a variant name, not ${brief(name)}`);
+    if (!Object.prototype.hasOwnProperty.call(data.rules, name)) {
+      throw bad(400, `unknown variant ${brief(name)}; variants are ${names.join(", ")}`);
+    }
+    if (!rulesOf.has(name)) rulesOf.set(name, new Rules(play, name, infoOf(name)));
+    return rulesOf.get(name);
+  }
+
+  function dealOf(body) {
+    let deal = body.deal;
+    if (typeof deal === "string" && /^[0-9]+$/.test(deal.trim())) deal = numberFromText(deal);
+    else if (typeof deal !== "number" || !Number.isInteger(deal)) {
+      throw bad(400, `'deal' must be a deal number (1 to 10**20), not ${brief(deal)}`);
+    } else deal = BigInt(deal);
+    if (deal < 1n || deal > MAX_NUMBER) {
+      throw bad(400, `deal number ${deal} is out of range: deal numbers are 1 to 10**20`);
+    }
+    return deal;
+  }
+
+  function stepsOf(body) {
+    const steps = "steps" in body ? body.steps : [];
+    if (!Array.isArray(steps) || !steps.every(Array.isArray)) {
+      throw bad(400, "'steps' must be a list of steps, each a list of moves");
+    }
+    if (steps.reduce((n, s) => n + s.length, 0) > MAX_MOVES) {
+      throw bad(413, `the game is over ${MAX_MOVES.toLocaleString("en-US")} moves long: start a new one`);
+    }
+    return steps;
+  }
+
+  // _game: the game of the request, its steps replayed as listed (from
+  // the last game replayed, where its steps begin the same).
+  function gameOf(body) {
+    const auto = "auto" in body ? body.auto : true;
+    if (typeof auto !== "boolean") throw bad(400, `'auto' must be true or false, not ${brief(auto)}`);
+    const rules = variantOf(body), deal = dealOf(body), steps = stepsOf(body);
+    const game = new Game(api, rules, deal, auto);
+    const same = cached && cached.rules === rules && cached.deal === deal;
+    game.start = same ? cached.start : rules.start(deal);
+    const texts = steps.map((s) => JSON.stringify(s));
+    let k = 0;
+    if (same) {
+      while (k < texts.length && k < cached.steps.length && cached.steps[k].text === texts[k]) k++;
+      game.steps = cached.steps.slice(0, k);
+    }
+    try {
+      for (; k < steps.length; k++) {
+        const step = steps[k];
+        if (!step.length) throw new MoveError("a step is a non-empty list of moves");
+        const moves = step.map(parseMove);
+        let state = game.state;
+        const played = [];
+        for (const m of moves) {
+          const out = rules.apply(state, m);
+          played.push(out.played);
+          state = out.state;
+        }
+        game.steps.push({ moves: played, state, text: texts[k] });
+      }
+    } catch (e) {
+      if (e instanceof MoveError) throw bad(422, `step ${k + 1}: ${e.message}`);
+      throw e;
+    } finally {
+      cached = { rules, deal, start: game.start, steps: game.steps.slice() };
+    }
+    return game;
+  }
+
+  // The game after a step played: the next request, which sends the step
+  // back as it came, replays nothing.
+  function remember(game, json) {
+    game.steps[game.steps.length - 1].text = JSON.stringify(json);
+    cached = { rules: game.rules, deal: game.deal, start: game.start, steps: game.steps.slice() };
+  }
+
+  async function indexOf(rules) {
+    const info = rules.index;
+    if (!info) return null;
+    if (!indexes.has(rules.name)) {
+      const made = Promise.resolve(bits(rules.name)).then((got) => {
+        const b = got instanceof Uint8Array ? got : got.bits;
+        const need = Math.floor((info.last - info.first) / 8) + 1;
+        if (b.length !== need) {
+          throw bad(400, `the index of ${rules.name}: ${b.length} bytes do not cover deals ${info.first}-${info.last}`);
+        }
+        return new Index({ ...info, unknown: got instanceof Uint8Array ? info.unknown : got.unknown }, b);
+      });
+      indexes.set(rules.name, made);
+      made.catch(() => indexes.delete(rules.name));
+    }
+    return indexes.get(rules.name);
+  }
+  async function lookup(rules, deal) {
+    const index = await indexOf(rules);
+    return index ? index.verdict(deal) : null;
+  }
+
+  async function runSearch(rules, position, signal) {
+    counts.searches += 1;
+    try {
+      return await search({ family: rules.kind, rules: rules.rules, position, flags: rules.flags, limits }, signal);
+    } catch (e) {
+      if (e && e.name === "AbortError") counts.stopped += 1;
+      throw e;
+    }
+  }
+
+  // hints.hint: a search from the position, its line's first move (else a
+  // sensible legal one), and what it proved.
+  async function searchHint(game, signal) {
+    const rules = game.rules, state = game.state;
+    const found = await runSearch(rules, rules.searchPosition(state), signal);
+    const line = found.line ? JSON.parse(`[${found.line}]`) : [];
+    const scoreNow = rules.score(state);
+    let move = line.length ? line[0] : null, fromLine = line.length > 0;
+    if (move === null && scoreNow !== rules.cards) move = fallback(rules, state);
+    return {
+      move, fromLine, line, verdict: found.verdict, reason: found.reason, scoreNow,
+      score: found.verdict === "won" ? rules.cards : found.best,
+    };
+  }
+
+  // hints._fallback, in the player's notation.
+  function fallback(rules, state) {
+    const legal = engineMoves(rules, rules.moves(state));
+    if (!legal.length) return null;
+    const candidates = [];
+    if (rules.blind_players) {
+      const choice = carefulMove(rules, state, legal);
+      if (choice) candidates.push(choice);
+    }
+    for (const m of legal) if (!candidates.some((c) => sameMove(c, m))) candidates.push(m);
+    for (const m of candidates) {
+      const after = rules.apply(state, m).state;
+      if (rules.score(after) === rules.cards || rules.moves(after).length) return m;
+    }
+    return candidates[0];
+  }
+
+  async function hint(body, signal) {
+    const game = gameOf(body);
+    const fair = "fair" in body ? body.fair : false;
+    if (typeof fair !== "boolean") throw bad(400, `'fair' must be true or false, not ${brief(fair)}`);
+    if (fair) return { hint: fairHint(game) };
+    const rules = game.rules, state = game.state;
+    let h = lines.get(rules.name + "\n" + rules.key(state), rules.score(state));
+    if (h === null) {
+      h = await searchHint(game, signal);
+      lines.put(rules, rules.name, state, h);
+    }
+    const move = h.move === null ? null : h.fromLine ? rules.toPlayer(state, h.move) : h.move;
+    const reason = h.reason === "interrupted" ? "seconds" : h.reason;
+    const lost = h.verdict === "unknown" && (await lookup(rules, game.deal)) === "lost";
+    checkSignal(signal);
+    return { hint: hintJson({ ...h, move, reason, total: rules.cards }, !game.steps.length, lost) };
+  }
+
+  function fairHint(game) {
+    const rules = game.rules;
+    if (!rules.blind_players) {
+      throw bad(400, "a fair hint needs the blind player, written for the Napoleon's Tomb variants;"
+        + ` ${rules.name} is not one`);
+    }
+    const move = carefulMove(rules, game.state, engineMoves(rules, rules.moves(game.state)));
+    const text = move === null ? "Fair hint: the careful player would stop here (no move it likes)."
+      : `Fair hint: ${say(move, "do", false)}. It is the careful player's move, chosen from what you`
+        + " can see (never the stock's order): it proves nothing.";
+    return {
+      move: move === null ? null : moveJson(move, true),
+      verdict: null, status: null, proof: null, fair: true, score: null, reason: null, text,
+    };
+  }
+
+  async function verdictOf(rules, deal, signal) {
+    const found = await lookup(rules, deal);
+    if (found !== null) return [found, "index"];
+    const out = await runSearch(rules, rules.searchPosition(rules.start(deal)), signal);
+    return [out.verdict, "search"];
+  }
+
+  async function randomDeal(rules, winnableOnly) {
+    const index = winnableOnly ? await indexOf(rules) : null;
+    if (index === null) return 1 + Math.floor(random() * 1_000_000);
+    if (index.wonDeals() === 0) throw bad(400, `the index of ${rules.name} holds no won deal`);
+    const span = Number(index.last - index.first) + 1;
+    for (;;) {
+      const n = index.first + BigInt(Math.floor(random() * span));
+      if (index.verdict(n) === "won") return Number(n);
+    }
+  }
+
+  const routes = {
+    "/api/variants": async () => JSON.parse(JSON.stringify({ variants: data.variants, first: data.first })),
+    "/api/status": async () => ({ ...counts }),
+    "/api/state": async (body) => ({ view: gameOf(body).view() }),
+    "/api/play": async (body) => {
+      const game = gameOf(body);
+      if (!("move" in body)) throw bad(400, "give the 'move' to play");
+      let step;
+      try {
+        step = game.play(parseMove(body.move));
+      } catch (e) {
+        if (e instanceof MoveError) throw bad(422, e.message);
+        throw e;
+      }
+      const json = step.map((m) => moveJson(m));
+      remember(game, json);
+      return { step: json, text: stepText(step), view: game.view() };
+    },
+    "/api/hint": hint,
+    "/api/finish": async (body) => {
+      const game = gameOf(body);
+      const steps = game.finishSteps();
+      if (steps === null) throw bad(400, "the game is not over yet: there are still choices to make");
+      game.steps.push(...steps.map((s) => ({ ...s, text: null })));
+      return {
+        steps: steps.map((s) => s.moves.map((m) => moveJson(m))),
+        texts: steps.map((s) => stepText(s.moves)),
+        view: game.view(),
+      };
+    },
+    "/api/new": async (body, signal) => {
+      const rules = variantOf(body);
+      const only = "winnable_only" in body ? body.winnable_only : false;
+      if (typeof only !== "boolean") throw bad(400, "'winnable_only' must be true or false");
+      if (only && !rules.index) {
+        const tries = 20;
+        for (let t = 0; t < tries; t++) {
+          const deal = BigInt(await randomDeal(rules, false));
+          const out = await runSearch(rules, rules.searchPosition(rules.start(deal)), signal);
+          if (out.verdict === "won") return { deal: Number(deal), source: "search" };
+        }
+        throw bad(503, `no won deal of ${rules.name} found in ${tries} tries: try again`);
+      }
+      return { deal: await randomDeal(rules, only), source: only ? "index" : "random" };
+    },
+    "/api/verdict": async (body, signal) => {
+      const rules = variantOf(body), deal = dealOf(body);
+      const [found, source] = await verdictOf(rules, deal, signal);
+      const out = {
+        variant: rules.name, deal: dealJson(deal), verdict: found, source,
+        winnable: found === "won" ? true : found === "lost" ? false : null, difficulty: null,
+      };
+      if (rules.blind_players) {
+        const level = carefulWins(rules, rules.start(deal)) ? "blind"
+          : found === "won" ? "sighted" : found === "lost" ? "lost" : "unknown";
+        out.difficulty = level;
+        out.difficulty_text = DIFFICULTIES[level];
+      }
+      return out;
+    },
+  };
+
+  async function api(path, body, signal) {
+    checkSignal(signal);
+    const route = routes[path];
+    if (!route) throw bad(404, `no such page: ${path}`);
+    const get = path === "/api/variants" || path === "/api/status";
+    if (!get && !isObject(body)) throw bad(400, "the request body must be a JSON object");
+    try {
+      return await route(get ? {} : body, signal);
+    } catch (e) {
+      if (e instanceof ApiError || (e && e.name === "AbortError")) throw e;
+      if (e instanceof MoveError) throw bad(422, e.message);
+      throw bad(500, `internal error (${(e && e.name) || "Error"}): ${(e && e.message) || e}`);
+    }
+  }
+  api.lines = lines;
+  return api;
+}
+
+// deals.number_from_text of a text of digits (white space around them).
+function numberFromText(text) {
+  const significant = text.trim().replace(/^0+/, "");
+  if (significant.length > 40) {
+    throw bad(400, `deal number of ${significant.length} digits is out of range: deal numbers are`
+      + ` 1 .. ${MAX_NUMBER} (10**20)`);
+  }
+  const number = BigInt(significant || "0");
+  if (number < 1n || number > MAX_NUMBER) {
+    throw bad(400, `deal number ${number} is out of range: deal numbers are 1 .. ${MAX_NUMBER} (10**20)`);
+  }
+  return number;
+}
+
+// _hint_json: a hint as the page shows it.
+function hintJson(h, atStart, dealLost) {
+  let status = h.verdict, proof = h.verdict === "won" || h.verdict === "lost" ? "search" : null;
+  if (status === "unknown" && dealLost) [status, proof] = ["lost", "index"];
+  const never = atStart ? "cannot be won" : "can no longer be won";
+  let text;
+  if (h.move === null) {
+    text = h.scoreNow === h.total ? `The deal is won: all ${h.total} cards are home.`
+      : `No move is left: the game ends with ${h.scoreNow} cards home.`;
+  } else {
+    const head = say(h.move);
+    if (status === "won") text = `${head}: this move keeps a win (proven: the solver's line wins from here).`;
+    else if (proof === "index") {
+      text = `${head}. This deal ${never} (proven: the verdict index holds its proof); the best line`
+        + ` the solver found within its limit brings ${h.score} cards home.`;
+    } else if (status === "lost") {
+      text = `${head}. This deal ${never} (proven); best possible: ${h.score} cards home, and this move keeps it.`;
+    } else {
+      text = `${head}. The solver could not tell within its limit whether the deal can still be won;`
+        + ` its best line found brings ${h.score} cards home.`;
+    }
+  }
+  return {
+    move: h.move === null ? null : moveJson(h.move, true),
+    verdict: status, status, proof, score: h.score, reason: h.reason, text,
+  };
+}
+
+// -- searches in Web Workers (the browser)
+
+// A search function for createLocalApi: each search in a worker of its own
+// (search-worker.js, loading the module at wasmUrl), one kept ready for the
+// next; a search whose signal aborts ends its worker, so it stops at once.
+export function workerSearch(workerUrl, wasmUrl) {
+  const url = new URL(workerUrl);
+  if (wasmUrl) url.searchParams.set("wasm", String(wasmUrl));
+  const spare = [];
+  const make = () => new Worker(url, { type: "module" });
+  spare.push(make());
+  let id = 0;
+  return (given, signal) => new Promise((resolve, reject) => {
+    if (signal && signal.aborted) return reject(abortError());
+    const worker = spare.pop() || make();
+    const mine = ++id;
+    const done = () => {
+      if (signal) signal.removeEventListener("abort", stop);
+      worker.onmessage = worker.onerror = null;
+    };
+    const stop = () => {
+      done();
+      worker.terminate();
+      if (!spare.length) spare.push(make());
+      reject(abortError());
+    };
+    if (signal) signal.addEventListener("abort", stop, { once: true });
+    worker.onmessage = (e) => {
+      if (e.data.id !== mine) return;
+      done();
+      if (spare.length) worker.terminate();
+      else spare.push(worker);
+      if (e.data.error !== undefined) reject(new Error(e.data.error));
+      else resolve(e.data.result);
+    };
+    worker.onerror = (e) => {
+      done();
+      worker.terminate();
+      reject(new Error(`the search worker failed (${e.message || "no message"})`));
+    };
+    worker.postMessage({ id: mine, ...given });
+  });
+}
+
+// The API of the static site whose page is at pageUrl: core.wasm and
+// site-data.json beside the page, the verdict index in verdicts/ (its
+// index.json and <variant>.bits.zlib, as the package ships them).
+export async function siteApi(pageUrl) {
+  const base = new URL(".", pageUrl);
+  const wasmUrl = new URL("core.wasm", base);
+  const json = async (path) => {
+    const r = await fetch(new URL(path, base));
+    if (!r.ok) throw new Error(`${path}: ${r.status}`);
+    return r.json();
+  };
+  const [core, data] = await Promise.all([Core.load(wasmUrl), json("site-data.json")]);
+  let meta = null;
+  const bits = async (name) => {
+    meta = meta || json("verdicts/index.json");
+    const entry = (await meta)[name] || {};
+    const r = await fetch(new URL(`verdicts/${name}.bits.zlib`, base));
+    if (!r.ok) throw new Error(`verdicts/${name}.bits.zlib: ${r.status}`);
+    const b = await inflate(new Uint8Array(await r.arrayBuffer()));
+    if (entry.sha256 && globalThis.crypto && crypto.subtle) {
+      const hex = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", b)))
+        .map((x) => x.toString(16).padStart(2, "0")).join("");
+      if (hex !== entry.sha256) throw new Error(`verdicts/${name}.bits.zlib: the bitset does not match its SHA-256`);
+    }
+    return { bits: b, unknown: entry.unknown || [] };
+  };
+  const search = workerSearch(new URL("./search-worker.js", import.meta.url), wasmUrl);
+  return createLocalApi({ core, search, data, bits, limits: data.limits || HINT_LIMITS });
+}
+
+// A search function running in the calling thread (Node, the tests).
+export const directSearch = (core) => async (given) =>
+  core.search(given.family, given.rules, given.position, given.flags, given.limits);
