@@ -91,6 +91,9 @@ class Page:
         self.asked: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.asked.append(r.url))
+        #: The workers that ended (the first, kept ready for a hint, starts with the page).
+        self.closed: list[str] = []
+        self.page.on("worker", lambda w: w.on("close", lambda w: self.closed.append(w.url)))
         self.page.goto(url)
         self.settle()
 
@@ -186,8 +189,7 @@ def test_a_hard_hint_is_stopped_by_the_next_move(browser, site):
     WebAssembly within its forcible termination delay, 2 s); its answer is
     never taken."""
     with static_server(site) as (url, _), opened(browser, url) as tab:
-        closed: list[str] = []
-        tab.page.on("worker", lambda w: w.on("close", lambda w: closed.append(w.url)))
+        closed = tab.closed
         tab.open("napoleonin-hauta", 78606)
         tab.page.check("#indicator")
         tab.page.wait_for_timeout(300)

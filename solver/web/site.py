@@ -171,12 +171,11 @@ def build(out: Path, wasm: Path = WASM, limits: dict[str, Any] | None = None) ->
     ``limits`` (:data:`LIMITS`); returns its files."""
     if not wasm.is_file():
         raise FileNotFoundError(f"{wasm} is missing: make wasm builds it")
-    out.mkdir(parents=True, exist_ok=True)
     if out.exists() and any(out.iterdir()):
         if not (out / "site-data.json").is_file():
             raise FileExistsError(f"{out} holds files and no site: give a new folder or an old site's")
         shutil.rmtree(out)
-    (out / "verdicts").mkdir()
+    (out / "verdicts").mkdir(parents=True)
     (out / "index.html").write_text(_page((STATIC / "index.html").read_text(encoding="utf-8")), encoding="utf-8")
     for name in PAGE_FILES:
         shutil.copyfile(STATIC / name, out / name)

@@ -55,15 +55,17 @@
   const LOCAL = (document.querySelector('meta[name="solver-mode"]') || {}).content === "local";
   const SCRIPT = document.currentScript ? document.currentScript.src : document.baseURI;
   // Its service worker (sw.js) keeps every file of the site: once loaded,
-  // the game plays offline, and a phone can install it.
-  if (LOCAL && "serviceWorker" in navigator) {
-    navigator.serviceWorker.register(new URL("sw.js", SCRIPT).href).catch(() => {});
-  }
+  // the game plays offline, and a phone can install it. It is registered
+  // once the page has what it needs, so that its copy of the site does not
+  // hold up the first deal.
+  const keepOffline = () => {
+    if ("serviceWorker" in navigator) navigator.serviceWorker.register(new URL("sw.js", SCRIPT).href).catch(() => {});
+  };
   let localApi = null;
   async function askLocal(path, body, signal) {
     if (!localApi) {
       localApi = import(new URL("local.js", SCRIPT).href).then((m) => m.siteApi(document.baseURI));
-      localApi.catch(() => { localApi = null; });
+      localApi.then(keepOffline, () => { localApi = null; });
     }
     let call;
     try {

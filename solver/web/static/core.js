@@ -34,12 +34,23 @@ const VERDICTS = ["won", "lost", ["unknown", "positions"], ["unknown", "seconds"
   ["unknown", "interrupted"]];
 
 export class Core {
-  // source: the module's bytes (an ArrayBuffer or a typed array), or a URL or
-  // Response to fetch it from.
+  // The module compiled once (from a URL or Response), to instantiate here
+  // and to post to each worker, which then neither fetches nor compiles it.
+  static async compile(source) {
+    const response = source instanceof Response ? source : await fetch(source);
+    if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
+    return response.headers.get("content-type") === "application/wasm"
+      ? WebAssembly.compileStreaming(response) : WebAssembly.compile(await response.arrayBuffer());
+  }
+
+  // source: a compiled WebAssembly.Module, the module's bytes (an
+  // ArrayBuffer or a typed array), or a URL or Response to fetch it from.
   static async load(source) {
     let instance;
     const imports = { wasi_snapshot_preview1: wasi(() => instance.exports.memory) };
-    if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
+    if (source instanceof WebAssembly.Module) {
+      instance = await WebAssembly.instantiate(source, imports);
+    } else if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) {
       ({ instance } = await WebAssembly.instantiate(source, imports));
     } else {
       // Streaming compiles as it downloads, where the server names the type

@@ -1136,13 +1136,19 @@ function hintJson(h, atStart, dealLost) {
 // -- searches in Web Workers (the browser)
 
 // A search function for createLocalApi: each search in a worker of its own
-// (search-worker.js, loading the module at wasmUrl), one kept ready for the
-// next; a search whose signal aborts ends its worker, so it stops at once.
-export function workerSearch(workerUrl, wasmUrl) {
+// (search-worker.js, given the compiled module `wasm`, or loading it from
+// that URL), one kept ready for the next; a search whose signal aborts
+// ends its worker, so it stops at once.
+export function workerSearch(workerUrl, wasm) {
   const url = new URL(workerUrl);
-  if (wasmUrl) url.searchParams.set("wasm", String(wasmUrl));
+  const compiled = wasm instanceof WebAssembly.Module;
+  if (wasm && !compiled) url.searchParams.set("wasm", String(wasm));
   const spare = [];
-  const make = () => new Worker(url, { type: "module" });
+  const make = () => {
+    const worker = new Worker(url, { type: "module" });
+    if (compiled) worker.postMessage({ module: wasm });
+    return worker;
+  };
   spare.push(make());
   let id = 0;
   return (given, signal) => new Promise((resolve, reject) => {
@@ -1188,7 +1194,8 @@ export async function siteApi(pageUrl) {
     if (!r.ok) throw new Error(`${path}: ${r.status}`);
     return r.json();
   };
-  const [core, data] = await Promise.all([Core.load(wasmUrl), json("site-data.json")]);
+  const [module, data] = await Promise.all([Core.compile(wasmUrl), json("site-data.json")]);
+  const core = await Core.load(module);
   let meta = null;
   const bits = async (name) => {
     meta = meta || json("verdicts/index.json");
@@ -1203,7 +1210,7 @@ export async function siteApi(pageUrl) {
     }
     return { bits: b, unknown: entry.unknown || [] };
   };
-  const search = workerSearch(new URL("./search-worker.js", import.meta.url), wasmUrl);
+  const search = workerSearch(new URL("./search-worker.js", import.meta.url), module);
   return createLocalApi({ core, search, data, bits, limits: data.limits || HINT_LIMITS });
 }
 

@@ -8,14 +8,23 @@
 
 import { Core } from "./core.js";
 
-// The module beside this file, or the one the worker's address names
-// (search-worker.js?wasm=URL: the static site keeps it beside its page).
-const named = new URL(self.location.href).searchParams.get("wasm");
-const core = Core.load(named ? new URL(named, self.location.href) : new URL("./core.wasm", import.meta.url));
+// The module the page posts first ({module}: compiled once, for every
+// worker), else the one beside this file or the one the worker's address
+// names (search-worker.js?wasm=URL).
+let core = null;
+const load = () => {
+  const named = new URL(self.location.href).searchParams.get("wasm");
+  return Core.load(named ? new URL(named, self.location.href) : new URL("./core.wasm", import.meta.url));
+};
 
 self.onmessage = async (event) => {
+  if (event.data.module) {
+    core = Core.load(event.data.module);
+    return;
+  }
   const { id, family, rules, position, flags, limits } = event.data;
   try {
+    core = core || load();
     const result = (await core).search(family, rules, position, flags, limits);
     self.postMessage({ id, result });
   } catch (error) {
