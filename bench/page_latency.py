@@ -19,7 +19,7 @@ on one then on the other, and prints the site/server ratio of the medians.
 from __future__ import annotations
 
 import argparse
-import socket
+import contextlib
 import statistics
 import subprocess
 import sys
@@ -72,22 +72,15 @@ def measure(page, variant: str, hints: int, along: int = 5, deals: list[int] | N
     return times
 
 
-def _site(tmp: Path) -> tuple[subprocess.Popen[str], str]:
+def _site(tmp: Path, stack: contextlib.ExitStack) -> tuple[object, str]:
     """The static site built into ``tmp`` and served by python -m http.server."""
+    from support import static_server
+
     from solver.web.site import build
 
     build(tmp)
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(tmp)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    time.sleep(1)
-    return server, f"http://127.0.0.1:{port}/"
+    url, server = stack.enter_context(static_server(tmp))
+    return server, url
 
 
 def _server() -> tuple[subprocess.Popen[str], str]:
@@ -150,8 +143,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     kinds = ["server", "site"] if args.compare else ["site"] if args.site else ["server"]
-    with tempfile.TemporaryDirectory() as tmp:
-        servers = {k: _site(Path(tmp) / "site") if k == "site" else _server() for k in kinds}
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        servers = {k: _site(Path(tmp) / "site", stack) if k == "site" else _server() for k in kinds}
         spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
         try:
             with sync_playwright() as p:

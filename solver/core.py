@@ -28,6 +28,7 @@ from .deals import MAX_NUMBER, MIN_NUMBER, Deal
 from .deals import card_indexes as deals_card_indexes
 from .errors import CoreError as CoreError
 from .families.base import BaseVariant
+from .families.play import place_name
 from .inputs import brief
 from .notation import Move
 from .vocabulary import Reason, Verdict
@@ -49,37 +50,6 @@ STATUS: dict[int, tuple[Verdict, Reason | None]] = {
     lib.SOLVER_LIMIT_MEMORY: ("unknown", "memory"),
     lib.SOLVER_INTERRUPTED: ("unknown", "interrupted"),
 }
-
-#: The places of a line's moves (SOLVER_PLACE_*) by their names in the
-#: solution format; the Tomb's have no index.
-_PLACES = {
-    lib.SOLVER_PLACE_STOCK: "stock",
-    lib.SOLVER_PLACE_WASTE: "waste",
-    lib.SOLVER_PLACE_CELL: "cell",
-    lib.SOLVER_PLACE_RESERVE: "reserve",
-    lib.SOLVER_PLACE_CORNER: "corner",
-    lib.SOLVER_PLACE_TOMB: "tomb",
-    lib.SOLVER_PLACE_PILE: "pile",
-    lib.SOLVER_PLACE_KBASE: "kbase",
-    lib.SOLVER_PLACE_ABASE: "abase",
-    lib.SOLVER_PLACE_LID: "lid",
-    lib.SOLVER_PLACE_SIDE: "side",
-    lib.SOLVER_PLACE_BOTTOM: "bottom",
-    lib.SOLVER_PLACE_RESERVE_PILE: "reserve",
-    lib.SOLVER_PLACE_FOUNDATION: "foundation",
-}
-#: Places named with their index (``pile:3``), and those whose index is a suit (``kbase:H``).
-_NUMBERED_PLACES = frozenset(
-    (
-        lib.SOLVER_PLACE_PILE,
-        lib.SOLVER_PLACE_LID,
-        lib.SOLVER_PLACE_SIDE,
-        lib.SOLVER_PLACE_BOTTOM,
-        lib.SOLVER_PLACE_RESERVE_PILE,
-    )
-)
-_SUIT_PLACES = frozenset((lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SOLVER_PLACE_FOUNDATION))
-
 
 #: The parts of the memory a search holds (csrc/solver.h, SOLVER_MEM_*), by index.
 MEMORY_PARTS = tuple(ffi.string(lib.solver_memory_part(i)).decode() for i in range(lib.SOLVER_MEM_PARTS))
@@ -173,14 +143,6 @@ _MOVES: dict[bytes, Move] = {}
 _CARDS = tuple(Card.from_index(i) for i in range(52))
 
 
-def _place(kind: int, index: int) -> str:
-    """The solution format's name of a place of a ``solver_move``."""
-    name = _PLACES[kind]
-    if kind in _SUIT_PLACES:
-        return f"{name}:{'CSHD'[index]}"
-    return f"{name}:{index}" if kind in _NUMBERED_PLACES else name
-
-
 def _record_move(record: bytes) -> Move:
     """The Move of a packed record: action, card, src, src_index, dst,
     dst_index, ncards, then the cards."""
@@ -190,8 +152,10 @@ def _record_move(record: bytes) -> Move:
     if action == lib.SOLVER_REDEAL:
         return Move.redeal()
     if action == lib.SOLVER_JEWEL_FILL:
-        return Move.jewel(Card.from_index(card), _place(dst, dst_index))
-    return Move.move(Card.from_index(card), _place(src, src_index), _place(dst, dst_index))
+        return Move.jewel(Card.from_index(card), place_name(dst, dst_index, engine=True))
+    return Move.move(
+        Card.from_index(card), place_name(src, src_index, engine=True), place_name(dst, dst_index, engine=True)
+    )
 
 
 def unpack_line(packed: bytes) -> tuple[Move, ...]:

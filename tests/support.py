@@ -3,8 +3,12 @@ run as a user runs it (``python -m solver ...`` from the checkout)."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +77,29 @@ def properties_profile() -> Any:
         "properties-long", parent=settings.get_profile("properties"), max_examples=500, derandomize=False
     )
     return settings.get_profile(os.environ.get("TOMB_PROPERTIES", "properties"))
+
+
+@contextlib.contextmanager
+def static_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``folder`` served by ``python -m http.server``, which knows nothing of
+    the game: its address, once it answers, and its process."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}/", server
+    finally:
+        server.terminate()
+        server.wait()

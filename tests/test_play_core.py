@@ -21,7 +21,8 @@ from solver import families
 from solver._core import ffi, lib
 from solver.cards import Card
 from solver.deals import Deal, card_indexes
-from solver.families.player import Refused
+from solver.families.play import CorePlay, record_move
+from solver.families.player import Player, Refused
 from solver.notation import IllegalMoveError, Move
 from solver.variants import load, names
 
@@ -54,72 +55,16 @@ def calls(variant: Any) -> dict[str, Any]:
     return {name: getattr(lib, f"solver_play_{name}_{kind}") for name in ("start", "moves", "apply", "auto")}
 
 
-_NAMES = {
-    lib.SOLVER_PLACE_STOCK: "stock",
-    lib.SOLVER_PLACE_WASTE: "waste",
-    lib.SOLVER_PLACE_CELL: "cell",
-    lib.SOLVER_PLACE_RESERVE: "reserve",
-    lib.SOLVER_PLACE_CORNER: "corner",
-    lib.SOLVER_PLACE_TOMB: "tomb",
-    lib.SOLVER_PLACE_PILE: "pile",
-    lib.SOLVER_PLACE_KBASE: "kbase",
-    lib.SOLVER_PLACE_ABASE: "abase",
-    lib.SOLVER_PLACE_LID: "lid",
-    lib.SOLVER_PLACE_SIDE: "side",
-    lib.SOLVER_PLACE_BOTTOM: "bottom",
-    lib.SOLVER_PLACE_RESERVE_PILE: "reserve",
-    lib.SOLVER_PLACE_FOUNDATION: "foundation",
-}
-_KINDS = {name: kind for kind, name in _NAMES.items()}
-_SUIT_KINDS = (lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SOLVER_PLACE_FOUNDATION)
-
-
-def place_name(kind: int, index: int) -> str:
-    name = _NAMES[kind]
-    if kind in _SUIT_KINDS:
-        return f"{name}:{'CSHD'[index]}"
-    return f"{name}:{index}" if index else name
-
-
-def place_of(name: str, two_decks: bool) -> tuple[int, int]:
-    kind, _, index = name.partition(":")
-    k = _KINDS[kind]
-    if kind == "reserve":
-        k = lib.SOLVER_PLACE_RESERVE_PILE if two_decks else lib.SOLVER_PLACE_RESERVE
-    if k in _SUIT_KINDS:
-        return k, "CSHD".index(index)
-    return k, int(index) if index else 0
-
-
 def to_move(m: Any) -> Move:
-    """A player's Move of a core's solver_move (the cards it shows kept)."""
-    if m.action in (lib.SOLVER_TURN, lib.SOLVER_DEAL):
-        return Move("turn" if m.action == lib.SOLVER_TURN else "deal")
-    if m.action == lib.SOLVER_REDEAL:
-        return Move.redeal()
-    if m.action == lib.SOLVER_JEWEL_FILL:
-        return Move("jewel", dst=place_name(m.dst, m.dst_index))
-    return Move.move(_CARDS[m.card], place_name(m.src, m.src_index), place_name(m.dst, m.dst_index))
-
-
-_ACTIONS = {
-    "turn": lib.SOLVER_TURN,
-    "deal": lib.SOLVER_DEAL,
-    "redeal": lib.SOLVER_REDEAL,
-    "jewel": lib.SOLVER_JEWEL_FILL,
-    "move": lib.SOLVER_MOVE,
-}
+    """A player's Move of a core's move record (a turn's and a jewel's cards
+    left out, as the player sees them)."""
+    return Player.blind(record_move(m))
 
 
 def to_record(move: Move, two_decks: bool) -> Any:
-    r = ffi.new("solver_move *")
-    r.action = _ACTIONS[move.action]
-    r.card = move.card.index if move.card is not None else lib.SOLVER_NO_CARD
-    if move.src:
-        r.src, r.src_index = place_of(move.src, two_decks)
-    if move.dst:
-        r.dst, r.dst_index = place_of(move.dst, two_decks)
-    return r
+    record = CorePlay.record(move, two_decks)
+    assert record is not None, move
+    return record
 
 
 def core_moves(variant: Any, rules: Any, t: Any) -> list[Move]:

@@ -12,15 +12,12 @@ build/screenshots/site-*.png."""
 from __future__ import annotations
 
 import contextlib
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_web_browser import CHROMIUM, FLAGS, SETTLED
+from support import static_server
+from test_web_browser import SETTLED, browser  # noqa: F401  (the fixture)
 from test_web_page import AXE, DESKTOP, PHONE
 
 from solver.web.site import build
@@ -34,31 +31,6 @@ TIMEOUT = 40_000
 pytestmark = pytest.mark.skipif(not WASM.exists(), reason="no build/wasm/core.wasm (make wasm)")
 
 
-@contextlib.contextmanager
-def static_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``folder`` served by python -m http.server: its address and process."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/", server
-    finally:
-        server.terminate()
-        server.wait()
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site as make site builds it, a hint's limit 30 s, not 3: a
@@ -66,18 +38,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")
     build(out, WASM, {"positions": 50_000_000, "seconds": 30, "memory": 256 * 2**20})
     return out
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: `make browser` installs Debian's (as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
 
 
 class Page:

@@ -9,15 +9,12 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support import static_server
 from test_wasm import WASM, case, given_of
 from test_web_browser import browser  # noqa: F401  (the fixture)
 
@@ -55,27 +52,8 @@ def serve() -> Iterator[str]:
             shutil.copy(STATIC / file, folder / file)
         shutil.copy(WASM, folder / "core.wasm")
         (folder / "index.html").write_text(PAGE, encoding="utf-8")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen(
-            [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-            cwd=folder,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        try:
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            yield f"http://127.0.0.1:{port}/"
-        finally:
-            server.terminate()
-            server.wait()
+        with static_server(folder) as (url, _):
+            yield url
 
 
 @pytest.fixture(scope="module")
