@@ -1,9 +1,11 @@
 """Fixtures of the web game's tests: a real server, started as a user starts
-it (`python -m solver serve --port 0`), and JSON requests to it."""
+it (`python -m solver serve --port 0`), and JSON requests to it; Chromium,
+driven by Playwright, for the browser tests."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import urllib.error
@@ -56,3 +58,23 @@ def server():
     s = Server()
     yield s
     s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium (Playwright downloads no browser); the tests that
+    need it are skipped without it, but fail in CI, which installs it."""
+    pytest.importorskip("playwright")
+    from test_web_browser import CHROMIUM, FLAGS
+
+    if not CHROMIUM.exists():
+        message = f"no Chromium at {CHROMIUM}: `make browser` installs Debian's (as root)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield b
+        b.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from support import static_server
-from test_web_browser import SETTLED, browser  # noqa: F401  (the fixture)
+from test_web_browser import SETTLED
 from test_web_page import AXE, DESKTOP, PHONE
 
 from solver.web.site import build

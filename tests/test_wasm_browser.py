@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from support import static_server
 from test_wasm import WASM, case, given_of
-from test_web_browser import browser  # noqa: F401  (the fixture)
 
 from solver import start_position
 
@@ -63,7 +62,7 @@ def site() -> Iterator[str]:
 
 
 @pytest.fixture
-def tab(browser, site):  # noqa: F811  (the fixture of test_web_browser)
+def tab(browser, site):
     context = browser.new_context()
     page = context.new_page()
     errors: list[str] = []

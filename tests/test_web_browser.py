@@ -38,21 +38,6 @@ SHOTS = ROOT / "build" / "screenshots"
 SETTLED = "document.body.dataset.pending === '0' && !document.body.dataset.animating"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        message = f"no Chromium at {CHROMIUM}: `make browser` installs Debian's (as root)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
-
-
 class Page:
     """One browser tab on the game, recording every answer of the server."""
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Server
-from test_web_browser import CHROMIUM, FLAGS, SETTLED
+from test_web_browser import SETTLED
 
 from solver import verdicts
 from solver.variants import names
@@ -51,18 +51,6 @@ def card_name(code: str) -> str:
 def lookup_deals(variant: str, verdict: str, upto: int = 5_000) -> int | None:
     """The smallest deal the verdict index says is ``verdict``."""
     return next((n for n in range(1, upto) if verdicts.lookup(n, variant) == verdict), None)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: `make browser` installs Debian's (as root)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        yield b
-        b.close()
 
 
 class Tab:
