@@ -216,5 +216,13 @@ void solver_free(solver *s);
  * rules' move generator, at every state they read (slow). Writes the
  * states checked and those that differed since it was last turned on. */
 void solver_debug_bitmoves(int on, uint64_t *checked, uint64_t *mismatches);
+/* For studies of Paciência Napoleão (docs/winnability.md): while `on`, the
+ * searches count each redeal into the last pass and the distinct last-pass
+ * starts they make; with on = 2 they also leave every last pass unexplored
+ * (its positions have no moves: the verdict means nothing then), so that a
+ * complete search counts every last-pass start the first passes can make.
+ * Writes both counts, since it was last turned on. One search at a time: the
+ * count is not kept per search. */
+void solver_debug_last_passes(int on, uint64_t *redeals, uint64_t *distinct);
 
 #endif

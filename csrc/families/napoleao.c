@@ -72,11 +72,62 @@ static int other_copy_home(const np_state *s, int su, int r, int to_kbase)
     return to_kbase ? s->ab[su] >= r : s->kb[su] >= 14 - r;
 }
 
+/* For studies (solver_debug_last_passes, solver.h): while on, each redeal
+ * into the last pass is counted, and the distinct last-pass starts it
+ * makes (the pack in order and the bases, as a player sees them; the
+ * search's key, which also says in which pass each card went home, may
+ * tell apart more) in a set of their 64-bit hashes. */
+static int lp_counting;
+static uint64_t *lp_set, lp_cap, lp_distinct, lp_redeals;
+
+static void lp_count(const np_game *g, const np_state *s)
+{
+    /* The start as a player sees it: the pack's cards in order, the bases. */
+    uint64_t h = mix64(s->nstock);
+    for (int i = 0; i < s->nstock; i++)
+        h = mix64(h ^ g->card[s->stock[i]]);
+    for (int i = 0; i < 4; i++)
+        h = mix64(h ^ (uint64_t)(s->kb[i] << 8 | s->ab[i]));
+    h |= 1; /* 0 marks an empty slot */
+    lp_redeals++;
+    if (2 * (lp_distinct + 1) > lp_cap) {
+        uint64_t cap = lp_cap ? 2 * lp_cap : 1u << 20, *set = calloc(cap, sizeof *set);
+        if (!set)
+            return;
+        for (uint64_t i = 0; i < lp_cap; i++)
+            for (uint64_t j = lp_set[i] & (cap - 1); lp_set[i]; j = (j + 1) & (cap - 1))
+                if (!set[j]) {
+                    set[j] = lp_set[i];
+                    break;
+                }
+        free(lp_set);
+        lp_set = set, lp_cap = cap;
+    }
+    uint64_t j = h & (lp_cap - 1);
+    for (; lp_set[j] && lp_set[j] != h; j = (j + 1) & (lp_cap - 1))
+        ;
+    if (!lp_set[j])
+        lp_set[j] = h, lp_distinct++;
+}
+
+void solver_debug_last_passes(int on, uint64_t *redeals, uint64_t *distinct)
+{
+    if (on && !lp_counting) {
+        free(lp_set);
+        lp_set = NULL, lp_cap = lp_distinct = lp_redeals = 0;
+    }
+    lp_counting = on;
+    *redeals = lp_redeals;
+    *distinct = lp_distinct;
+}
+
 static int np_moves(const void *game, const void *state, gmove *out)
 {
     const np_game *g = game;
     const np_state *s = state;
     int n = 0;
+    if (lp_counting == 2 && s->pass == g->last_pass)
+        return 0; /* a study of the first passes alone (solver_debug_last_passes) */
     int only_start = restricted(g, s);
     /* Shortcut "last-copy-home" acts in the last pass, and in every pass
      * where no round is dealt while a card fits (docs/search.md). */
@@ -147,6 +198,8 @@ static void np_apply(const void *game, void *state, const gmove *m)
         s->next = 0;
         s->pass++;
         s->rounds = 0;
+        if (lp_counting && s->pass == g->last_pass)
+            lp_count(g, s);
     }
 }
 
