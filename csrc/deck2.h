@@ -76,7 +76,8 @@ typedef struct {
 #define DECK2_INTERCHANGEABLE 2u     /* jewel: relabelled lid/pile/reserve places share one table entry */
 #define DECK2_RESTARTS 4u            /* randomised restarts look for a win before the full search */
 #define DECK2_DEAD_CARDS 8u          /* napoleao: a position whose bound is no better than the best seen is not expanded */
-#define DECK2_ALL_SHORTCUTS 15u
+#define DECK2_ORDERS 16u             /* jewel: the restarts take turns with the reserves' move orders */
+#define DECK2_ALL_SHORTCUTS 31u
 
 /* Returns NULL and writes a message into err (size errlen) if the rules or
  * the position are impossible. */

@@ -27,6 +27,7 @@ ffi: _FFI
 class _Lib:
     DECK2_ALL_SHORTCUTS: int
     DECK2_DEAD_CARDS: int
+    DECK2_ORDERS: int
     DECK2_EMPTY_ANY: int
     DECK2_EMPTY_KING: int
     DECK2_EMPTY_NONE: int

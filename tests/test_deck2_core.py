@@ -446,6 +446,24 @@ def test_a_restart_from_the_best_line_proves_nothing_lost():
     _check_line(r, NAP_FREE)
 
 
+@pytest.mark.parametrize("number,most", [(346, 150_000), (1190, 150_000)])
+def test_restarts_in_the_other_reserve_orders_find_wins_sooner(number, most):
+    """`orders`: the restarts from the root take turns with three orders of
+    the reserves (csrc/families/jewel.c reserve_rank). On these deals a
+    restart in another order wins within `most` positions, where the family's
+    order alone needs over 380,000; both lines replay. An order that touched
+    anything but the order of the moves (the state the moves are made from,
+    the table's keys) would show here as a line that does not replay."""
+    limit = Limit(positions=2_000_000, seconds=None)
+    with_orders = solve(number, JEWEL, limit)
+    without = solve(number, JEWEL, limit, shortcuts=frozenset(deck2.SHORTCUTS) - {"orders"})
+    assert with_orders.verdict == without.verdict == "won"
+    assert with_orders.stats.positions <= most < without.stats.positions
+    _check_line(with_orders, JEWEL)
+    _check_line(without, JEWEL)
+    assert engine("jewel").replay(start_position(number, JEWEL_FREE), with_orders.moves).won
+
+
 @pytest.mark.parametrize("variant", [JEWEL, JEWEL_FREE], ids=str)
 def test_jewel_bound_holds_on_late_positions(variant):
     """The dead-cards bound of a position is at least the best score the

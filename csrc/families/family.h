@@ -51,6 +51,12 @@ typedef struct family {
     /* Optional: is m a milestone of a line (a redeal), a good place to
      * revise the play before (the prefix restarts, deck2/search.c)? */
     int (*milestone)(const gmove *m);
+    /* Optional (DECK2_ORDERS): the family's move orders, 0 its own, 1 to
+     * orders - 1 others; set_order gives order k to the search from state
+     * and every position below it. An order decides only which moves come
+     * first: every order lists the same moves. */
+    int orders;
+    void (*set_order)(void *state, int k);
     void (*free_game)(void *game);
 } family;
 

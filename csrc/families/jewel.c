@@ -42,6 +42,7 @@ typedef struct {
     uint8_t next;                        /* stock cards turned */
     uint8_t jused;                       /* jewels turned */
     uint8_t turned;                      /* the root's turned card, until placed */
+    uint8_t order;                       /* reserve_rank's order (DECK2_ORDERS); not in the key */
 } jw_state;
 
 typedef struct {
@@ -185,17 +186,31 @@ static int need(const jw_state *s, int c)
     return r > s->found[su][0] ? r - s->found[su][0] : r - s->found[su][1];
 }
 
-/* The order in which the reserves are tried for card c: onto a top card
- * needed later than c (the closest first: a reserve then gives its cards
- * back in the order the foundations want them), then an empty reserve, then
- * over the top card needed last (it buries the least). Only the order of
- * the moves: every reserve is still tried. */
+/* The order in which the reserves are tried for card c. Order 0: onto a
+ * top card needed later than c (the closest first: a reserve then gives its
+ * cards back in the order the foundations want them), then an empty
+ * reserve, then over the top card needed last (it buries the least). The
+ * restarts take turns with two more (DECK2_ORDERS): an empty reserve first,
+ * then as order 0; over the top card needed last first, an empty reserve
+ * last. Only the order of the moves: every reserve is still tried. */
+#define JW_ORDERS 3
 static int reserve_rank(const jw_game *g, const jw_state *s, int need_c, int k)
 {
-    if (!s->nres[k])
-        return 20;
-    int nt = need(s, g->sidcard[s->res[k][s->nres[k] - 1]]);
-    return nt > need_c ? nt - need_c : 100 - nt;
+    int nt = s->nres[k] ? need(s, g->sidcard[s->res[k][s->nres[k] - 1]]) : 0;
+    int later = nt > need_c ? nt - need_c : 100 - nt;
+    switch (s->order) {
+    case 1:
+        return s->nres[k] ? later : 0;
+    case 2:
+        return s->nres[k] ? 100 - nt : 200;
+    default:
+        return s->nres[k] ? later : 20;
+    }
+}
+
+static void jw_set_order(void *state, int k)
+{
+    ((jw_state *)state)->order = (uint8_t)k;
 }
 
 /* Moves of a card coming from the stock (turned now, or at the root). */
@@ -880,6 +895,8 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
     f->score = jw_score;
     f->describe = jw_describe;
     f->bound = jw_bound;
+    f->orders = JW_ORDERS;
+    f->set_order = jw_set_order;
     f->free_game = free;
     return 0;
 }

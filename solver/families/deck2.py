@@ -3,7 +3,7 @@ and the jewel box: its constructor, its reset and its shortcuts
 (docs/search.md), which both families share.
 
 >>> sorted(SHORTCUTS)
-['dead-cards', 'interchangeable', 'last-copy-home', 'restarts']
+['dead-cards', 'interchangeable', 'last-copy-home', 'orders', 'restarts']
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ SHORTCUTS = {
     "interchangeable": lib.DECK2_INTERCHANGEABLE,
     "restarts": lib.DECK2_RESTARTS,
     "dead-cards": lib.DECK2_DEAD_CARDS,
+    "orders": lib.DECK2_ORDERS,
 }
 
 

@@ -25,7 +25,9 @@
  * restarts, every other one from a position on the best line found so far,
  * some moves before one of its milestones or its end, in the family's
  * order, with PREFIX_BUDGET positions (doubled each time every point of
- * the line was tried). The restarts only ever find wins and better lines
+ * the line was tried). With DECK2_ORDERS, restart k from the root searches
+ * in the family's move order k modulo its number of orders (Porta-Jóias:
+ * three orders of the reserves). The restarts only ever find wins and better lines
  * (their lines are real lines); "lost" comes only from a search from the
  * root that stored every reachable position: the full search, which every
  * stage leaves as it was, or a random restart. */
@@ -399,6 +401,8 @@ static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
     memcpy(r->root, s->root, s->fam.state_size);
     for (int i = 0; i < depth; i++)
         s->fam.apply(s->fam.game, r->root, &((const gmove *)s->e.best_line)[i]);
+    if (seed && s->fam.set_order && (s->flags & DECK2_ORDERS))
+        s->fam.set_order(r->root, s->restarts % s->fam.orders);
     r->e.stats.best_score = s->fam.score(s->fam.game, r->root);
     r->prune_at = s->e.stats.best_score;
     r->seed = seed;
