@@ -199,12 +199,9 @@ static int reserve_rank(const jw_game *g, const jw_state *s, int need_c, int k)
     int nt = s->nres[k] ? need(s, g->sidcard[s->res[k][s->nres[k] - 1]]) : 0;
     int later = nt > need_c ? nt - need_c : 100 - nt;
     switch (s->order) {
-    case 1:
-        return s->nres[k] ? later : 0;
-    case 2:
-        return s->nres[k] ? 100 - nt : 200;
-    default:
-        return s->nres[k] ? later : 20;
+    case 1: return s->nres[k] ? later : 0;
+    case 2: return s->nres[k] ? 100 - nt : 200;
+    default: return s->nres[k] ? later : 20;
     }
 }
 
