@@ -224,5 +224,12 @@ void solver_debug_bitmoves(int on, uint64_t *checked, uint64_t *mismatches);
  * Writes both counts, since it was last turned on. One search at a time: the
  * count is not kept per search. */
 void solver_debug_last_passes(int on, uint64_t *redeals, uint64_t *distinct);
+/* For studies of the summaries by control states (docs/search.md, "The
+ * summaries"): while `on`, every state a summary expands is counted, and
+ * among them the distinct control states, the distinct (control state, top
+ * rank) pairs and the distinct (summary's entry, control state) pairs.
+ * Writes those four counts since it was last turned on, in that order. One
+ * search at a time, as solver_debug_last_passes. */
+void solver_debug_summary_sharing(int on, uint64_t *counts);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "family.h"
+#include "countset.h"
 
 #define NP_MAXP 24      /* cards a pile can hold */
 #define NP_CARDS 104
@@ -78,7 +79,8 @@ static int other_copy_home(const np_state *s, int su, int r, int to_kbase)
  * search's key, which also says in which pass each card went home, may
  * tell apart more) in a set of their 64-bit hashes. */
 static int lp_counting;
-static uint64_t *lp_set, lp_cap, lp_distinct, lp_redeals;
+static uint64_t lp_redeals;
+static countset lp_starts;
 
 static void lp_count(const np_game *g, const np_state *s)
 {
@@ -88,37 +90,19 @@ static void lp_count(const np_game *g, const np_state *s)
         h = mix64(h ^ g->card[s->stock[i]]);
     for (int i = 0; i < 4; i++)
         h = mix64(h ^ (uint64_t)(s->kb[i] << 8 | s->ab[i]));
-    h |= 1; /* 0 marks an empty slot */
     lp_redeals++;
-    if (2 * (lp_distinct + 1) > lp_cap) {
-        uint64_t cap = lp_cap ? 2 * lp_cap : 1u << 20, *set = calloc(cap, sizeof *set);
-        if (!set)
-            return;
-        for (uint64_t i = 0; i < lp_cap; i++)
-            for (uint64_t j = lp_set[i] & (cap - 1); lp_set[i]; j = (j + 1) & (cap - 1))
-                if (!set[j]) {
-                    set[j] = lp_set[i];
-                    break;
-                }
-        free(lp_set);
-        lp_set = set, lp_cap = cap;
-    }
-    uint64_t j = h & (lp_cap - 1);
-    for (; lp_set[j] && lp_set[j] != h; j = (j + 1) & (lp_cap - 1))
-        ;
-    if (!lp_set[j])
-        lp_set[j] = h, lp_distinct++;
+    countset_add(&lp_starts, h);
 }
 
 void solver_debug_last_passes(int on, uint64_t *redeals, uint64_t *distinct)
 {
     if (on && !lp_counting) {
-        free(lp_set);
-        lp_set = NULL, lp_cap = lp_distinct = lp_redeals = 0;
+        countset_clear(&lp_starts);
+        lp_redeals = 0;
     }
     lp_counting = on;
     *redeals = lp_redeals;
-    *distinct = lp_distinct;
+    *distinct = lp_starts.n;
 }
 
 static int np_moves(const void *game, const void *state, gmove *out)

@@ -14,6 +14,7 @@
 #include "reduction.h"
 #include "bitmoves.h"
 #include "movecache.h"
+#include "countset.h"
 
 /* earliest-home: a state's carried ranks (bit r) sit in its list item from
  * bit CARRY_SHIFT up, and EXPANDED once it is; the state itself is below. */
@@ -557,6 +558,32 @@ static int expand_by_moves(memo *m, summary_work *w, uint64_t state)
     return others_by_moves(m, w, &st, state, mv, n, cached);
 }
 
+/* The study of what the summaries share (solver_debug_summary_sharing). */
+static int sharing_on;
+static uint64_t sharing_expanded;
+static countset sharing_sets[3];   /* states; (state, top); (entry, state) */
+
+void solver_debug_summary_sharing(int on, uint64_t *counts)
+{
+    if (on && !sharing_on) {
+        sharing_expanded = 0;
+        for (int i = 0; i < 3; i++)
+            countset_clear(&sharing_sets[i]);
+    }
+    sharing_on = on;
+    counts[0] = sharing_expanded;
+    for (int i = 0; i < 3; i++)
+        counts[i + 1] = sharing_sets[i].n;
+}
+
+static void sharing_count(uint64_t q, uint64_t state, int top)
+{
+    sharing_expanded++;
+    countset_add(&sharing_sets[0], mix64(state));
+    countset_add(&sharing_sets[1], mix64(state << 4 | (uint64_t)top));
+    countset_add(&sharing_sets[2], mix64(mix64(q) ^ state));
+}
+
 /* The summary's states expanded in the order found (breadth first): each
  * one's record is fetched while the states before it are expanded. */
 static int summary_expand(memo *m, summary_work *w, uint64_t q)
@@ -576,6 +603,8 @@ static int summary_expand(memo *m, summary_work *w, uint64_t q)
         const unsigned carry = (unsigned)(w->seen->item[i] >> CARRY_SHIFT & CARRY_RANKS);
         m->trail[w->depth].cur = state;
         m->positions++;
+        if (sharing_on)
+            sharing_count(q, state, w->top);
         w->carry = 0;
         int status = check(m);
         if (status < 0)
