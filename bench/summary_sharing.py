@@ -15,6 +15,11 @@ expansions:
 For each deal, a complete search with every shortcut (the default one):
 
     .venv/bin/python bench/summary_sharing.py 78606 35118
+
+``--eager``: each summary worked out together with those of every other rank
+that could be on top of its control state (a rank with a card in the waste),
+as one closure per control state for every rank would have to; the
+(entry, state) pairs are then what such closures would visit.
 """
 
 from __future__ import annotations
@@ -26,11 +31,11 @@ from solver import Limit, solve
 from solver._core import ffi, lib
 
 
-def count(deal: int, variant: str) -> tuple[str, int, float, list[int]]:
+def count(deal: int, variant: str, eager: bool = False) -> tuple[str, int, float, list[int]]:
     """One complete search: its verdict, positions, CPU seconds, and the four
     counts (expansions, states, (state, top), (entry, state))."""
     counts = ffi.new("uint64_t[4]")
-    lib.solver_debug_summary_sharing(1, counts)
+    lib.solver_debug_summary_sharing(2 if eager else 1, counts)
     try:
         start = time.process_time()
         r = solve(deal, variant, Limit.none())
@@ -44,13 +49,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("deals", type=int, nargs="+")
     parser.add_argument("--variant", default="napoleonin-hauta")
+    parser.add_argument("--eager", action="store_true", help="every rank that could be on top, at once")
     args = parser.parse_args()
     print(
         f"{'deal':>6} {'verdict':>7} {'positions':>11} {'cpu s':>6} {'expanded':>11} {'states':>10} "
         f"{'(st,top)':>10} {'(entry,st)':>10} {'/st':>5} {'/(st,top)':>9} {'/(entry,st)':>11}"
     )
     for deal in args.deals:
-        verdict, positions, seconds, (expanded, states, pairs, entries) = count(deal, args.variant)
+        verdict, positions, seconds, (expanded, states, pairs, entries) = count(deal, args.variant, args.eager)
         print(
             f"{deal:>6} {verdict:>7} {positions:>11,} {seconds:>6.2f} {expanded:>11,} {states:>10,} "
             f"{pairs:>10,} {entries:>10,} {expanded / max(states, 1):>5.2f} {expanded / max(pairs, 1):>9.2f} "

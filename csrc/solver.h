@@ -228,8 +228,12 @@ void solver_debug_last_passes(int on, uint64_t *redeals, uint64_t *distinct);
  * summaries"): while `on`, every state a summary expands is counted, and
  * among them the distinct control states, the distinct (control state, top
  * rank) pairs and the distinct (summary's entry, control state) pairs.
- * Writes those four counts since it was last turned on, in that order. One
- * search at a time, as solver_debug_last_passes. */
+ * With on = 2, each summary by control states is worked out together with
+ * those of every other rank that could be on top of the same control state
+ * (a rank with a card in the waste), as one closure per control state for
+ * every top rank would have to (the verdict stays; the work grows). Writes
+ * those four counts since it was last turned on, in that order. One search
+ * at a time, as solver_debug_last_passes. */
 void solver_debug_summary_sharing(int on, uint64_t *counts);
 
 #endif

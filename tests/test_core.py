@@ -1528,7 +1528,8 @@ def test_the_sharing_study_counts_the_summaries_states():
     (all but the 20,000 positions of the search before the summaries), each
     count of distinct things is at most the expansions and at least the
     distinct states, the same search counted again gives the same counts,
-    and nothing is counted while the study is off."""
+    nothing is counted while the study is off, and working out every rank
+    that could be on top at once changes the work, not the verdict."""
     counts = core.ffi.new("uint64_t[4]")
     runs = []
     for _ in range(2):
@@ -1545,3 +1546,12 @@ def test_the_sharing_study_counts_the_summaries_states():
     solve(535, FINNISH, Limit(positions=10_000, seconds=None))
     lib.solver_debug_summary_sharing(0, counts)
     assert list(counts) == runs[0]
+    # With every rank that could be on top worked out at once: more work,
+    # the same verdict and best score.
+    lib.solver_debug_summary_sharing(2, counts)
+    try:
+        eager = solve(535, FINNISH, Limit.none(), shortcuts=frozenset(SHORTCUTS) - {"restarts"})
+    finally:
+        lib.solver_debug_summary_sharing(0, counts)
+    assert (eager.verdict, eager.score) == (r.verdict, r.score)
+    assert counts[0] > expanded and counts[3] >= entries

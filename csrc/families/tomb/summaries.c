@@ -584,6 +584,46 @@ static void sharing_count(uint64_t q, uint64_t state, int top)
     countset_add(&sharing_sets[2], mix64(mix64(q) ^ state));
 }
 
+/* The cards of rank r at q that are in none of the stock, the cells, the
+ * reserve and the foundations: in the waste. */
+static int waste_cards(const memo *m, uint64_t q, int r)
+{
+    int n = 4 - m->stock_count[q_stock(q)][r] - (r == 6 ? (int)q_reserve(q) : 0);
+    for (int i = 0; i < 4; i++)
+        n -= (int)q_cell(q, i) == r;
+    if (r <= 6)
+        return n - (int)(q_tomb(q) / 6) - ((int)(q_tomb(q) % 6) > 6 - r);
+    for (int i = 0; i < 4; i++)
+        n -= (int)q_corner(q, i) >= r - 6;
+    return n;
+}
+
+/* The study with on = 2: before the summary of (q, top) is worked out,
+ * those of every other rank that could be on top at q (one with a card in
+ * the waste), as one closure per control state for every rank would have
+ * to; the summaries nested in those are worked out as usual. Returns -1, or
+ * the status of a limit that stopped them. */
+static int sharing_other_ranks(memo *m, uint64_t q, int top)
+{
+    static int within;   /* one search at a time, as the study's counts */
+    if (within)
+        return -1;
+    within = 1;
+    const int target = m->target, chain_n = m->chain_n;
+    m->target = 0;   /* the endgame test would read the real cards under another top card */
+    int status = -1;
+    for (int r = 1; r <= 13 && status < 0; r++)
+        if (r != top && waste_cards(m, q, r) > 0) {
+            entry *e;
+            reduction rd;
+            status = summary(m, q, r, &e, &rd);
+        }
+    m->target = target;
+    m->chain_n = chain_n;
+    within = 0;
+    return status;
+}
+
 /* The summary's states expanded in the order found (breadth first): each
  * one's record is fetched while the states before it are expanded. */
 static int summary_expand(memo *m, summary_work *w, uint64_t q)
@@ -622,6 +662,12 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 {
     uint64_t slot;
     entry *e = memo_probe(m, key, &slot);
+    if (!e && sharing_on == 2 && top) {
+        int status = sharing_other_ranks(m, q, top);
+        if (status >= 0)
+            return status;
+        e = memo_probe(m, key, &slot);   /* the table may have grown */
+    }
     if (e) {
         *out = e;
         return -1;
