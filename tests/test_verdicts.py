@@ -64,7 +64,7 @@ def test_verdict_answers_from_the_index_and_beyond_it():
     # The sheet's Napoleão has one, as the Tomb's variants have.
     assert verdicts.verdict(2, "paciencia-napoleao") == ("won", "index")
     # A search stopped by its limit is unknown, not lost.
-    assert verdicts.verdict(954, "paciencia-porta-joias", limit=Limit(positions=1000)) == ("unknown", "search")
+    assert verdicts.verdict(954, "paciencia-porta-joias-free", limit=Limit(positions=1000)) == ("unknown", "search")
     for bad in (0, -3, "x", True, 10**21):
         with pytest.raises(DealError):
             verdicts.verdict(bad, "napoleons-tomb-3")

@@ -1,10 +1,11 @@
 """The verdict index: which deals of 1..1,000,000 can be won, without a search.
 
-Shipped in this folder for each Napoleon's Tomb variant: ``<variant>.bits.zlib``,
+Shipped in this folder for each variant built (the Tomb's three, the sheets'
+Napoleão and Porta-Jóias): ``<variant>.bits.zlib``,
 a bitset (bit ``n - first`` set when deal ``n`` is won; byte ``i // 8``, bit
 ``i % 8``, least significant first) compressed with zlib, and ``index.json``,
 which says for each variant the range of deals it covers, how many were won
-and lost, the deals the solver left unknown (none so far: their bit is 0), the
+and lost, the deals the solver left unknown (their bit is 0), the
 SHA-256 of the bitset, the command that built it and the fingerprint of the
 rules (an entry without one was built from the shipped rules of its day).
 An index is of the shipped rules only: a variant of a file of other rules
