@@ -456,13 +456,13 @@ def indicator_is(tab: Tab, kind: str, timeout: float = 8_000) -> tuple[bool, str
 
 
 def test_a_deal_number_being_typed_stays_when_the_deals_verdict_arrives(desktop):
-    """Porta-Jóias deal 954 has no index: its verdict is a search to the
+    """Free Porta-Jóias deal 954 has no index: its verdict is a search to the
     limit, which answers after the page is at rest. A number the player
     types in the deal field meanwhile stays there, and Enter opens it."""
     page = desktop.page
     page.check("#indicator")
     desktop.settle()
-    desktop.open("paciencia-porta-joias", 954)
+    desktop.open("paciencia-porta-joias-free", 954)
     assert "·" not in desktop.text("#deal-info"), "the verdict came before the number was typed: nothing tested"
     page.fill("#deal-input", "7")
     page.wait_for_function("document.getElementById('deal-info').textContent.includes('·')", timeout=20_000)
