@@ -21,14 +21,21 @@ SHIPPED = json.loads((ROOT / "solver" / "verdicts" / "index.json").read_text())
 @pytest.mark.parametrize("variant", sorted(SHIPPED))
 def test_the_shipped_index_agrees_with_the_solver(variant):
     """Deals 1-100 and 30 drawn at random from the index's range: the
-    index's verdict is the solver's."""
+    index's verdict is the solver's, wherever the solver decides within its
+    default limits (a slow build, the sanitized run's, stops some
+    Porta-Jóias searches at 10 s: a limit contradicts nothing)."""
     ix = verdicts.index_of(variant)
     meta = SHIPPED[variant]
     assert (ix.first, ix.last) == (meta["first"], meta["last"]) and ix.first == 1
     assert ix.won_deals() == meta["won"] and meta["won"] + meta["lost"] + len(meta["unknown"]) == ix.last
     rng = random.Random(variant)
+    decided = 0
     for deal in list(range(1, 101)) + [rng.randint(1, ix.last) for _ in range(30)]:
-        assert ix.verdict(deal) == solve(deal, variant).verdict, deal
+        found = solve(deal, variant).verdict
+        if found != "unknown":
+            decided += 1
+            assert ix.verdict(deal) == found, deal
+    assert decided >= 100
     assert ix.verdict(ix.last + 1) is None and ix.verdict(0) is None
 
 
