@@ -17,7 +17,7 @@
 #include <stdio.h>
 
 #include "family.h"
-#include "countset.h"
+#include "hashset.h"
 
 #define NP_MAXP 24      /* cards a pile can hold */
 #define NP_CARDS 104
@@ -77,10 +77,12 @@ static int other_copy_home(const np_state *s, int su, int r, int to_kbase)
  * into the last pass is counted, and the distinct last-pass starts it
  * makes (the pack in order and the bases, as a player sees them; the
  * search's key, which also says in which pass each card went home, may
- * tell apart more) in a set of their 64-bit hashes. */
+ * tell apart more) in a set of their 64-bit hashes, on an account of its
+ * own without a limit (a study is not a search). */
 static int lp_counting;
 static uint64_t lp_redeals;
-static countset lp_starts;
+static mem_account lp_mem;
+static set64 lp_starts;
 
 static void lp_count(const np_game *g, const np_state *s)
 {
@@ -91,13 +93,13 @@ static void lp_count(const np_game *g, const np_state *s)
     for (int i = 0; i < 4; i++)
         h = mix64(h ^ (uint64_t)(s->kb[i] << 8 | s->ab[i]));
     lp_redeals++;
-    countset_add(&lp_starts, h);
+    set64_add(&lp_starts, &lp_mem, h >> 1);
 }
 
 void solver_debug_last_passes(int on, uint64_t *redeals, uint64_t *distinct)
 {
     if (on && !lp_counting) {
-        countset_clear(&lp_starts);
+        set64_free(&lp_starts, &lp_mem);
         lp_redeals = 0;
     }
     lp_counting = on;

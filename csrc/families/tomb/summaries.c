@@ -14,7 +14,6 @@
 #include "reduction.h"
 #include "bitmoves.h"
 #include "movecache.h"
-#include "countset.h"
 
 /* earliest-home: a state's carried ranks (bit r) sit in its list item from
  * bit CARRY_SHIFT up, and EXPANDED once it is; the state itself is below. */
@@ -558,17 +557,21 @@ static int expand_by_moves(memo *m, summary_work *w, uint64_t state)
     return others_by_moves(m, w, &st, state, mv, n, cached);
 }
 
-/* The study of what the summaries share (solver_debug_summary_sharing). */
+/* The study of what the summaries share (solver_debug_summary_sharing):
+ * its sets on an account of its own, without a limit (a study is not a
+ * search); a set that cannot grow counts too few, and says nothing false
+ * about a search. */
 static int sharing_on;
 static uint64_t sharing_expanded;
-static countset sharing_sets[3];   /* states; (state, top); (entry, state) */
+static mem_account sharing_mem;
+static set64 sharing_sets[3];   /* states; (state, top); (entry, state), by hash */
 
 void solver_debug_summary_sharing(int on, uint64_t *counts)
 {
     if (on && !sharing_on) {
         sharing_expanded = 0;
         for (int i = 0; i < 3; i++)
-            countset_clear(&sharing_sets[i]);
+            set64_free(&sharing_sets[i], &sharing_mem);
     }
     sharing_on = on;
     counts[0] = sharing_expanded;
@@ -579,9 +582,9 @@ void solver_debug_summary_sharing(int on, uint64_t *counts)
 static void sharing_count(uint64_t q, uint64_t state, int top)
 {
     sharing_expanded++;
-    countset_add(&sharing_sets[0], mix64(state));
-    countset_add(&sharing_sets[1], mix64(state << 4 | (uint64_t)top));
-    countset_add(&sharing_sets[2], mix64(mix64(q) ^ state));
+    set64_add(&sharing_sets[0], &sharing_mem, state);
+    set64_add(&sharing_sets[1], &sharing_mem, state << 4 | (uint64_t)top);
+    set64_add(&sharing_sets[2], &sharing_mem, mix64(mix64(q) ^ state) >> 1);
 }
 
 /* The cards of rank r at q that are in none of the stock, the cells, the

@@ -14,13 +14,16 @@ int set64_init(set64 *s, mem_account *a, uint64_t cap)
 void set64_free(set64 *s, mem_account *a)
 {
     mem_free(a, SOLVER_MEM_SETS, s->v, s->cap * sizeof(uint64_t));
+    s->v = NULL;
+    s->cap = s->n = 0;
 }
 
-/* Twice the slots, the members moved over; -1 if out of memory. */
+/* Twice the slots (a zeroed set: its first), the members moved over; -1
+ * if out of memory. */
 static int set64_grow(set64 *s, mem_account *a)
 {
     set64 t;
-    if (set64_init(&t, a, s->cap * 2) < 0)
+    if (set64_init(&t, a, s->cap ? s->cap * 2 : 1024) < 0)
         return -1;
     for (uint64_t i = 0; i < s->cap; i++)
         if (s->v[i]) {

@@ -1,8 +1,11 @@
-/* hashset.h - the sets of control states (42-bit keys) of the summaries.
+/* hashset.h - sets of 64-bit keys: the control states (42-bit keys) of the
+ * summaries, and what the studies count (solver_debug_*, solver.h).
  *
- * Two kinds, for two uses, both open addressing with linear probing and
- * their memory on the memo's account (SOLVER_MEM_SETS):
+ * Open addressing with linear probing, their memory on an account
+ * (SOLVER_MEM_SETS: the memo's, or a study's own):
  *
+ * - set64: a hashed table (keys + 1, load 3/4); a zeroed one is empty and
+ *   makes its slots at the first add. The studies count with it.
  * - smallset: a set made for one composition and then freed. It starts in
  *   place (24 inline slots: most compositions hold a handful of states) and
  *   moves to a hashed table (set64, keys + 1, load 3/4) when it outgrows
@@ -30,6 +33,7 @@ typedef struct {
 } set64;
 
 int set64_init(set64 *s, mem_account *a, uint64_t cap);   /* -1 if out of memory */
+/* Frees the slots (none for a zeroed set) and leaves the set zeroed. */
 void set64_free(set64 *s, mem_account *a);
 /* 1 new, 0 present, -1 out of memory. */
 int set64_add(set64 *s, mem_account *a, uint64_t key);
