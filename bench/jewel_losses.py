@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from solver import Limit, solve
 from solver.api import Result, start_position
+from solver.batch import parse_deals
 from solver.families import engine
 from solver.families.jewel import JewelPosition
 
@@ -154,22 +155,18 @@ def summary(variant: str, rows: list[Row], limit: float) -> None:
         raise SystemExit(1)
 
 
-def deal_range(text: str) -> range:
-    lo, _, hi = text.partition("-")
-    return range(int(lo), int(hi or lo) + 1)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", choices=VARIANTS, nargs="+", default=list(VARIANTS))
-    parser.add_argument("--deals", type=deal_range, default=deal_range("1-60"), help="a range, 1-60")
+    parser.add_argument("--deals", type=parse_deals, default="1-60", help="deal numbers: 1-60, 1-10,20-30")
     parser.add_argument("--limit", type=float, default=5e6, help="the core's positions a position (5e6)")
     parser.add_argument("--reference", type=float, default=60_000, help="the reference search's positions")
     parser.add_argument("--line-positions", type=float, default=50_000, help="the search that makes each line")
     args = parser.parse_args()
     for variant in args.variant:
         print(f"\n{variant}\n{HEAD}")
-        rows = [row for deal in args.deals for row in walk(deal, variant, args)]
+        deals = [deal for lo, hi in args.deals for deal in range(lo, hi + 1)]
+        rows = [row for deal in deals for row in walk(deal, variant, args)]
         summary(variant, rows, args.limit)
 
 
