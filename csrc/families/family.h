@@ -57,8 +57,16 @@ typedef struct family {
      * first: every order lists the same moves. */
     int orders;
     void (*set_order)(void *state, int k);
+    /* Optional: at most how many moves `moves` gives under these rules
+     * (0: G_MAX_MOVES); each frame of the search has room for that many. */
+    int max_moves;
     void (*free_game)(void *game);
 } family;
+
+static inline int family_max_moves(const family *f)
+{
+    return f->max_moves > 0 && f->max_moves < G_MAX_MOVES ? f->max_moves : G_MAX_MOVES;
+}
 
 /* Writes text into err (of errlen bytes); returns -1. */
 static inline int family_fail(char *err, int errlen, const char *text)

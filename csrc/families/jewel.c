@@ -892,6 +892,10 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
     f->score = jw_score;
     f->describe = jw_describe;
     f->bound = jw_bound;
+    /* One card a move: 16 home (5 lid, 8 piles, 3 reserves), 8 piles x (7
+     * piles + 5 lid places), 3 reserves x (8 + 5), 17 for a stock card
+     * (home, 8 piles, 3 reserves, 5 lid places): 168. Runs: G_MAX_MOVES. */
+    f->max_moves = r->runs_move ? 0 : 168;
     f->orders = JW_ORDERS;
     f->set_order = jw_set_order;
     f->free_game = free;

@@ -73,10 +73,12 @@ struct deck2_search {
     int prune_at;               /* a restart: the best score of its parent (no line below it is wanted) */
 };
 
-/* A frame: n and next, then the state's path in the table (its
- * children's keys are looked up from it), the moves, then the state. */
+/* A frame: n, next and where the moves start, then the state's path in
+ * the table (its children's keys are looked up from it), the state, then
+ * room for the family's most moves (family.h max_moves): the deepest
+ * searches hold hundreds of thousands of frames. */
 typedef struct {
-    uint16_t n, next;
+    uint16_t n, next, moves_at;
 } frame_head;
 
 static size_t align8(size_t n)
@@ -94,14 +96,20 @@ static ctable_path *frame_path(const void *f)
     return (ctable_path *)((unsigned char *)f + align8(sizeof(frame_head)));
 }
 
-static gmove *frame_moves(const void *f)
-{
-    return (gmove *)((unsigned char *)frame_path(f) + align8(sizeof(ctable_path)));
-}
-
 static void *frame_state(const void *f)
 {
-    return (unsigned char *)frame_moves(f) + sizeof(gmove) * G_MAX_MOVES;
+    return (unsigned char *)frame_path(f) + align8(sizeof(ctable_path));
+}
+
+static gmove *frame_moves(const void *f)
+{
+    return (gmove *)((unsigned char *)f + frame_hd(f)->moves_at);
+}
+
+/* Where a frame's moves start: after its state. */
+static uint16_t moves_offset(const deck2_search *s)
+{
+    return (uint16_t)(align8(sizeof(frame_head)) + align8(sizeof(ctable_path)) + align8(s->fam.state_size));
 }
 
 /* The two-deck games' side of the verbs (handle.h), at the end. */
@@ -113,8 +121,7 @@ static void search_set_limits(solver *h, uint64_t max_positions, double max_seco
  * frame size, the flags and the stage; -1 if memory runs out. */
 static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
 {
-    size_t frame_size = align8(align8(s->fam.state_size) + align8(sizeof(frame_head)) + align8(sizeof(ctable_path))
-                               + sizeof(gmove) * G_MAX_MOVES);
+    size_t frame_size = align8(moves_offset(s) + sizeof(gmove) * (size_t)family_max_moves(&s->fam));
     dfs_init(&s->e, frame_size, s->fam.max_score, mem);
     s->h.family = &DECK2_FAMILY;
     s->h.e = &s->e;
@@ -257,6 +264,7 @@ static uint64_t store_count(const void *ctx)
 static void root_frame(void *ctx, void *f)
 {
     deck2_search *s = ctx;
+    frame_hd(f)->moves_at = moves_offset(s);
     memcpy(frame_state(f), s->root, s->fam.state_size);
     s->fam.key(s->fam.game, s->root, s->key);
 }
@@ -277,6 +285,7 @@ static const void *frame_current(const void *f)
 static void child_frame(void *ctx, const void *parent, const void *m, void *f)
 {
     deck2_search *s = ctx;
+    frame_hd(f)->moves_at = moves_offset(s);
     memcpy(frame_state(f), frame_state(parent), s->fam.state_size);
     s->fam.apply(s->fam.game, frame_state(f), m);
     s->fam.key(s->fam.game, frame_state(f), s->key);
@@ -329,6 +338,8 @@ static void expand_frame(void *ctx, void *f)
     deck2_search *s = ctx;
     frame_head *h = frame_hd(f);
     h->n = (uint16_t)s->fam.moves(s->fam.game, frame_state(f), frame_moves(f));
+    if (h->n > family_max_moves(&s->fam))
+        abort();        /* the family's max_moves is wrong: a frame overran */
     h->next = 0;
     if (s->seed && h->n > 1)
         shuffle_moves(s, frame_moves(f), h->n);
