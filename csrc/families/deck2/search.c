@@ -67,6 +67,7 @@ struct deck2_search {
     int stage, round;           /* STAGE_*; the round */
     uint64_t round_left;        /* positions the restarts of this round may still store */
     int restarts;               /* restarts run, for their seeds */
+    int root_restarts;          /* of them, random restarts from the root (for their order) */
     int points[MAX_POINTS];     /* depths on the best line the prefix restarts start from */
     int npoints, next_point;    /* (none made yet: npoints 0) */
     uint64_t prefix_budget;
@@ -412,8 +413,10 @@ static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
     memcpy(r->root, s->root, s->fam.state_size);
     for (int i = 0; i < depth; i++)
         s->fam.apply(s->fam.game, r->root, &((const gmove *)s->e.best_line)[i]);
-    if (seed && s->fam.set_order && (s->flags & DECK2_ORDERS))
-        s->fam.set_order(r->root, s->restarts % s->fam.orders);
+    if (seed && s->fam.set_order && (s->flags & DECK2_ORDERS)) {
+        int k = ++s->root_restarts, first = s->fam.first_orders ? s->fam.first_orders : s->fam.orders;
+        s->fam.set_order(r->root, k % (k <= FIRST_RESTARTS ? first : s->fam.orders));
+    }
     r->e.stats.best_score = s->fam.score(s->fam.game, r->root);
     r->prune_at = s->e.stats.best_score;
     r->seed = seed;
