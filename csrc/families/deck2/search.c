@@ -25,9 +25,10 @@
  * restarts, every other one from a position on the best line found so far,
  * some moves before one of its milestones or its end, in the family's
  * order, with PREFIX_BUDGET positions (doubled each time every point of
- * the line was tried). With DECK2_ORDERS, restart k from the root searches
- * in the family's move order k modulo its number of orders (Porta-Jóias:
- * three orders of the reserves). The restarts only ever find wins and better lines
+ * the line was tried). With DECK2_ORDERS, random restart k from the root
+ * searches in the family's move order k modulo its first_orders, after the
+ * first FIRST_RESTARTS modulo all its orders (Porta-Jóias: three orders of
+ * the reserves, then three more that pick reserves evenly). The restarts only ever find wins and better lines
  * (their lines are real lines); "lost" comes only from a search from the
  * root that stored every reachable position: the full search, which every
  * stage leaves as it was, or a random restart. */
