@@ -822,6 +822,29 @@ static int take_foundations(jw_state *s, const deck2_position *p, int *count)
     return 0;
 }
 
+/* What the family gives the search (family.h). */
+static void jw_family(family *f, jw_game *g)
+{
+    f->state_size = sizeof(jw_state);
+    f->key_words = g->key_words;
+    f->max_score = 104;
+    f->game = g;
+    f->moves = jw_moves;
+    f->apply = jw_apply;
+    f->key = jw_key;
+    f->score = jw_score;
+    f->describe = jw_describe;
+    f->bound = jw_bound;
+    /* One card a move: 16 home (5 lid, 8 piles, 3 reserves), 8 piles x (7
+     * piles + 5 lid places), 3 reserves x (8 + 5), 17 for a stock card
+     * (home, 8 piles, 3 reserves, 5 lid places): 168. Runs: G_MAX_MOVES. */
+    f->max_moves = g->rules.runs_move ? 0 : 168;
+    f->orders = JW_ORDERS;
+    f->first_orders = JW_FIRST_ORDERS;
+    f->set_order = jw_set_order;
+    f->free_game = free;
+}
+
 int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
                int errlen)
 {
@@ -886,23 +909,6 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
     g->flags = flags;
     g->key_words = (8 * 22 + DECK2_LID * 6 + g->nsid * 2 + 32 + 7 + 4 + 6 + 1 + 63) / 64;
 #undef CHECK
-    f->state_size = sizeof(jw_state);
-    f->key_words = g->key_words;
-    f->max_score = 104;
-    f->game = g;
-    f->moves = jw_moves;
-    f->apply = jw_apply;
-    f->key = jw_key;
-    f->score = jw_score;
-    f->describe = jw_describe;
-    f->bound = jw_bound;
-    /* One card a move: 16 home (5 lid, 8 piles, 3 reserves), 8 piles x (7
-     * piles + 5 lid places), 3 reserves x (8 + 5), 17 for a stock card
-     * (home, 8 piles, 3 reserves, 5 lid places): 168. Runs: G_MAX_MOVES. */
-    f->max_moves = r->runs_move ? 0 : 168;
-    f->orders = JW_ORDERS;
-    f->first_orders = JW_FIRST_ORDERS;
-    f->set_order = jw_set_order;
-    f->free_game = free;
+    jw_family(f, g);
     return 0;
 }
