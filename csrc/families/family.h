@@ -54,10 +54,8 @@ typedef struct family {
     /* Optional (DECK2_ORDERS): the family's move orders, 0 its own, 1 to
      * orders - 1 others; set_order gives order k to the search from state
      * and every position below it. An order decides only which moves come
-     * first: every order lists the same moves. The first random restarts
-     * take turns with orders 0 to first_orders - 1, the later ones with
-     * all (deck2/search.c). */
-    int orders, first_orders;
+     * first: every order lists the same moves. */
+    int orders;
     void (*set_order)(void *state, int k);
     /* Optional: at most how many moves `moves` gives under these rules
      * (0: G_MAX_MOVES); each frame of the search has room for that many. */

@@ -192,12 +192,8 @@ static int need(const jw_state *s, int c)
  * reserve, then over the top card needed last (it buries the least). The
  * restarts take turns with two more (DECK2_ORDERS): an empty reserve first,
  * then as order 0; over the top card needed last first, an empty reserve
- * last. After the first restarts, every other restart has no reserve
- * first (orders 3 to 5: set_groups puts every reserve in one group, so the
- * restart picks among them evenly). Only the order of the moves: every
- * reserve is still tried. */
-#define JW_ORDERS 6
-#define JW_FIRST_ORDERS 3
+ * last. Only the order of the moves: every reserve is still tried. */
+#define JW_ORDERS 3
 static int reserve_rank(const jw_game *g, const jw_state *s, int need_c, int k)
 {
     int nt = s->nres[k] ? need(s, g->sidcard[s->res[k][s->nres[k] - 1]]) : 0;
@@ -328,14 +324,14 @@ STEP int tableau_moves(const jw_game *g, const jw_state *s, gmove *out, int n)
 /* Groups for the randomised restarts: home; then pile moves and cards onto
  * piles; then cards into spaces and onto the first reserve of reserve_rank's
  * order (a reserve takes any card, and buries what it holds); last, onto the
- * other reserves (in orders 3 to 5, with the first). */
+ * other reserves. */
 STEP void set_groups(const jw_state *s, gmove *out, int n)
 {
     int first_res = 1;
     for (int i = 0; i < n; i++) {
         int d = out[i].dst, res = d >= P_RES && d < P_FOUND;
         out[i].prio = d >= P_FOUND ? 0 : (d < P_PILE || (d < P_RES && !s->npile[d - P_PILE]) || res) ? 2 : 1;
-        if (res && !first_res && s->order < JW_FIRST_ORDERS)
+        if (res && !first_res)
             out[i].prio = 3;
         first_res &= !res;
     }
@@ -840,7 +836,6 @@ static void jw_family(family *f, jw_game *g)
      * (home, 8 piles, 3 reserves, 5 lid places): 168. Runs: G_MAX_MOVES. */
     f->max_moves = g->rules.runs_move ? 0 : 168;
     f->orders = JW_ORDERS;
-    f->first_orders = JW_FIRST_ORDERS;
     f->set_order = jw_set_order;
     f->free_game = free;
 }

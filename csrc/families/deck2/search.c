@@ -20,15 +20,15 @@
  * FIRST_BUDGET << r positions, then runs restarts for as many positions as
  * the full search has stored in all (FIRST_SHARE times as many until the
  * first FIRST_RESTARTS restarts are done). A restart is a search with a
- * fresh table of its own: from the root in a random move order (within the family's priority
- * groups), RESTART_BUDGET positions; or, after the first FIRST_RESTARTS
- * restarts, every other one from a position on the best line found so far,
- * some moves before one of its milestones or its end, in the family's
- * order, with PREFIX_BUDGET positions (doubled each time every point of
- * the line was tried). With DECK2_ORDERS, random restart k from the root
- * searches in the family's move order k modulo its first_orders, after the
- * first FIRST_RESTARTS modulo all its orders (Porta-Jóias: three orders of
- * the reserves, then three more that pick reserves evenly). The restarts only ever find wins and better lines
+ * fresh table of its own: from the root in a random move order (within
+ * the family's priority groups), RESTART_BUDGET positions each for the
+ * first FIRST_RESTARTS; then, in turn, one from a position on the best line
+ * found so far, some moves before one of its milestones or its end, in the
+ * family's order, with PREFIX_BUDGET positions (doubled each time every
+ * point of the line was tried), and random ones of TAIL_BUDGET positions
+ * until they have stored as many positions as it did. With DECK2_ORDERS,
+ * restart k from the root searches in the family's move order k modulo its
+ * orders (Porta-Jóias: three orders of the reserves). The restarts only ever find wins and better lines
  * (their lines are real lines); "lost" comes only from a search from the
  * root that stored every reachable position: the full search, which every
  * stage leaves as it was, or a random restart. */
@@ -40,6 +40,9 @@
 #define PREFIX_BUDGET 100000
 #endif
 #define FIRST_RESTARTS 1000
+#ifndef TAIL_BUDGET
+#define TAIL_BUDGET 1000
+#endif
 #define FIRST_SHARE 3
 #define MAX_POINTS 64
 #define MAX_ROUNDS 30             /* then the full search alone, to the end */
@@ -68,10 +71,10 @@ struct deck2_search {
     int stage, round;           /* STAGE_*; the round */
     uint64_t round_left;        /* positions the restarts of this round may still store */
     int restarts;               /* restarts run, for their seeds */
-    int root_restarts;          /* of them, random restarts from the root (for their order) */
     int points[MAX_POINTS];     /* depths on the best line the prefix restarts start from */
     int npoints, next_point;    /* (none made yet: npoints 0) */
     uint64_t prefix_budget;
+    uint64_t random_due;        /* positions the random restarts owe the last prefix restart */
     int prune_at;               /* a restart: the best score of its parent (no line below it is wanted) */
 };
 
@@ -414,10 +417,8 @@ static int restart(deck2_search *s, int depth, uint64_t seed, uint64_t budget)
     memcpy(r->root, s->root, s->fam.state_size);
     for (int i = 0; i < depth; i++)
         s->fam.apply(s->fam.game, r->root, &((const gmove *)s->e.best_line)[i]);
-    if (seed && s->fam.set_order && (s->flags & DECK2_ORDERS)) {
-        int k = ++s->root_restarts, first = s->fam.first_orders ? s->fam.first_orders : s->fam.orders;
-        s->fam.set_order(r->root, k % (k <= FIRST_RESTARTS ? first : s->fam.orders));
-    }
+    if (seed && s->fam.set_order && (s->flags & DECK2_ORDERS))
+        s->fam.set_order(r->root, s->restarts % s->fam.orders);
     r->e.stats.best_score = s->fam.score(s->fam.game, r->root);
     r->prune_at = s->e.stats.best_score;
     r->seed = seed;
@@ -480,24 +481,34 @@ static void make_points(deck2_search *s)
     s->next_point = 0;
 }
 
-/* The next restart: after the first FIRST_RESTARTS, every other one from a
- * point of the best line (each point once, then all again with twice the
- * budget); the others from the root in a random order. */
+/* The next restart: the first FIRST_RESTARTS from the root in a random
+ * order, RESTART_BUDGET positions each; then, in turn, one from a point of
+ * the best line (each point once, then all again with twice the budget) and
+ * as many random ones of TAIL_BUDGET positions as store the positions it
+ * stored. */
 static int next_restart(deck2_search *s)
 {
     s->restarts++;
-    if (s->restarts > FIRST_RESTARTS && s->restarts % 2 == 0 && s->e.best_len > 0) {
+    uint64_t before = s->e.stats.positions;
+    int tail = s->restarts > FIRST_RESTARTS, st;
+    if (tail && !s->random_due && s->e.best_len > 0) {
         if (!s->npoints)
             make_points(s);
         if (s->next_point == s->npoints) {
             s->next_point = 0;
             s->prefix_budget *= 2;
         }
-        if (s->npoints)
-            return restart(s, s->points[s->next_point++], 0, s->prefix_budget);
+        if (s->npoints) {
+            st = restart(s, s->points[s->next_point++], 0, s->prefix_budget);
+            s->random_due = s->e.stats.positions - before;
+            return st;
+        }
     }
     uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)s->restarts ^ 0xd1b54a32d192ed03ull;
-    return restart(s, 0, seed, RESTART_BUDGET);
+    st = restart(s, 0, seed, tail ? TAIL_BUDGET : RESTART_BUDGET);
+    uint64_t used = s->e.stats.positions - before;
+    s->random_due = s->random_due > used ? s->random_due - used : 0;
+    return st;
 }
 
 static int search_run(solver *h)
