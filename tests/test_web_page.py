@@ -521,8 +521,9 @@ def test_the_indicator_agrees_with_the_index_at_the_start(desktop):
 
 
 def test_a_search_nobody_waits_for_stops(browser):
-    """The indicator's search for a position runs on the server (hints of
-    Porta-Jóias deal 954 search as long as they may: here 30 s); the player
+    """The indicator's search for a position runs on the server (free
+    Porta-Jóias deal 954 has no index, and its verdict takes 17.5 million
+    positions: the search runs as long as it may, here 30 s); the player
     moves on; the page aborts that request and the server stops the search
     (counted by /api/status). Hint latency is measured by
     bench/page_latency.py, not here."""
@@ -533,7 +534,7 @@ def test_a_search_nobody_waits_for_stops(browser):
         asked: list[str] = []  # the page's hint and verdict requests, and how each ended
         tab.page.on("requestfinished", lambda r: "/api/" in r.url and asked.append(r.url.split("/")[-1]))
         tab.page.on("requestfailed", lambda r: "/api/" in r.url and asked.append(f"{r.url.split('/')[-1]} {r.failure}"))
-        tab.open("paciencia-porta-joias", 954)
+        tab.open("paciencia-porta-joias-free", 954)
         tab.page.check("#indicator")
         deadline, status = time.monotonic() + 20, tab.status()
         while status["searches"] < 1 and time.monotonic() < deadline:
