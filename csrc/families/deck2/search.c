@@ -28,10 +28,11 @@
  * point of the line was tried), and random ones of TAIL_BUDGET positions
  * until they have stored as many positions as it did. With DECK2_ORDERS,
  * restart k from the root searches in the family's move order k modulo its
- * orders (Porta-Jóias: three orders of the reserves). The restarts only ever find wins and better lines
- * (their lines are real lines); "lost" comes only from a search from the
- * root that stored every reachable position: the full search, which every
- * stage leaves as it was, or a random restart. */
+ * orders (Porta-Jóias: three orders of the reserves). The restarts only
+ * ever find wins and better lines (their lines are real lines); "lost"
+ * comes only from a search from the root that stored every reachable
+ * position: the full search, which every stage leaves as it was, or a
+ * random restart. */
 #define FIRST_BUDGET 100000
 #ifndef RESTART_BUDGET
 #define RESTART_BUDGET 10000
@@ -494,11 +495,11 @@ static int next_restart(deck2_search *s)
     if (tail && !s->random_due && s->e.best_len > 0) {
         if (!s->npoints)
             make_points(s);
-        if (s->next_point == s->npoints) {
-            s->next_point = 0;
-            s->prefix_budget *= 2;
-        }
         if (s->npoints) {
+            if (s->next_point == s->npoints) {
+                s->next_point = 0;
+                s->prefix_budget *= 2;
+            }
             st = restart(s, s->points[s->next_point++], 0, s->prefix_budget);
             s->random_due = s->e.stats.positions - before;
             return st;
