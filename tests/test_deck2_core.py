@@ -449,11 +449,11 @@ def test_a_restart_from_the_best_line_proves_nothing_lost():
 def test_after_the_first_restarts_short_random_ones_find_the_win():
     """After the first 1,000 restarts (about 13 million positions), each
     prefix restart is followed by random restarts of 1,000 positions that
-    store as many positions as it did. Porta-Jóias 50998 is won by one of
-    them at 13.25 million positions; with one random restart of 10,000
-    positions after each prefix restart (a twelfth of the restarts'
-    positions) it is unknown at 60 million. The line replays."""
-    r = solve(50998, JEWEL, Limit(positions=14_000_000, seconds=None))
+    store as many positions as it did. Porta-Jóias 33967 is won at 13.77
+    million positions; with one random restart of 10,000 positions after
+    each prefix restart (a twelfth of the restarts' positions) it takes
+    27.4 million. The line replays."""
+    r = solve(33967, JEWEL, Limit(positions=14_000_000, seconds=None))
     assert r.verdict == "won"
     assert r.stats.positions > 13_000_000
     _check_line(r, JEWEL)
