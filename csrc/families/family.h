@@ -16,6 +16,7 @@
 #include "bits.h"
 #include "cardnames.h"
 #include "deck2.h"
+#include "rules.h"
 
 /* More than any position has: Porta-Jóias with runs moving has at most
  * 8 piles x 13 run lengths x 7 targets + 8 x 5 lid places + 3 reserves x 12
@@ -67,32 +68,6 @@ static inline int family_max_moves(const family *f)
 {
     return f->max_moves > 0 && f->max_moves < G_MAX_MOVES ? f->max_moves : G_MAX_MOVES;
 }
-
-/* Writes text into err (of errlen bytes); returns -1. */
-static inline int family_fail(char *err, int errlen, const char *text)
-{
-    if (err && errlen > 0) {
-        strncpy(err, text, (size_t)errlen - 1);
-        err[errlen - 1] = 0;
-    }
-    return -1;
-}
-
-/* 0 if every card of count (52, by suit then rank) is there twice, else -1
- * with the first that is not named in err; `where` (may be "") says where
- * the cards were counted. */
-static inline int family_check_twice(const int *count, const char *where, char *err, int errlen)
-{
-    char text[200];
-    for (int c = 0; c < 52; c++)
-        if (count[c] != 2) {
-            snprintf(text, sizeof text, "position: card %c%c is there %d times%s; two decks hold it twice",
-                     CARD_RANKS[c % 13], CARD_SUITS[c / 13], count[c], where);
-            return family_fail(err, errlen, text);
-        }
-    return 0;
-}
-
 
 /* Each returns 0, or -1 with a message in err for impossible rules or positions. */
 int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,

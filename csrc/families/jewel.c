@@ -785,13 +785,13 @@ static int take_piles(jw_state *s, const deck2_position *p, int *count, char *er
         snprintf(text, sizeof text, "position: %s pile %d is not a run down in alternating colours of at most 13 cards",
                  q < 4 ? "side" : "bottom", q < 4 ? q + 1 : q - 3);
         if (!(p->ntableau[q] >= 0 && p->ntableau[q] <= JW_PMAX))
-            return family_fail(err, errlen, text);
+            return rules_fail(err, errlen, text);
         for (int i = 0; i < p->ntableau[q]; i++) {
             int c = p->tableau[q][i];
             if (c >= 52)
-                return family_fail(err, errlen, "position: a card id is not 0..51");
+                return rules_fail(err, errlen, "position: a card id is not 0..51");
             if (!(i == 0 || on_pile(p->tableau[q][i - 1], c)))
-                return family_fail(err, errlen, text);
+                return rules_fail(err, errlen, text);
             s->pile[q][i] = (uint8_t)c;
             count[c]++;
         }
@@ -844,14 +844,14 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
                int errlen)
 {
     if (r->reserves < 0 || r->reserves > DECK2_RESERVES)
-        return family_fail(err, errlen, "rules: reserves must be 0..3");
+        return rules_fail(err, errlen, "rules: reserves must be 0..3");
     jw_game *g = calloc(1, sizeof *g);
     if (!g)
-        return family_fail(err, errlen, "out of memory");
+        return rules_fail(err, errlen, "out of memory");
     jw_state *s = root;
     memset(s, 0, sizeof *s);
     int count[52] = { 0 }, bad = 0;
-#define CHECK(cond, msg) do { if (!(cond)) { free(g); return family_fail(err, errlen, msg); } } while (0)
+#define CHECK(cond, msg) do { if (!(cond)) { free(g); return rules_fail(err, errlen, msg); } } while (0)
     CHECK(p->nstock >= 0 && p->nstock <= JW_SIDS, "position: the stock must hold 0..104 cards");
     CHECK(p->njewels >= 0 && p->njewels <= DECK2_JEWELS, "position: there are 0..13 jewels");
     int nroot = 0;
@@ -886,7 +886,7 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
     }
     CHECK(!bad, "position: a card id is not 0..51");
     CHECK(take_foundations(s, p, count) == 0, "position: a foundation holds 0..13 cards");
-    if (family_check_twice(count, "", err, errlen) < 0) {
+    if (rules_check_twice(count, "", err, errlen) < 0) {
         free(g);
         return -1;
     }

@@ -398,15 +398,15 @@ int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsi
 {
     char text[200];
     if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
-        return family_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
+        return rules_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
     if (p->redeals < 0 || p->redeals > r->redeals)
-        return family_fail(err, errlen, "position: more redeals made than the rules allow");
+        return rules_fail(err, errlen, "position: more redeals made than the rules allow");
     if (p->nstock < 0 || p->nstock > NP_CARDS || p->rounds < 0 || p->rounds > 104)
-        return family_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
+        return rules_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
     int count[52] = { 0 };
     np_game *g = calloc(1, sizeof *g);
     if (!g)
-        return family_fail(err, errlen, "out of memory");
+        return rules_fail(err, errlen, "out of memory");
     np_state *s = root;
     memset(s, 0, sizeof *s);
     int nrid = 0;
@@ -417,7 +417,7 @@ int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsi
             snprintf(text, sizeof text,
                      "position: pile %d holds %d cards; the core takes at most %d with the stock dealt", i + 1,
                      p->npiles[i], NP_MAXP);
-            return family_fail(err, errlen, text);
+            return rules_fail(err, errlen, text);
         }
         for (int j = 0; j < p->npiles[i]; j++) {
             s->pile[i][j] = (uint8_t)nrid;
@@ -427,7 +427,7 @@ int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsi
     }
     if (nrid + p->nstock > NP_CARDS) {
         free(g);
-        return family_fail(err, errlen, "position: more than 104 cards on the piles and in the stock");
+        return rules_fail(err, errlen, "position: more than 104 cards on the piles and in the stock");
     }
     for (int j = 0; j < p->nstock; j++) {
         s->stock[j] = (uint8_t)nrid;
@@ -436,15 +436,15 @@ int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsi
     for (int i = 0; i < nrid; i++) {
         if (g->card[i] >= 52) {
             free(g);
-            return family_fail(err, errlen, "position: a card id is not 0..51");
+            return rules_fail(err, errlen, "position: a card id is not 0..51");
         }
         count[g->card[i]]++;
     }
     if (take_bases(s, p, count) < 0) {
         free(g);
-        return family_fail(err, errlen, "position: a base must hold 0..13 cards");
+        return rules_fail(err, errlen, "position: a base must hold 0..13 cards");
     }
-    if (family_check_twice(count, " (piles, stock and bases)", err, errlen) < 0) {
+    if (rules_check_twice(count, " (piles, stock and bases)", err, errlen) < 0) {
         free(g);
         return -1;
     }

@@ -4,18 +4,9 @@
 
 #include "families.h"
 
-int play_fail(char *err, int errlen, const char *text)
-{
-    if (err && errlen > 0) {
-        strncpy(err, text, (size_t)errlen - 1);
-        err[errlen - 1] = 0;
-    }
-    return -1;
-}
-
 static int unknown_family(char *err, int errlen)
 {
-    return play_fail(err, errlen, "rules: unknown two-deck family");
+    return rules_fail(err, errlen, "rules: unknown two-deck family");
 }
 
 int solver_play_start_deck2(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err,

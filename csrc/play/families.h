@@ -5,6 +5,7 @@
 #define PLAY_FAMILIES_H
 
 #include "play.h"
+#include "rules.h"
 
 int napoleao_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err, int errlen);
 int napoleao_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err,
@@ -18,8 +19,5 @@ int jewel_play_moves(const deck2_rules *r, const deck2_position *p, solver_move 
 int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen);
 int jewel_play_auto(const deck2_rules *r, const deck2_position *p, solver_move *out);
 int jewel_play_score(const deck2_position *p);
-
-/* Writes text into err (of errlen bytes); returns -1. */
-int play_fail(char *err, int errlen, const char *text);
 
 #endif

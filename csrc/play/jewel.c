@@ -120,7 +120,7 @@ static int failf(char *err, int errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    return play_fail(err, errlen, text);
+    return rules_fail(err, errlen, text);
 }
 
 /* The side or bottom pile of a place: tableau 0..7. */
@@ -216,11 +216,11 @@ static int count_cards(const uint8_t *cards, int n, int *count)
 static int check_rules(const deck2_rules *r, char *err, int errlen)
 {
     if (r->reserves < 0 || r->reserves > DECK2_RESERVES)
-        return play_fail(err, errlen, "rules: reserves must be 0..3");
+        return rules_fail(err, errlen, "rules: reserves must be 0..3");
     if (r->empty_pile < DECK2_EMPTY_NONE || r->empty_pile > DECK2_EMPTY_KING)
-        return play_fail(err, errlen, "rules: empty_pile must be none, any or king");
+        return rules_fail(err, errlen, "rules: empty_pile must be none, any or king");
     if (r->empty_lid != DECK2_EMPTY_NONE && r->empty_lid != DECK2_EMPTY_ANY)
-        return play_fail(err, errlen, "rules: empty_lid must be none or any");
+        return rules_fail(err, errlen, "rules: empty_lid must be none or any");
     return 0;
 }
 
@@ -228,24 +228,24 @@ static int check_rules(const deck2_rules *r, char *err, int errlen)
 static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
 {
     if (p->nstock < 0 || p->nstock > PACK)
-        return play_fail(err, errlen, "position: the stock must hold 0..104 cards");
+        return rules_fail(err, errlen, "position: the stock must hold 0..104 cards");
     if (p->njewels < 0 || p->njewels > DECK2_JEWELS)
-        return play_fail(err, errlen, "position: there are 0..13 jewels");
+        return rules_fail(err, errlen, "position: there are 0..13 jewels");
     for (int q = 0; q < DECK2_TABLEAU; q++)
         if (p->ntableau[q] < 0 || p->ntableau[q] > PACK)
-            return play_fail(err, errlen, "position: a side or bottom pile holds 0..104 cards");
+            return rules_fail(err, errlen, "position: a side or bottom pile holds 0..104 cards");
     for (int k = 0; k < DECK2_RESERVES; k++) {
         if (p->nreserves[k] < 0 || p->nreserves[k] > PACK)
-            return play_fail(err, errlen, "position: a reserve holds 0..104 cards");
+            return rules_fail(err, errlen, "position: a reserve holds 0..104 cards");
         if (k >= r->reserves && p->nreserves[k])
-            return play_fail(err, errlen, "position: a card lies in a reserve the rules do not have");
+            return rules_fail(err, errlen, "position: a card lies in a reserve the rules do not have");
     }
     for (int s = 0; s < 4; s++)
         for (int j = 0; j < 2; j++)
             if (p->foundations[s][j] < 0 || p->foundations[s][j] > 13)
-                return play_fail(err, errlen, "position: a foundation holds 0..13 cards");
+                return rules_fail(err, errlen, "position: a foundation holds 0..13 cards");
     if (p->turned != NO && (p->turned < 0 || p->turned >= 52))
-        return play_fail(err, errlen, "position: a card id is not 0..51");
+        return rules_fail(err, errlen, "position: a card id is not 0..51");
     return 0;
 }
 
@@ -254,7 +254,7 @@ static int check_counts(const deck2_rules *r, const deck2_position *p, char *err
 static int check_position(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
 {
     if (!r || !p)
-        return play_fail(err, errlen, "no rules or no position given");
+        return rules_fail(err, errlen, "no rules or no position given");
     if (check_rules(r, err, errlen) < 0 || check_counts(r, p, err, errlen) < 0)
         return -1;
     int count[52] = { 0 }, bad = 0;
@@ -270,12 +270,12 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
     if (p->turned != NO)
         count[p->turned]++;
     if (bad)
-        return play_fail(err, errlen, "position: a card id is not 0..51");
+        return rules_fail(err, errlen, "position: a card id is not 0..51");
     for (int s = 0; s < 4; s++)
         for (int j = 0; j < 2; j++)
             for (int i = 0; i < p->foundations[s][j]; i++)
                 count[s * 13 + i]++;
-    return family_check_twice(count, "", err, errlen);
+    return rules_check_twice(count, "", err, errlen);
 }
 
 /* ------------------------------------------------------------------------
@@ -284,7 +284,7 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
 int jewel_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err, int errlen)
 {
     if (!r || !out || (!cards && n > 0))
-        return play_fail(err, errlen, "no rules, cards or position given");
+        return rules_fail(err, errlen, "no rules, cards or position given");
     if (check_rules(r, err, errlen) < 0)
         return -1;
     if (n < BOX)
@@ -293,7 +293,7 @@ int jewel_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_po
         return failf(err, errlen, "%d cards given; the pack has %d", n, PACK);
     for (int i = 0; i < n; i++)
         if (cards[i] >= 52)
-            return play_fail(err, errlen, "a card id is not 0..51");
+            return rules_fail(err, errlen, "a card id is not 0..51");
     memset(out, 0, sizeof *out);
     out->turned = NO;
     memcpy(out->lid, cards, DECK2_LID);
@@ -484,7 +484,7 @@ static int apply_jewel(deck2_position *q, const solver_move *m, char *err, int e
 {
     place pending;
     if (!space_pending(q, &pending))
-        return play_fail(err, errlen, q->njewels ? "no space waits for a jewel" : "no jewels are left");
+        return rules_fail(err, errlen, q->njewels ? "no space waits for a jewel" : "no jewels are left");
     /* A jewel names no place with the stock's (the record's zeros). */
     int named = !(m->dst == SOLVER_PLACE_STOCK && m->dst_index == 0);
     if (named && (m->dst != pending.kind || m->dst_index != pending.index))
@@ -507,7 +507,7 @@ static int apply_turn(deck2_position *q, char *err, int errlen)
     if (q->turned != NO)
         return failf(err, errlen, "%s was turned and must be placed first", name_card(q->turned).s);
     if (q->nstock == 0)
-        return play_fail(err, errlen, "the stock is empty");
+        return rules_fail(err, errlen, "the stock is empty");
     q->turned = q->stock[0];
     memmove(q->stock, q->stock + 1, (size_t)(q->nstock - 1));
     q->stock[--q->nstock] = 0;
@@ -532,7 +532,7 @@ static int source_top(const deck2_rules *r, const deck2_position *q, place src, 
     switch (src.kind) {
     case SOLVER_PLACE_STOCK:
         if (q->turned == NO)
-            return play_fail(err, errlen, "no card is turned: turn the stock first");
+            return rules_fail(err, errlen, "no card is turned: turn the stock first");
         *top = q->turned;
         return 0;
     case SOLVER_PLACE_LID:
@@ -548,14 +548,14 @@ static int source_top(const deck2_rules *r, const deck2_position *q, place src, 
         break;
     case SOLVER_PLACE_RESERVE_PILE:
         if (r->reserves == 0)
-            return play_fail(err, errlen, "this game has no reserves");
+            return rules_fail(err, errlen, "this game has no reserves");
         if (check_index(src, r->reserves, err, errlen) < 0)
             return -1;
         if (src.index && q->nreserves[src.index - 1])
             *top = q->reserves[src.index - 1][q->nreserves[src.index - 1] - 1];
         break;
-    case SOLVER_PLACE_FOUNDATION: return play_fail(err, errlen, "cards on the foundations never move again");
-    default: return play_fail(err, errlen, "unknown place; places are stock, lid:N, side:N, bottom:N, reserve:N");
+    case SOLVER_PLACE_FOUNDATION: return rules_fail(err, errlen, "cards on the foundations never move again");
+    default: return rules_fail(err, errlen, "unknown place; places are stock, lid:N, side:N, bottom:N, reserve:N");
     }
     if (src.index == 0)
         return failf(err, errlen, "say which %s: %s:1, %s:2...", kind_word(src.kind), kind_word(src.kind),
@@ -583,7 +583,7 @@ static int check_place(const deck2_rules *r, place pl, const char *what, char *e
     case SOLVER_PLACE_BOTTOM: size = 4; break;
     case SOLVER_PLACE_RESERVE_PILE:
         if (r->reserves == 0)
-            return play_fail(err, errlen, "this game has no reserves");
+            return rules_fail(err, errlen, "this game has no reserves");
         size = r->reserves;
         break;
     default:
@@ -625,15 +625,15 @@ static int check_move_rules(const deck2_rules *r, const deck2_position *q, place
     if (check_place(r, src, "source", err, errlen) < 0 || check_place(r, dst, "destination", err, errlen) < 0)
         return -1;
     if (dst.kind == SOLVER_PLACE_STOCK)
-        return play_fail(err, errlen, "no card goes back into the stock");
+        return rules_fail(err, errlen, "no card goes back into the stock");
     if (q->turned != NO && src.kind != SOLVER_PLACE_STOCK)
         return failf(err, errlen, "%s was turned and must be placed first", name_card(q->turned).s);
     if (src.kind == dst.kind && src.index == dst.index)
         return failf(err, errlen, "the card is already on %s", name_place(src, ':').s);
     if (src.kind == SOLVER_PLACE_LID && dst.kind != SOLVER_PLACE_FOUNDATION)
-        return play_fail(err, errlen, "a lid card goes only to a foundation");
+        return rules_fail(err, errlen, "a lid card goes only to a foundation");
     if (dst.kind == SOLVER_PLACE_RESERVE_PILE && src.kind != SOLVER_PLACE_STOCK)
-        return play_fail(err, errlen, "a reserve takes cards only from the stock (the turned card)");
+        return rules_fail(err, errlen, "a reserve takes cards only from the stock (the turned card)");
     if (dst.kind == SOLVER_PLACE_RESERVE_PILE && r->reserve_when_stuck)
         return check_unplaceable(q, card, err, errlen);
     return 0;
@@ -785,7 +785,7 @@ static int apply_move(const deck2_rules *r, deck2_position *q, const solver_move
         return -1;
     int card = m->card == SOLVER_NO_CARD ? top : m->card;
     if (card < 0 || card >= 52)
-        return play_fail(err, errlen, "the move's card is not a card 0..51");
+        return rules_fail(err, errlen, "the move's card is not a card 0..51");
     if (check_move_rules(r, q, src, dst, card, err, errlen) < 0)
         return -1;
     int n = take(r, q, src, dst, card, cards, err, errlen);
@@ -808,7 +808,7 @@ int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solver_move 
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     if (!m)
-        return play_fail(err, errlen, "no move given");
+        return rules_fail(err, errlen, "no move given");
     deck2_position q;
     place pending;
     int rc;

@@ -105,9 +105,9 @@ static int can_redeal(const deck2_rules *r, const deck2_position *p)
 static int check_rules(const deck2_rules *r, char *err, int errlen)
 {
     if (!r)
-        return play_fail(err, errlen, "rules: none given");
+        return rules_fail(err, errlen, "rules: none given");
     if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
-        return play_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
+        return rules_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
     return 0;
 }
 
@@ -125,15 +125,15 @@ static int count_cards(const uint8_t *cards, int n, int *count)
 static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
 {
     if (p->redeals < 0 || p->redeals > r->redeals)
-        return play_fail(err, errlen, "position: more redeals made than the rules allow");
+        return rules_fail(err, errlen, "position: more redeals made than the rules allow");
     if (p->nstock < 0 || p->nstock > PACK || p->rounds < 0 || p->rounds > PACK)
-        return play_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
+        return rules_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
     for (int i = 0; i < DECK2_PILES; i++)
         if (p->npiles[i] < 0 || p->npiles[i] > PACK)
-            return play_fail(err, errlen, "position: a pile must hold 0..104 cards");
+            return rules_fail(err, errlen, "position: a pile must hold 0..104 cards");
     for (int s = 0; s < 4; s++)
         if (p->kbases[s] < 0 || p->kbases[s] > BASE_SIZE || p->abases[s] < 0 || p->abases[s] > BASE_SIZE)
-            return play_fail(err, errlen, "position: a base must hold 0..13 cards");
+            return rules_fail(err, errlen, "position: a base must hold 0..13 cards");
     return 0;
 }
 
@@ -144,7 +144,7 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
     if (check_rules(r, err, errlen) < 0)
         return -1;
     if (!p)
-        return play_fail(err, errlen, "position: none given");
+        return rules_fail(err, errlen, "position: none given");
     if (check_counts(r, p, err, errlen) < 0)
         return -1;
     int count[52] = { 0 };
@@ -152,14 +152,14 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
     for (int i = 0; i < DECK2_PILES; i++)
         bad |= count_cards(p->piles[i], p->npiles[i], count);
     if (bad)
-        return play_fail(err, errlen, "position: a card id is not 0..51");
+        return rules_fail(err, errlen, "position: a card id is not 0..51");
     for (int s = 0; s < 4; s++) {
         for (int i = 0; i < p->kbases[s]; i++)
             count[s * 13 + KING - 1 - i]++;
         for (int i = 0; i < p->abases[s]; i++)
             count[s * 13 + i]++;
     }
-    return family_check_twice(count, " (piles, stock and bases)", err, errlen);
+    return rules_check_twice(count, " (piles, stock and bases)", err, errlen);
 }
 
 /* ------------------------------------------------------------------------
@@ -179,11 +179,11 @@ int napoleao_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2
     if (check_rules(r, err, errlen) < 0)
         return -1;
     if (!cards || !out || n != PACK)
-        return play_fail(err, errlen, "a start takes the 104 cards of two decks");
+        return rules_fail(err, errlen, "a start takes the 104 cards of two decks");
     int count[52] = { 0 };
     if (count_cards(cards, n, count) < 0)
-        return play_fail(err, errlen, "a card id is not 0..51");
-    if (family_check_twice(count, " (the pack)", err, errlen) < 0)
+        return rules_fail(err, errlen, "a card id is not 0..51");
+    if (rules_check_twice(count, " (the pack)", err, errlen) < 0)
         return -1;
     /* As core.py's position(): zeros but the jewel box's turned card, none. */
     memset(out, 0, sizeof *out);
@@ -273,7 +273,7 @@ static int refuse_while_fitting(const deck2_rules *r, const deck2_position *p, c
                          "%s on pile %d still fits %s:%c: these rules deal %s only when no playable card fits a base",
                          card_text(card, name, sizeof name), i + 1, kind == KBASE ? "kbase" : "abase",
                          CARD_SUITS[suit_of(card)], what);
-                return play_fail(err, errlen, text);
+                return rules_fail(err, errlen, text);
             }
     return 0;
 }
@@ -281,7 +281,7 @@ static int refuse_while_fitting(const deck2_rules *r, const deck2_position *p, c
 static int apply_deal(const deck2_rules *r, deck2_position *p, char *err, int errlen)
 {
     if (p->nstock == 0)
-        return play_fail(err, errlen, can_redeal(r, p) ? "the stock is empty (redeal first)" : "the stock is empty");
+        return rules_fail(err, errlen, can_redeal(r, p) ? "the stock is empty (redeal first)" : "the stock is empty");
     if (refuse_while_fitting(r, p, "a round", err, errlen) < 0)
         return -1;
     int k = p->nstock < DECK2_PILES ? p->nstock : DECK2_PILES;
@@ -298,19 +298,19 @@ static int refuse_redeal(const deck2_rules *r, const deck2_position *p, char *er
 {
     char text[200];
     if (r->redeals == 0)
-        return play_fail(err, errlen, "these rules deal the pack once: there is no redeal");
+        return rules_fail(err, errlen, "these rules deal the pack once: there is no redeal");
     if (p->nstock > 0) {
         snprintf(text, sizeof text, "the stock still holds %d card%s: deal them first", p->nstock,
                  p->nstock != 1 ? "s" : "");
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     if (p->redeals >= r->redeals) {
         snprintf(text, sizeof text, "no redeal left: %d redeal%s allowed, %d made (this is the last pass, %d of %d)",
                  r->redeals, r->redeals != 1 ? "s" : "", p->redeals, r->redeals + 1, r->redeals + 1);
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     if (!can_redeal(r, p))
-        return play_fail(err, errlen, "the piles are empty: nothing to redeal");
+        return rules_fail(err, errlen, "the piles are empty: nothing to redeal");
     return refuse_while_fitting(r, p, "again", err, errlen);
 }
 
@@ -359,29 +359,29 @@ static int move_source(const deck2_position *p, const solver_move *m, int *pile,
 {
     char text[200], name[24];
     if (m->card != SOLVER_NO_CARD && (m->card < 0 || m->card >= 52))
-        return play_fail(err, errlen, "the card of the move is not a card id 0..51");
+        return rules_fail(err, errlen, "the card of the move is not a card id 0..51");
     if (m->src == SOLVER_PLACE_KBASE || m->src == SOLVER_PLACE_ABASE)
-        return play_fail(err, errlen, "cards on the bases never move again");
+        return rules_fail(err, errlen, "cards on the bases never move again");
     if (m->src != SOLVER_PLACE_PILE) {
         snprintf(text, sizeof text, "unknown place '%s': a card leaves only a pile (pile:1 .. pile:12)",
                  place_text(m->src, m->src_index, name, sizeof name));
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     int i = m->src_index - 1;
     if (m->src_index == 0)
-        return play_fail(err, errlen, "say which pile: pile:1 .. pile:12");
+        return rules_fail(err, errlen, "say which pile: pile:1 .. pile:12");
     if (i < 0 || i >= DECK2_PILES) {
         snprintf(text, sizeof text, "there is no 'pile:%d': piles are numbered 1 to %d", m->src_index, DECK2_PILES);
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     if (p->npiles[i] == 0) {
         snprintf(text, sizeof text, "pile %d is empty", i + 1);
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     int top = p->piles[i][p->npiles[i] - 1];
     if (m->card != SOLVER_NO_CARD && m->card != top) {
         snprintf(text, sizeof text, "the top of pile %d is %s", i + 1, card_text(top, name, sizeof name));
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     *pile = i;
     return 0;
@@ -400,15 +400,15 @@ static int move_destination(const solver_move *m, int card, int *kind, char *err
                  "unknown destination place '%s'; places are pile:1..pile:12, kbase:S and abase:S"
                  " (S one of C, S, H, D)",
                  place_text(m->dst, m->dst_index, name, sizeof name));
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     if (!is_base)
-        return play_fail(err, errlen, "cards never move between piles: a pile card goes only to a base");
+        return rules_fail(err, errlen, "cards never move between piles: a pile card goes only to a base");
     if (m->dst_index != suit_of(card)) {
         char suit = CARD_SUITS[suit_of(card)];
         snprintf(text, sizeof text, "a base takes only its own suit: %s goes on kbase:%c or abase:%c",
                  card_text(card, name, sizeof name), suit, suit);
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
     *kind = m->dst == SOLVER_PLACE_KBASE ? KBASE : ABASE;
     return 0;
@@ -435,7 +435,7 @@ static int refuse_base(const deck2_rules *r, const deck2_position *p, int card, 
                  p->rounds, r->restricted_rounds + 1);
     else
         return 0;
-    return play_fail(err, errlen, text);
+    return rules_fail(err, errlen, text);
 }
 
 static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
@@ -460,7 +460,7 @@ int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const solver_mo
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     if (!m)
-        return play_fail(err, errlen, "no move given");
+        return rules_fail(err, errlen, "no move given");
     switch (m->action) {
     case SOLVER_DEAL: return apply_deal(r, p, err, errlen);
     case SOLVER_REDEAL: return apply_redeal(r, p, err, errlen);
@@ -469,10 +469,10 @@ int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const solver_mo
     case SOLVER_JEWEL_FILL:
         snprintf(text, sizeof text, "there is no %s in Paciência Napoleão; actions are deal, redeal, move",
                  m->action == SOLVER_TURN ? "turn" : "jewel");
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     default:
         snprintf(text, sizeof text, "unknown action %d; actions are deal, redeal, move", m->action);
-        return play_fail(err, errlen, text);
+        return rules_fail(err, errlen, text);
     }
 }
 

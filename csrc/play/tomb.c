@@ -41,7 +41,7 @@ static int failf(char *err, int errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    return play_fail(err, errlen, text);
+    return rules_fail(err, errlen, text);
 }
 
 /* A card as a player reads it: "10♥", "J♦" (out has room for 8 bytes). */
@@ -126,7 +126,7 @@ static unsigned routes(const tomb_rules *r, int src)
 static int check_rules(const tomb_rules *r, char *err, int errlen)
 {
     if (!r)
-        return play_fail(err, errlen, "rules: none given");
+        return rules_fail(err, errlen, "rules: none given");
     if (r->turn < 1 || r->turn > 52)
         return failf(err, errlen, "rules: turn %d is not 1..52", r->turn);
     if (r->passes < 1 || r->passes > 7)
@@ -134,7 +134,7 @@ static int check_rules(const tomb_rules *r, char *err, int errlen)
     if (r->cells < 0 || r->cells > SOLVER_MAX_CELLS)
         return failf(err, errlen, "rules: cells %d is not 0..%d", r->cells, SOLVER_MAX_CELLS);
     if (r->cell_to_reserve && !r->sixes_reserve)
-        return play_fail(err, errlen, "rules: cells send to a sixes reserve that does not exist");
+        return rules_fail(err, errlen, "rules: cells send to a sixes reserve that does not exist");
     return 0;
 }
 
@@ -163,7 +163,7 @@ static int check_counts(const tomb_rules *r, const tomb_position *p, char *err, 
     if (p->nreserve < 0 || p->nreserve > 4)
         return failf(err, errlen, "position: %d cards in the sixes reserve, not 0..4", p->nreserve);
     if (p->nreserve && !r->sixes_reserve)
-        return play_fail(err, errlen, "position: cards in a sixes reserve that the rules do not have");
+        return rules_fail(err, errlen, "position: cards in a sixes reserve that the rules do not have");
     for (int i = 0; i < NCORNERS; i++)
         if (p->corners[i] < 0 || p->corners[i] > KING - CORNER_BASE + 1)
             return failf(err, errlen, "position: corner %d holds %d cards, not 0..7", i + 1, p->corners[i]);
@@ -186,10 +186,10 @@ static int check_ranks(const tomb_table *t, char *err, int errlen)
                 return failf(err, errlen, "position: corner %d does not build up 7, 8, ... K", i + 1);
     for (int k = 0; k < t->pos.tomb; k++)
         if (RANK(t->tomb_cards[k]) != TOMB_BASE - k % TOMB_BASE)
-            return play_fail(err, errlen, "position: the tomb does not build down 6, 5, ... A four times");
+            return rules_fail(err, errlen, "position: the tomb does not build down 6, 5, ... A four times");
     for (int k = 0; k < t->pos.nreserve; k++)
         if (RANK(t->pos.reserve[k]) != TOMB_BASE)
-            return play_fail(err, errlen, "position: the sixes reserve holds a card that is not a 6");
+            return rules_fail(err, errlen, "position: the sixes reserve holds a card that is not a 6");
     return 0;
 }
 
@@ -200,7 +200,7 @@ static int check_table(const tomb_rules *r, const tomb_table *t, char *err, int 
     if (check_rules(r, err, errlen) < 0)
         return -1;
     if (!t)
-        return play_fail(err, errlen, "position: none given");
+        return rules_fail(err, errlen, "position: none given");
     const tomb_position *p = &t->pos;
     if (check_counts(r, p, err, errlen) < 0)
         return -1;
@@ -222,7 +222,7 @@ static int check_table(const tomb_rules *r, const tomb_table *t, char *err, int 
             return -1;
     for (int c = 0; c < 52; c++)
         if (!seen[c])
-            return play_fail(err, errlen, "position: a card of the deck is missing");
+            return rules_fail(err, errlen, "position: a card of the deck is missing");
     return check_ranks(t, err, errlen);
 }
 
@@ -341,8 +341,8 @@ static int play_turn(const tomb_rules *r, tomb_position *p, char *err, int errle
 {
     if (!p->nstock) {
         if (p->nwaste && p->redeals < r->passes - 1)
-            return play_fail(err, errlen, "the stock is empty (redeal first)");
-        return play_fail(err, errlen, "the stock is empty");
+            return rules_fail(err, errlen, "the stock is empty (redeal first)");
+        return rules_fail(err, errlen, "the stock is empty");
     }
     int k = r->turn < p->nstock ? r->turn : p->nstock;
     memcpy(p->waste + p->nwaste, p->stock, (size_t)k);
@@ -356,13 +356,13 @@ static int play_turn(const tomb_rules *r, tomb_position *p, char *err, int errle
 static int play_redeal(const tomb_rules *r, tomb_position *p, char *err, int errlen)
 {
     if (r->passes == 1)
-        return play_fail(err, errlen, "this game goes through the stock once: there is no redeal");
+        return rules_fail(err, errlen, "this game goes through the stock once: there is no redeal");
     if (p->nstock)
         return failf(err, errlen, "the stock still holds %d card%s", p->nstock, p->nstock == 1 ? "" : "s");
     if (p->redeals >= r->passes - 1)
         return failf(err, errlen, "this is already the last pass (%d of %d): no more redeals", r->passes, r->passes);
     if (!p->nwaste)
-        return play_fail(err, errlen, "the waste is empty: nothing to redeal");
+        return rules_fail(err, errlen, "the waste is empty: nothing to redeal");
     /* Order kept: the first card turned onto the waste is turned first again. */
     memcpy(p->stock, p->waste, (size_t)p->nwaste);
     p->nstock = p->nwaste;
@@ -387,7 +387,7 @@ static int cell_source(const tomb_rules *r, const tomb_table *t, const solver_mo
 {
     char a[8];
     if (!r->cells)
-        return play_fail(err, errlen, "this game has no cells");
+        return rules_fail(err, errlen, "this game has no cells");
     if (m->src_index < 0 || m->src_index > r->cells)
         return failf(err, errlen, "there is no cell %d: cells are numbered 1 to %d", m->src_index, r->cells);
     if (m->src_index == 0) {
@@ -417,21 +417,21 @@ static int source_card(const tomb_rules *r, const tomb_table *t, const solver_mo
     switch (m->src) {
     case SOLVER_PLACE_WASTE:
         if (!p->nwaste)
-            return play_fail(err, errlen, "the waste is empty");
+            return rules_fail(err, errlen, "the waste is empty");
         cm->card = m->card != SOLVER_NO_CARD ? m->card : p->waste[p->nwaste - 1];
         return 0;
     case SOLVER_PLACE_CELL: return cell_source(r, t, m, cm, err, errlen);
     case SOLVER_PLACE_RESERVE:
         if (!r->sixes_reserve)
-            return play_fail(err, errlen, "this game has no sixes reserve");
+            return rules_fail(err, errlen, "this game has no sixes reserve");
         if (!p->nreserve)
-            return play_fail(err, errlen, "the sixes reserve is empty");
+            return rules_fail(err, errlen, "the sixes reserve is empty");
         cm->card = m->card != SOLVER_NO_CARD ? m->card : p->reserve[p->nreserve - 1];
         return 0;
-    case SOLVER_PLACE_STOCK: return play_fail(err, errlen, "turn the stock first: its cards are face down");
+    case SOLVER_PLACE_STOCK: return rules_fail(err, errlen, "turn the stock first: its cards are face down");
     case SOLVER_PLACE_CORNER:
-    case SOLVER_PLACE_TOMB: return play_fail(err, errlen, "cards on the foundations never move again");
-    default: return play_fail(err, errlen, "unknown source place; places are waste, cell, reserve, corner, tomb");
+    case SOLVER_PLACE_TOMB: return rules_fail(err, errlen, "cards on the foundations never move again");
+    default: return rules_fail(err, errlen, "unknown source place; places are waste, cell, reserve, corner, tomb");
     }
 }
 
@@ -449,11 +449,11 @@ static int find_card(const tomb_rules *r, const tomb_table *t, card_move *cm, ch
     if (cm->src == SOLVER_PLACE_CELL) {
         for (int i = 0; cm->from < 0 && i < r->cells; i++)
             cm->from = p->cells[i] == cm->card ? i : -1;
-        return cm->from < 0 ? play_fail(err, errlen, "no cell holds the card named") : 0;
+        return cm->from < 0 ? rules_fail(err, errlen, "no cell holds the card named") : 0;
     }
     for (int i = 0; cm->from < 0 && i < p->nreserve; i++)
         cm->from = p->reserve[i] == cm->card ? i : -1;
-    return cm->from < 0 ? play_fail(err, errlen, "the sixes reserve does not hold the card named") : 0;
+    return cm->from < 0 ? rules_fail(err, errlen, "the sixes reserve does not hold the card named") : 0;
 }
 
 /* The cell or corner the player named, if any: it must exist and be free,
@@ -495,23 +495,23 @@ static int check_route(const tomb_rules *r, const tomb_table *t, const card_move
                                          [SOLVER_PLACE_CELL] = "cell",
                                          [SOLVER_PLACE_WASTE] = "waste" };
     if (cm->dst == SOLVER_PLACE_STOCK)
-        return play_fail(err, errlen, "no card goes back into the stock");
+        return rules_fail(err, errlen, "no card goes back into the stock");
     if (cm->dst < SOLVER_PLACE_WASTE || cm->dst > SOLVER_PLACE_TOMB)
-        return play_fail(err, errlen, "unknown destination place; places are waste, cell, reserve, corner, tomb");
+        return rules_fail(err, errlen, "unknown destination place; places are waste, cell, reserve, corner, tomb");
     unsigned allowed = routes(r, cm->src);
     if (allowed & BIT(cm->dst)) {
         if (cm->src == SOLVER_PLACE_CELL && cm->dst == SOLVER_PLACE_CELL && first_empty_cell(r, t) < 0)
-            return play_fail(err, errlen, "no empty cell");
+            return rules_fail(err, errlen, "no empty cell");
         return 0;
     }
     if (cm->src == SOLVER_PLACE_RESERVE)
-        return play_fail(err, errlen, "a 6 leaves the sixes reserve only for the tomb");
+        return rules_fail(err, errlen, "a 6 leaves the sixes reserve only for the tomb");
     if (cm->src == SOLVER_PLACE_WASTE) {
         if (cm->dst == SOLVER_PLACE_WASTE)
-            return play_fail(err, errlen, "the card is already on the waste");
+            return rules_fail(err, errlen, "the card is already on the waste");
         if (cm->dst == SOLVER_PLACE_CELL)
-            return play_fail(err, errlen, "this game has no cells");
-        return play_fail(err, errlen, "this game has no sixes reserve");
+            return rules_fail(err, errlen, "this game has no cells");
+        return rules_fail(err, errlen, "this game has no sixes reserve");
     }
     char where[64] = "";
     for (size_t d = 0; d < sizeof DEST_ORDER / sizeof DEST_ORDER[0]; d++)
@@ -544,7 +544,7 @@ static int put_home(tomb_table *t, const card_move *cm, char *err, int errlen)
             return failf(err, errlen, "corners build 7 up to K: %s never goes on a corner", rank_text(rank));
         int i = cm->to >= 0 ? cm->to : first_corner(t, cm->card);
         if (i < 0 && rank == CORNER_BASE)
-            return play_fail(err, errlen, "no empty corner");
+            return rules_fail(err, errlen, "no empty corner");
         if (i < 0)
             return failf(err, errlen, "no corner shows %s", rank_text(rank - 1));
         t->corner_cards[i][t->pos.corners[i]++] = (uint8_t)cm->card;
@@ -552,9 +552,9 @@ static int put_home(tomb_table *t, const card_move *cm, char *err, int errlen)
     }
     int wants = tomb_wants(t);
     if (!wants)
-        return play_fail(err, errlen, "the tomb is full");
+        return rules_fail(err, errlen, "the tomb is full");
     if (rank != wants && !t->pos.tomb)
-        return play_fail(err, errlen, "the empty tomb takes only a 6");
+        return rules_fail(err, errlen, "the empty tomb takes only a 6");
     if (rank != wants)
         return failf(err, errlen, "the tomb shows %s and wants %s", card_text(t->tomb_cards[t->pos.tomb - 1], a),
                      rank_text(wants));
@@ -574,13 +574,13 @@ static int put(const tomb_rules *r, tomb_table *t, const card_move *cm, char *er
     case SOLVER_PLACE_CELL: {
         int i = cm->to >= 0 ? cm->to : first_empty_cell(r, t);
         if (i < 0)
-            return play_fail(err, errlen, "no empty cell");
+            return rules_fail(err, errlen, "no empty cell");
         p->cells[i] = (uint8_t)cm->card;
         return 0;
     }
     case SOLVER_PLACE_RESERVE:
         if (RANK(cm->card) != TOMB_BASE)
-            return play_fail(err, errlen, "the sixes reserve takes only 6s");
+            return rules_fail(err, errlen, "the sixes reserve takes only 6s");
         p->reserve[p->nreserve++] = (uint8_t)cm->card;
         return 0;
     default: p->waste[p->nwaste++] = (uint8_t)cm->card; return 0;
@@ -603,7 +603,7 @@ int solver_play_apply_tomb(const tomb_rules *r, tomb_table *t, const solver_move
     if (check_table(r, t, err, errlen) < 0)
         return -1;
     if (!m)
-        return play_fail(err, errlen, "no move given");
+        return rules_fail(err, errlen, "no move given");
     tomb_table after;
     memcpy(&after, t, sizeof after);
     int rc;
@@ -611,7 +611,7 @@ int solver_play_apply_tomb(const tomb_rules *r, tomb_table *t, const solver_move
     case SOLVER_TURN: rc = play_turn(r, &after.pos, err, errlen); break;
     case SOLVER_REDEAL: rc = play_redeal(r, &after.pos, err, errlen); break;
     case SOLVER_MOVE: rc = move_card(r, &after, m, err, errlen); break;
-    default: rc = play_fail(err, errlen, "there is no such action in this game; actions are turn, redeal, move");
+    default: rc = rules_fail(err, errlen, "there is no such action in this game; actions are turn, redeal, move");
     }
     if (rc == 0)
         memcpy(t, &after, sizeof after);

@@ -142,7 +142,7 @@ static deck2_search *new_search(const deck2_rules *rules, const deck2_position *
 {
     deck2_search *s = calloc(1, sizeof *s);
     if (!s) {
-        family_fail(err, errlen, "out of memory");
+        rules_fail(err, errlen, "out of memory");
         return NULL;
     }
     size_t size = rules->family == DECK2_JEWEL ? jewel_state_size() : napoleao_state_size();
@@ -150,15 +150,15 @@ static deck2_search *new_search(const deck2_rules *rules, const deck2_position *
     s->rules = *rules;
     int rc = -1;
     if (!s->root)
-        family_fail(err, errlen, "out of memory");
+        rules_fail(err, errlen, "out of memory");
     else if (rules->family == DECK2_NAPOLEAO)
         rc = napoleao_init(&s->fam, rules, pos, flags, s->root, err, errlen);
     else if (rules->family == DECK2_JEWEL)
         rc = jewel_init(&s->fam, rules, pos, flags, s->root, err, errlen);
     else
-        family_fail(err, errlen, "rules: unknown game family");
+        rules_fail(err, errlen, "rules: unknown game family");
     if (rc == 0 && start_search(s, flags, &s->own_mem) < 0) {
-        family_fail(err, errlen, "out of memory");
+        rules_fail(err, errlen, "out of memory");
         rc = -1;
     }
     if (rc < 0) {
@@ -186,7 +186,7 @@ static void free_parts(deck2_search *s);
 int solver_reset_deck2(solver *h, const deck2_position *pos, char *err, int errlen)
 {
     if (!h || h->family != &DECK2_FAMILY)
-        return family_fail(err, errlen, "solver_reset_deck2: not a search of the two-deck games'");
+        return rules_fail(err, errlen, "solver_reset_deck2: not a search of the two-deck games'");
     deck2_search *s = (deck2_search *)h;
     deck2_search *n = new_search(&s->rules, pos, s->flags, err, errlen);
     if (!n)
