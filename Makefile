@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build browser wasm site solve serve index test test-slow test-asan test-tsan bench lint cwarn funclen cformat format clean
+.PHONY: build browser wasm site solve serve index test test-slow test-asan test-tsan study test-study bench lint cwarn funclen cformat format clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(shell find csrc -name '*.[ch]')
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -90,11 +90,12 @@ index: build
 # What CI runs (.ci/run): the linters, the suite (with the browser's tests
 # and the WebAssembly core's, hence browser and wasm), then the suite again
 # on the sanitized core, then the thread tests on the core under
-# ThreadSanitizer.
+# ThreadSanitizer, then the study build's tests.
 test: lint browser wasm
 	$(PY) -m pytest
 	$(MAKE) test-asan
 	$(MAKE) test-tsan
+	$(MAKE) test-study
 
 test-slow: build
 	$(PY) -m pytest -m slow
@@ -108,18 +109,18 @@ test-slow: build
 # would load the sanitizer too).
 ASAN_RUN = ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libasan.so) $$($${CC:-cc} -print-file-name=libstdc++.so)" ../../$(PY)
-# $(call sanitized_copy,KIND): the package, the tests and tools/ (which
+# $(call core_copy,KIND): the package, the tests and tools/ (which
 # tests/test_funclen.py runs) copied into build/KIND, with the core built
-# under that sanitizer (_build.py --KIND).
-define sanitized_copy
+# as _build.py --KIND builds it (a sanitizer, or the study build).
+define core_copy
 	rm -rf build/$(1) && mkdir -p build/$(1) && cp -r solver tests tools pyproject.toml build/$(1)/
 	rm -f build/$(1)/solver/_core*.so
 	$(PY) solver/_build.py --$(1) build/$(1)/solver
 endef
 # $(call is_copy,KIND): fails unless the module imported is the copy's.
-is_copy = -c "import solver._core as c, sys; sys.exit('not the sanitized module: ' + c.__file__) if '/build/$(1)/' not in c.__file__ else None"
+is_copy = -c "import solver._core as c, sys; sys.exit('not the module of build/$(1): ' + c.__file__) if '/build/$(1)/' not in c.__file__ else None"
 test-asan: build
-	$(call sanitized_copy,asan)
+	$(call core_copy,asan)
 	cd build/asan && $(ASAN_RUN) $(call is_copy,asan) \
 		&& $(ASAN_RUN) -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py --ignore=tests/test_web_page.py
 
@@ -135,9 +136,21 @@ TSAN_TESTS = tests/test_core.py tests/test_deck2_core.py -k "thread or stop or s
 TSAN_RUN = TSAN_OPTIONS="halt_on_error=1 die_after_fork=0" \
 	LD_PRELOAD="$$($${CC:-cc} -print-file-name=libtsan.so)" ../../$(PY)
 test-tsan: build
-	$(call sanitized_copy,tsan)
+	$(call core_copy,tsan)
 	cd build/tsan && $(TSAN_RUN) $(call is_copy,tsan) \
 		&& $(TSAN_RUN) -m pytest -p no:cacheprovider $(TSAN_TESTS)
+
+# The study build (docs/search.md, "The study build"): the optimised core
+# with the switches of csrc/study.h (-DSOLVER_STUDY), which the shipped
+# module and core.wasm do not have, in a copy of the package in
+# build/study; bench/summary_sharing.py and bench/last_passes.py import it
+# from there. test-study runs tests/study/ against it (elsewhere they are
+# skipped).
+study: build
+	$(call core_copy,study)
+test-study: study
+	cd build/study && ../../$(PY) $(call is_copy,study) \
+		&& STUDY_BUILD=1 ../../$(PY) -m pytest -p no:cacheprovider -n 0 tests/study
 
 # Lint and type check (configured in pyproject.toml): ruff's checks (imports
 # sorted among them) and its layout on the whole tree (the package, the
@@ -153,6 +166,8 @@ lint: build cwarn funclen cformat
 
 # The C sources that cwarn and funclen check: every file under csrc/.
 CWARN_SOURCES = $(sort $(shell find csrc -name '*.c'))
+# The sources with code of the study build only, compiled again with it.
+STUDY_SOURCES = $(sort $(shell grep -l SOLVER_STUDY $(CWARN_SOURCES)))
 FUNCLEN_SOURCES = $(sort $(shell find csrc -name '*.[ch]'))
 # Each source on its own, with the build's flags (CFLAGS in solver/_build.py)
 # and include path, and -Wshadow; compiled at -O2 too, since some warnings
@@ -163,7 +178,9 @@ cwarn: build
 	for f in $(CWARN_SOURCES); do \
 		$${CC:-cc} $$flags -Wshadow -Werror $(CWARN_INCLUDE) -fsyntax-only $$f || exit 1; \
 		$${CC:-cc} $$flags -Wshadow -Werror $(CWARN_INCLUDE) -O2 -c -o /dev/null $$f || exit 1; \
-	done; echo "cwarn: $(words $(CWARN_SOURCES)) sources without a warning"
+	done; for f in $(STUDY_SOURCES); do \
+		$${CC:-cc} $$flags -DSOLVER_STUDY -Wshadow -Werror $(CWARN_INCLUDE) -O2 -c -o /dev/null $$f || exit 1; \
+	done; echo "cwarn: $(words $(CWARN_SOURCES)) sources without a warning, $(words $(STUDY_SOURCES)) also in the study build"
 
 # No C function over 80 lines, and no Python function over 50 (by ast): the
 # package, tools/ and bench/; not tests/, whose parametrised tables run long.

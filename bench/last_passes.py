@@ -3,13 +3,14 @@
 Under the free rules a round may be dealt at any time, so each pass can end
 in many ways, and every different set of cards sent home in the first two
 passes starts a last pass of its own (a pack of its own to deal). The core
-counts them while solver_debug_last_passes is on (csrc/solver.h): the
-redeals into the last pass and the distinct starts they make. For each deal
-and each positions limit, a fresh search (its restarts off: one complete
-search, so the counts are its own) prints the positions, seconds, and both
-counts, and how many positions a last-pass start has cost so far:
+counts them while solver_debug_last_passes is on (csrc/study.h, in the
+study build: bench/study.py): the redeals into the last pass and the
+distinct starts they make. For each deal and each positions limit, a fresh
+search (its restarts off: one complete search, so the counts are its own)
+prints the positions, seconds, and both counts, and how many positions a
+last-pass start has cost so far:
 
-    .venv/bin/python bench/last_passes.py 258 222 1 --limits 5e6 2e7 1e8
+    make study && .venv/bin/python bench/last_passes.py 258 222 1 --limits 5e6 2e7 1e8
 
 ``--first-passes``: the last passes left unexplored (their positions have no
 moves), so that the search, if it ends, has met every last-pass start the
@@ -20,9 +21,12 @@ from __future__ import annotations
 
 import argparse
 
-from solver import Limit, solve
-from solver._core import ffi, lib
-from solver.core import shortcuts_of
+import study
+
+study.load()
+from solver import Limit, solve  # noqa: E402 (the study build's, once loaded)
+from solver._core import ffi, lib  # noqa: E402
+from solver.core import shortcuts_of  # noqa: E402
 
 
 def count(

@@ -2,7 +2,7 @@
 
 A summary is the closure of its entry control state under the moves that
 keep its top card; it expands each state it reaches. The core counts, while
-solver_debug_summary_sharing is on (csrc/solver.h), every expansion and the
+solver_debug_summary_sharing is on (csrc/study.h, the study build), every expansion and the
 distinct control states, (control state, top rank) pairs and (entry, control
 state) pairs among them. Their ratios bound what sharing could save, in
 expansions:
@@ -12,9 +12,10 @@ expansions:
   every top rank it is asked with (the ranks never asked cost more);
 - expansions / state: each control state expanded once.
 
-For each deal, a complete search with every shortcut (the default one):
+For each deal, a complete search with every shortcut (the default one), in
+the study build of the core (bench/study.py):
 
-    .venv/bin/python bench/summary_sharing.py 78606 35118
+    make study && .venv/bin/python bench/summary_sharing.py 78606 35118
 
 ``--eager``: each summary worked out together with those of every other rank
 that could be on top of its control state (a rank with a card in the waste),
@@ -27,8 +28,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from solver import Limit, solve
-from solver._core import ffi, lib
+import study
+
+study.load()
+from solver import Limit, solve  # noqa: E402 (the study build's, once loaded)
+from solver._core import ffi, lib  # noqa: E402
 
 
 def count(deal: int, variant: str, eager: bool = False) -> tuple[str, int, float, list[int]]:

@@ -123,3 +123,45 @@ def test_the_loader_fills_the_structs_as_the_native_build_lays_them_out(compared
 def test_every_variant_and_its_families_are_compared(compared):
     assert {pos.variant.name for pos, _, _ in compared} == set(names())
     assert any(pos.history for pos, _, _ in compared if families.of(pos.variant) is families.TOMB)
+
+
+def _leb128(data: bytes, at: int) -> tuple[int, int]:
+    """An unsigned LEB128 number of a WebAssembly module at ``at``, and where it ends."""
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, at
+
+
+def wasm_exports(data: bytes) -> list[str]:
+    """The names a WebAssembly module exports (its export section, id 7)."""
+    assert data[:4] == b"\0asm"
+    at = 8
+    while at < len(data):
+        section, at = data[at], at + 1
+        size, at = _leb128(data, at)
+        if section == 7:
+            count, pos = _leb128(data, at)
+            names = []
+            for _ in range(count):
+                length, pos = _leb128(data, pos)
+                names.append(data[pos : pos + length].decode())
+                pos += length + 1  # the kind
+                _, pos = _leb128(data, pos)  # the index
+            return names
+        at += size
+    return []
+
+
+def test_no_study_switch_ships_in_core_wasm_or_in_the_module():
+    """The study build's switches (csrc/study.h), one of which makes a
+    verdict mean nothing, are neither exported by core.wasm nor in the
+    native module; the search and play verbs are."""
+    exports = wasm_exports(WASM.read_bytes())
+    assert "solver_run" in exports and "solver_play_moves_deck2" in exports
+    assert not [name for name in exports if "debug" in name]
+    assert not [name for name in dir(core.lib) if "debug" in name]

@@ -17,7 +17,10 @@
 #include <stdio.h>
 
 #include "family.h"
+#ifdef SOLVER_STUDY
 #include "hashset.h"
+#include "study.h"
+#endif
 
 #define NP_MAXP 24      /* cards a pile can hold */
 #define NP_CARDS 104
@@ -73,7 +76,8 @@ static int other_copy_home(const np_state *s, int su, int r, int to_kbase)
     return to_kbase ? s->ab[su] >= r : s->kb[su] >= 14 - r;
 }
 
-/* For studies (solver_debug_last_passes, solver.h): while on, each redeal
+#ifdef SOLVER_STUDY
+/* For studies (solver_debug_last_passes, study.h): while on, each redeal
  * into the last pass is counted, and the distinct last-pass starts it
  * makes (the pack in order and the bases, as a player sees them; the
  * search's key, which also says in which pass each card went home, may
@@ -106,14 +110,17 @@ void solver_debug_last_passes(int on, uint64_t *redeals, uint64_t *distinct)
     *redeals = lp_redeals;
     *distinct = lp_starts.n;
 }
+#endif
 
 static int np_moves(const void *game, const void *state, gmove *out)
 {
     const np_game *g = game;
     const np_state *s = state;
     int n = 0;
+#ifdef SOLVER_STUDY
     if (lp_counting == 2 && s->pass == g->last_pass)
         return 0; /* a study of the first passes alone (solver_debug_last_passes) */
+#endif
     int only_start = restricted(g, s);
     /* Shortcut "last-copy-home" acts in the last pass, and in every pass
      * where no round is dealt while a card fits (docs/search.md). */
@@ -184,8 +191,10 @@ static void np_apply(const void *game, void *state, const gmove *m)
         s->next = 0;
         s->pass++;
         s->rounds = 0;
+#ifdef SOLVER_STUDY
         if (lp_counting && s->pass == g->last_pass)
             lp_count(g, s);
+#endif
     }
 }
 

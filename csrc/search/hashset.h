@@ -1,5 +1,5 @@
 /* hashset.h - sets of 64-bit keys: the control states (42-bit keys) of the
- * summaries, and what the studies count (solver_debug_*, solver.h).
+ * summaries, and what the studies count (solver_debug_*, study.h).
  *
  * Open addressing with linear probing, their memory on an account
  * (SOLVER_MEM_SETS: the memo's, or a study's own):

@@ -199,10 +199,13 @@ static inline int q_others(const memo *m, uint64_t q, int others_forced, q_move 
     return others_forced ? q_forced_other(m, q, others_forced, out) : q_free_others(m, q, out);
 }
 
-/* The cross-check (bitmoves_check.c): while solver_debug_bitmoves has it
- * on, the summaries hand every state they read from the bits to it. */
+#ifdef SOLVER_STUDY
+/* The cross-check (bitmoves_check.c, the study build only): while
+ * solver_debug_bitmoves has it on, the summaries hand every state they read
+ * from the bits to it. */
 extern int bitmoves_checking;
 void check_top(const memo *m, uint64_t q, int top, int forced, const uint64_t *exits, int nexits, int others_played);
 void check_others(const memo *m, uint64_t q, int top, const q_move *moves, int nmoves);
+#endif
 
 #endif

@@ -1,12 +1,14 @@
 /* bitmoves_check.c - the bit-level move generator (bitmoves.h) checked
  * against tomb_moves on the rebuilt position, at every state the summaries
  * read from the bits while solver_debug_bitmoves has it on
- * (tests/test_bitmoves.py). A mismatch is counted and the first few are
- * written to stderr. */
+ * (tests/study/test_bitmoves.py). A mismatch is counted and the first few
+ * are written to stderr. The study build only (study.h). */
+#ifdef SOLVER_STUDY
 #include <stdio.h>
 
 #include "bitmoves.h"
 #include "memo_shared.h"
+#include "study.h"
 
 int bitmoves_checking;
 static uint64_t checked, mismatches;
@@ -106,3 +108,4 @@ void check_others(const memo *m, uint64_t q, int top, const q_move *moves, int n
                 i < nmoves ? (unsigned long long)moves[i].q : 0ull, i < nmoves ? moves[i].rank : 0,
                 i < nwant ? (unsigned long long)want[i].q : 0ull, i < nwant ? want[i].rank : 0);
 }
+#endif

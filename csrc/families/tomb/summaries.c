@@ -14,6 +14,9 @@
 #include "reduction.h"
 #include "bitmoves.h"
 #include "movecache.h"
+#ifdef SOLVER_STUDY
+#include "study.h"
+#endif
 
 /* earliest-home: a state's carried ranks (bit r) sit in its list item from
  * bit CARRY_SHIFT up, and EXPANDED once it is; the state itself is below. */
@@ -366,8 +369,10 @@ static int others_by_bits(memo *m, summary_work *w, uint64_t state, int forced)
 {
     q_move moves[Q_MOVES];
     const int nmoves = q_others(m, state, forced, moves);
+#ifdef SOLVER_STUDY
     if (bitmoves_checking)
         check_others(m, state, w->top, moves, nmoves);
+#endif
     const int keep = moves_ready(m);
     const uint64_t succ_from = m->succ_n;
     int others_best = 0;
@@ -406,8 +411,10 @@ static int expand_by_bits(memo *m, summary_work *w, uint64_t state, unsigned car
     uint64_t top_exits[2];
     int others_played, ntop = q_top_exits(m, state, w->top, forced, top_exits, &others_played);
     raise_best(&w->best, q_score(state));
+#ifdef SOLVER_STUDY
     if (bitmoves_checking)
         check_top(m, state, w->top, forced, top_exits, ntop, others_played);
+#endif
     const int earliest = w->ordered;
     const unsigned fits = q_fits(state) & ~(1u << 6);
     const uint64_t home = (fits >> w->top) & 1 ? q_home(state, w->top) : 0;
@@ -557,6 +564,7 @@ static int expand_by_moves(memo *m, summary_work *w, uint64_t state)
     return others_by_moves(m, w, &st, state, mv, n, cached);
 }
 
+#ifdef SOLVER_STUDY
 /* The study of what the summaries share (solver_debug_summary_sharing):
  * its sets on an account of its own, without a limit (a study is not a
  * search); a set that cannot grow counts too few, and says nothing false
@@ -626,6 +634,7 @@ static int sharing_other_ranks(memo *m, uint64_t q, int top)
     within = 0;
     return status;
 }
+#endif
 
 /* The summary's states expanded in the order found (breadth first): each
  * one's record is fetched while the states before it are expanded. */
@@ -646,8 +655,10 @@ static int summary_expand(memo *m, summary_work *w, uint64_t q)
         const unsigned carry = (unsigned)(w->seen->item[i] >> CARRY_SHIFT & CARRY_RANKS);
         m->trail[w->depth].cur = state;
         m->positions++;
+#ifdef SOLVER_STUDY
         if (sharing_on)
             sharing_count(q, state, w->top);
+#endif
         w->carry = 0;
         int status = check(m);
         if (status < 0)
@@ -665,12 +676,14 @@ static int summary_at(memo *m, uint64_t q, int top, uint64_t key, entry **out, r
 {
     uint64_t slot;
     entry *e = memo_probe(m, key, &slot);
+#ifdef SOLVER_STUDY
     if (!e && sharing_on == 2 && top) {
         int status = sharing_other_ranks(m, q, top);
         if (status >= 0)
             return status;
         e = memo_probe(m, key, &slot);   /* the table may have grown */
     }
+#endif
     if (e) {
         *out = e;
         return -1;
