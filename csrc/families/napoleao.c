@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "family.h"
+#include "napoleao_rules.h"
 #ifdef SOLVER_STUDY
 #include "hashset.h"
 #include "study.h"
@@ -56,8 +57,7 @@ size_t napoleao_state_size(void)
 
 static int restricted(const np_game *g, const np_state *s)
 {
-    int redeals = g->root_redeals + s->pass;
-    return (redeals == 0 || g->rules.restricted_again) && s->rounds >= 1 && s->rounds <= g->rules.restricted_rounds;
+    return napoleao_restricted(&g->rules, g->root_redeals + s->pass, s->rounds);
 }
 
 static int np_score(const void *game, const void *state)
@@ -129,12 +129,9 @@ static int np_moves(const void *game, const void *state, gmove *out)
         if (!s->npile[p])
             continue;
         int c = g->card[s->pile[p][s->npile[p] - 1]];
-        int su = c / 13, r = c % 13 + 1;
+        int su = card_suit(c), r = card_rank(c);
         for (int k = 1; k >= 0; k--) {   /* King base first */
-            int fits = k ? s->kb[su] < 13 && r == 13 - s->kb[su] : s->ab[su] < 13 && r == s->ab[su] + 1;
-            if (!fits)
-                continue;
-            if (only_start && (k ? s->kb[su] : s->ab[su]) != 0)
+            if (!napoleao_fits(r, k, k ? s->kb[su] : s->ab[su], only_start))
                 continue;
             gmove m = { NM_HOME, (uint8_t)c, (uint8_t)p, (uint8_t)(k ? su : 4 + su), 0, 0 };
             /* Shortcut (docs/search.md, "last-copy-home"): a card whose other
@@ -146,13 +143,11 @@ static int np_moves(const void *game, const void *state, gmove *out)
             out[n++] = m;
         }
     }
-    /* The sheet's rule (deal_when_stuck): no round and no redeal while a
-     * card fits a base. */
-    if (n && g->rules.deal_when_stuck)
+    if (!napoleao_may_deal(&g->rules, n > 0))
         return n;
     if (s->next < s->nstock)
         out[n++] = (gmove){ NM_DEAL, 0, 0, 0, 0, 1 };
-    else if (s->pass < g->last_pass)
+    else if (napoleao_redeal_left(&g->rules, g->root_redeals + s->pass))
         out[n++] = (gmove){ NM_REDEAL, 0, 0, 0, 0, 1 };
     return n;
 }
@@ -172,9 +167,7 @@ static void np_apply(const void *game, void *state, const gmove *m)
         int at = rid * g->gone_bits;
         put_bits(s->gone, &at, (uint64_t)(s->pass + 1), g->gone_bits);
     } else if (m->kind == NM_DEAL) {
-        int k = s->nstock - s->next;
-        if (k > DECK2_PILES)
-            k = DECK2_PILES;
+        int k = napoleao_round_size(s->nstock - s->next);
         for (int i = 0; i < k; i++)
             s->pile[i][s->npile[i]++] = s->stock[s->next + i];
         s->next = (uint8_t)(s->next + k);
@@ -182,7 +175,7 @@ static void np_apply(const void *game, void *state, const gmove *m)
     } else {
         int n = 0;
         for (int i = 0; i < DECK2_PILES; i++) {
-            int p = g->rules.deal_from_last ? DECK2_PILES - 1 - i : i;
+            int p = napoleao_gathered(&g->rules, i);
             for (int j = 0; j < s->npile[p]; j++)
                 s->stock[n++] = s->pile[p][j];
         }
@@ -367,9 +360,7 @@ static int np_describe(const void *game, const void *state, const gmove *m, solv
         out->dst = m->dst < 4 ? SOLVER_PLACE_KBASE : SOLVER_PLACE_ABASE;
         out->dst_index = m->dst & 3;
     } else if (m->kind == NM_DEAL) {
-        int k = s->nstock - s->next;
-        if (k > DECK2_PILES)
-            k = DECK2_PILES;
+        int k = napoleao_round_size(s->nstock - s->next);
         out->action = SOLVER_DEAL;
         out->ncards = k;
         for (int i = 0; i < k; i++)
@@ -385,33 +376,23 @@ static int np_milestone(const gmove *m)
     return m->kind == NM_REDEAL;
 }
 
-/* The bases of the root into s, their cards counted in count; -1 if one
- * holds more than 13 cards or fewer than none. */
-static int take_bases(np_state *s, const deck2_position *p, int *count)
+/* The bases of the root (their counts checked) into s, their cards counted
+ * in count. */
+static void take_bases(np_state *s, const deck2_position *p, int *count)
 {
+    napoleao_count_bases(p, count);
     for (int su = 0; su < 4; su++) {
-        if (p->kbases[su] < 0 || p->kbases[su] > 13 || p->abases[su] < 0 || p->abases[su] > 13)
-            return -1;
-        for (int i = 0; i < p->kbases[su]; i++)
-            count[su * 13 + 12 - i]++;
-        for (int i = 0; i < p->abases[su]; i++)
-            count[su * 13 + i]++;
         s->kb[su] = (uint8_t)p->kbases[su];
         s->ab[su] = (uint8_t)p->abases[su];
     }
-    return 0;
 }
 
 int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
                   int errlen)
 {
     char text[200];
-    if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
-        return rules_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
-    if (p->redeals < 0 || p->redeals > r->redeals)
-        return rules_fail(err, errlen, "position: more redeals made than the rules allow");
-    if (p->nstock < 0 || p->nstock > NP_CARDS || p->rounds < 0 || p->rounds > 104)
-        return rules_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
+    if (napoleao_check_rules(r, err, errlen) < 0 || napoleao_check_counts(r, p, err, errlen) < 0)
+        return -1;
     int count[52] = { 0 };
     np_game *g = calloc(1, sizeof *g);
     if (!g)
@@ -449,10 +430,7 @@ int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsi
         }
         count[g->card[i]]++;
     }
-    if (take_bases(s, p, count) < 0) {
-        free(g);
-        return rules_fail(err, errlen, "position: a base must hold 0..13 cards");
-    }
+    take_bases(s, p, count);
     if (rules_check_twice(count, " (piles, stock and bases)", err, errlen) < 0) {
         free(g);
         return -1;

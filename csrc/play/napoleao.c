@@ -15,11 +15,10 @@
 
 #include "families.h"
 #include "family.h"
+#include "napoleao_rules.h"
 
 #define PACK 104      /* cards of the two decks */
 #define KING 13
-#define ACE 1
-#define BASE_SIZE 13  /* cards on a full base */
 #define MAX_MOVES (2 * DECK2_PILES + 1)
 
 enum { KBASE = 0, ABASE = 1 }; /* a base's kind, in the order moves list them */
@@ -27,21 +26,11 @@ enum { KBASE = 0, ABASE = 1 }; /* a base's kind, in the order moves list them */
 static const char *const SUIT_SYMBOLS[4] = { "♣", "♠", "♥", "♦" };
 static const char *const BASE_NAMES[2] = { "King base", "Ace base" };
 
-static int suit_of(int card)
-{
-    return card / 13;
-}
-
-static int rank_of(int card)
-{
-    return card % 13 + 1;
-}
-
 /* A card as a player reads it (solver/cards.py's pretty): "10♥", "J♦". */
 static const char *card_text(int card, char *buf, size_t size)
 {
     static const char *const ranks[13] = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" };
-    snprintf(buf, size, "%s%s", ranks[card % 13], SUIT_SYMBOLS[suit_of(card)]);
+    snprintf(buf, size, "%s%s", ranks[card % 13], SUIT_SYMBOLS[card_suit(card)]);
     return buf;
 }
 
@@ -61,21 +50,12 @@ static int base_count(const deck2_position *p, int kind, int suit)
 /* The rank the base of `kind` and `suit` takes next, or 0 when it is full. */
 static int base_wants(const deck2_position *p, int kind, int suit)
 {
-    int n = base_count(p, kind, suit);
-    if (n >= BASE_SIZE)
-        return 0;
-    return kind == KBASE ? KING - n : n + 1;
-}
-
-/* Whether card on the base of `kind` of its suit starts that base. */
-static int starts_base(const deck2_position *p, int card, int kind)
-{
-    return base_count(p, kind, suit_of(card)) == 0 && rank_of(card) == (kind == KBASE ? KING : ACE);
+    return napoleao_base_wants(kind == KBASE, base_count(p, kind, suit));
 }
 
 static int restricted(const deck2_rules *r, const deck2_position *p)
 {
-    return (p->redeals == 0 || r->restricted_again) && 1 <= p->rounds && p->rounds <= r->restricted_rounds;
+    return napoleao_restricted(r, p->redeals, p->rounds);
 }
 
 /* Whether the top card of pile i (0-based) goes onto its suit's base of `kind` now. */
@@ -84,14 +64,12 @@ static int fits(const deck2_rules *r, const deck2_position *p, int i, int kind)
     if (p->npiles[i] == 0)
         return 0;
     int card = p->piles[i][p->npiles[i] - 1];
-    if (base_wants(p, kind, suit_of(card)) != rank_of(card))
-        return 0;
-    return !restricted(r, p) || starts_base(p, card, kind);
+    return napoleao_fits(card_rank(card), kind == KBASE, base_count(p, kind, card_suit(card)), restricted(r, p));
 }
 
 static int can_redeal(const deck2_rules *r, const deck2_position *p)
 {
-    if (p->nstock > 0 || p->redeals >= r->redeals)
+    if (p->nstock > 0 || !napoleao_redeal_left(r, p->redeals))
         return 0;
     for (int i = 0; i < DECK2_PILES; i++)
         if (p->npiles[i] > 0)
@@ -106,9 +84,7 @@ static int check_rules(const deck2_rules *r, char *err, int errlen)
 {
     if (!r)
         return rules_fail(err, errlen, "rules: none given");
-    if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
-        return rules_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
-    return 0;
+    return napoleao_check_rules(r, err, errlen);
 }
 
 /* Counts n cards into count; -1 if one is not a card id 0..51. */
@@ -124,17 +100,10 @@ static int count_cards(const uint8_t *cards, int n, int *count)
 
 static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
 {
-    if (p->redeals < 0 || p->redeals > r->redeals)
-        return rules_fail(err, errlen, "position: more redeals made than the rules allow");
-    if (p->nstock < 0 || p->nstock > PACK || p->rounds < 0 || p->rounds > PACK)
-        return rules_fail(err, errlen, "position: the stock must hold 0..104 cards and rounds be 0..104");
     for (int i = 0; i < DECK2_PILES; i++)
         if (p->npiles[i] < 0 || p->npiles[i] > PACK)
             return rules_fail(err, errlen, "position: a pile must hold 0..104 cards");
-    for (int s = 0; s < 4; s++)
-        if (p->kbases[s] < 0 || p->kbases[s] > BASE_SIZE || p->abases[s] < 0 || p->abases[s] > BASE_SIZE)
-            return rules_fail(err, errlen, "position: a base must hold 0..13 cards");
-    return 0;
+    return napoleao_check_counts(r, p, err, errlen);
 }
 
 /* 0 if p is a position of the rules r: its counts in range and every card
@@ -153,12 +122,7 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
         bad |= count_cards(p->piles[i], p->npiles[i], count);
     if (bad)
         return rules_fail(err, errlen, "position: a card id is not 0..51");
-    for (int s = 0; s < 4; s++) {
-        for (int i = 0; i < p->kbases[s]; i++)
-            count[s * 13 + KING - 1 - i]++;
-        for (int i = 0; i < p->abases[s]; i++)
-            count[s * 13 + i]++;
-    }
+    napoleao_count_bases(p, count);
     return rules_check_twice(count, " (piles, stock and bases)", err, errlen);
 }
 
@@ -169,7 +133,7 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
 static int first_of_rank(const uint8_t *cards, int n, int rank)
 {
     for (int i = 0; i < n; i++)
-        if (rank_of(cards[i]) == rank)
+        if (card_rank(cards[i]) == rank)
             return i;
     return -1;
 }
@@ -192,9 +156,9 @@ int napoleao_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2
     if (r->start_bases) {
         /* The pack's first King and first Ace (from its top) start their bases. */
         king = first_of_rank(cards, n, KING);
-        ace = first_of_rank(cards, n, ACE);
-        out->kbases[suit_of(cards[king])] = 1;
-        out->abases[suit_of(cards[ace])] = 1;
+        ace = first_of_rank(cards, n, 1);
+        out->kbases[card_suit(cards[king])] = 1;
+        out->abases[card_suit(cards[ace])] = 1;
     }
     for (int i = 0; i < n; i++)
         if (i != king && i != ace)
@@ -214,7 +178,7 @@ static solver_move base_move(int card, int pile, int kind)
     m.src = SOLVER_PLACE_PILE;
     m.src_index = pile + 1;
     m.dst = kind == KBASE ? SOLVER_PLACE_KBASE : SOLVER_PLACE_ABASE;
-    m.dst_index = suit_of(card);
+    m.dst_index = card_suit(card);
     return m;
 }
 
@@ -226,7 +190,7 @@ static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move
         for (int kind = KBASE; kind <= ABASE; kind++)
             if (fits(r, p, i, kind))
                 all[n++] = base_move(p->piles[i][p->npiles[i] - 1], i, kind);
-    if (n > 0 && r->deal_when_stuck)
+    if (!napoleao_may_deal(r, n > 0))
         return n;
     if (p->nstock == 0 && !can_redeal(r, p))
         return n;
@@ -239,7 +203,7 @@ static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move
     }
     m->action = SOLVER_DEAL;
     m->src = SOLVER_PLACE_STOCK;
-    m->ncards = p->nstock < DECK2_PILES ? p->nstock : DECK2_PILES;
+    m->ncards = napoleao_round_size(p->nstock);
     memcpy(m->cards, p->stock, (size_t)m->ncards);
     return n;
 }
@@ -262,17 +226,15 @@ int napoleao_play_moves(const deck2_rules *r, const deck2_position *p, solver_mo
  * round and no redeal then: _check_nothing_fits); `what` is what is dealt. */
 static int refuse_while_fitting(const deck2_rules *r, const deck2_position *p, const char *what, char *err, int errlen)
 {
-    if (!r->deal_when_stuck)
-        return 0;
     for (int i = 0; i < DECK2_PILES; i++)
         for (int kind = KBASE; kind <= ABASE; kind++)
-            if (fits(r, p, i, kind)) {
+            if (!napoleao_may_deal(r, fits(r, p, i, kind))) {
                 char text[200], name[8];
                 int card = p->piles[i][p->npiles[i] - 1];
                 snprintf(text, sizeof text,
                          "%s on pile %d still fits %s:%c: these rules deal %s only when no playable card fits a base",
                          card_text(card, name, sizeof name), i + 1, kind == KBASE ? "kbase" : "abase",
-                         CARD_SUITS[suit_of(card)], what);
+                         CARD_SUITS[card_suit(card)], what);
                 return rules_fail(err, errlen, text);
             }
     return 0;
@@ -284,7 +246,7 @@ static int apply_deal(const deck2_rules *r, deck2_position *p, char *err, int er
         return rules_fail(err, errlen, can_redeal(r, p) ? "the stock is empty (redeal first)" : "the stock is empty");
     if (refuse_while_fitting(r, p, "a round", err, errlen) < 0)
         return -1;
-    int k = p->nstock < DECK2_PILES ? p->nstock : DECK2_PILES;
+    int k = napoleao_round_size(p->nstock);
     for (int i = 0; i < k; i++)
         p->piles[i][p->npiles[i]++] = p->stock[i];
     memmove(p->stock, p->stock + k, (size_t)(p->nstock - k));
@@ -304,7 +266,7 @@ static int refuse_redeal(const deck2_rules *r, const deck2_position *p, char *er
                  p->nstock != 1 ? "s" : "");
         return rules_fail(err, errlen, text);
     }
-    if (p->redeals >= r->redeals) {
+    if (!napoleao_redeal_left(r, p->redeals)) {
         snprintf(text, sizeof text, "no redeal left: %d redeal%s allowed, %d made (this is the last pass, %d of %d)",
                  r->redeals, r->redeals != 1 ? "s" : "", p->redeals, r->redeals + 1, r->redeals + 1);
         return rules_fail(err, errlen, text);
@@ -322,7 +284,7 @@ static int apply_redeal(const deck2_rules *r, deck2_position *p, char *err, int 
      * first; pile 1's cards first, or pile 12's with deal_from_last. */
     memset(p->stock, 0, sizeof p->stock);
     for (int j = 0; j < DECK2_PILES; j++) {
-        int i = r->deal_from_last ? DECK2_PILES - 1 - j : j;
+        int i = napoleao_gathered(r, j);
         memcpy(p->stock + p->nstock, p->piles[i], (size_t)p->npiles[i]);
         p->nstock += p->npiles[i];
     }
@@ -404,8 +366,8 @@ static int move_destination(const solver_move *m, int card, int *kind, char *err
     }
     if (!is_base)
         return rules_fail(err, errlen, "cards never move between piles: a pile card goes only to a base");
-    if (m->dst_index != suit_of(card)) {
-        char suit = CARD_SUITS[suit_of(card)];
+    if (m->dst_index != card_suit(card)) {
+        char suit = CARD_SUITS[card_suit(card)];
         snprintf(text, sizeof text, "a base takes only its own suit: %s goes on kbase:%c or abase:%c",
                  card_text(card, name, sizeof name), suit, suit);
         return rules_fail(err, errlen, text);
@@ -418,17 +380,17 @@ static int move_destination(const solver_move *m, int card, int *kind, char *err
 static int refuse_base(const deck2_rules *r, const deck2_position *p, int card, int kind, char *err, int errlen)
 {
     char text[200], name[8];
-    int suit = suit_of(card), wants = base_wants(p, kind, suit), n = base_count(p, kind, suit);
+    int suit = card_suit(card), wants = base_wants(p, kind, suit), n = base_count(p, kind, suit);
     const char *symbol = SUIT_SYMBOLS[suit], *base = BASE_NAMES[kind];
     if (wants == 0)
         snprintf(text, sizeof text, "the %s %s is full", symbol, base);
-    else if (rank_of(card) != wants && n == 0)
+    else if (card_rank(card) != wants && n == 0)
         snprintf(text, sizeof text, "the empty %s %s takes only %s", symbol, base, rank_text(wants));
-    else if (rank_of(card) != wants) {
+    else if (card_rank(card) != wants) {
         int top = suit * 13 + (kind == KBASE ? KING + 1 - n : n) - 1;
         snprintf(text, sizeof text, "the %s %s shows %s and wants %s", symbol, base, card_text(top, name, sizeof name),
                  rank_text(wants));
-    } else if (restricted(r, p) && !starts_base(p, card, kind))
+    } else if (!napoleao_fits(card_rank(card), kind == KBASE, n, restricted(r, p)))
         snprintf(text, sizeof text,
                  "round %d is restricted: only a King or an Ace that starts an empty base may leave the piles"
                  " (free play from round %d)",
@@ -448,9 +410,9 @@ static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move
         return -1;
     p->piles[pile][--p->npiles[pile]] = 0;
     if (kind == KBASE)
-        p->kbases[suit_of(card)]++;
+        p->kbases[card_suit(card)]++;
     else
-        p->abases[suit_of(card)]++;
+        p->abases[card_suit(card)]++;
     return 0;
 }
 
@@ -486,7 +448,7 @@ int napoleao_play_score(const deck2_position *p)
     if (!p)
         return -1;
     for (int s = 0; s < 4; s++) {
-        if (p->kbases[s] < 0 || p->kbases[s] > BASE_SIZE || p->abases[s] < 0 || p->abases[s] > BASE_SIZE)
+        if (p->kbases[s] < 0 || p->kbases[s] > NAPOLEAO_BASE || p->abases[s] < 0 || p->abases[s] > NAPOLEAO_BASE)
             return -1;
         score += p->kbases[s] + p->abases[s];
     }
