@@ -75,7 +75,10 @@ int solver_play_apply_deck2(const deck2_rules *r, deck2_position *p, const solve
 int solver_play_auto_tomb(const tomb_rules *r, const tomb_table *t, int enabled, solver_move *out);
 int solver_play_auto_deck2(const deck2_rules *r, const deck2_position *p, int enabled, solver_move *out);
 
-/* Cards on the foundations (won: 52, or 104 for the two-deck games). */
+/* Cards on the foundations (won: 52, or 104 for the two-deck games); -1 for
+ * an impossible position, or rules of no known family. A two-deck call
+ * with rules of no known family fails (-1, the reason in err where there is
+ * one; the automatic move: none), never playing another family's rules. */
 int solver_play_score_tomb(const tomb_table *t);
 int solver_play_score_deck2(const deck2_rules *r, const deck2_position *p);
 
@@ -83,5 +86,6 @@ int solver_play_score_deck2(const deck2_rules *r, const deck2_position *p);
  * (only a card that starts a base may leave the piles), else 0; 0 for the
  * jewel box. */
 int solver_play_restricted_deck2(const deck2_rules *r, const deck2_position *p);
+/* (solver_play_restricted_deck2: -1 for rules of no known family.) */
 
 #endif

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from solver import families
+from solver import families, start_position
 from solver._core import ffi, lib
 from solver.cards import Card
 from solver.deals import Deal, card_indexes
@@ -175,3 +175,28 @@ def test_a_deals_start_is_the_positions_start(name: str) -> None:
 def test_random_games_play_as_the_reference_engine_plays(name: str) -> None:
     checked = sum(random_game(name, deal, 150, 6, seed=deal) for deal in range(1, 9))
     assert checked > 100
+
+
+@pytest.mark.parametrize("family", [0, 3, 99, -1])
+def test_rules_of_no_known_family_are_an_error_not_another_familys(family: int) -> None:
+    """A two-deck call whose rules name no known family fails with the
+    reason (the search's constructor, and every verb of play), never playing
+    Napoleão's or the jewel box's rules."""
+    variant = load("paciencia-napoleao")
+    fam = families.of(variant)
+    pos = fam.position_struct(start_position(1, variant))
+    rules = fam.rules_struct(variant)
+    rules.family = family
+    err = ffi.new("char[200]")
+    assert lib.solver_new_deck2(rules, pos, 0, err, 200) == ffi.NULL
+    assert ffi.string(err) == b"rules: unknown game family"
+    cards = ffi.new("uint8_t[104]", card_indexes(1, decks=2))
+    moves = ffi.new("solver_move[1024]")
+    err = ffi.new("char[200]")
+    assert lib.solver_play_start_deck2(rules, cards, 104, pos, err, 200) == -1
+    assert ffi.string(err) == b"rules: unknown two-deck family"
+    assert lib.solver_play_moves_deck2(rules, pos, moves, 1024, err, 200) == -1
+    assert lib.solver_play_apply_deck2(rules, pos, moves, err, 200) == -1
+    assert lib.solver_play_auto_deck2(rules, pos, 1, moves) == 0
+    assert lib.solver_play_score_deck2(rules, pos) == -1
+    assert lib.solver_play_restricted_deck2(rules, pos) == -1

@@ -137,6 +137,28 @@ static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
     return 0;
 }
 
+/* The two-deck families the search knows, by deck2_rules.family: an id not
+ * here is an error, never another family's rules. */
+typedef struct {
+    int id;
+    size_t (*state_size)(void);
+    int (*init)(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+                int errlen);
+} search_family;
+
+static const search_family SEARCH_FAMILIES[] = {
+    { DECK2_NAPOLEAO, napoleao_state_size, napoleao_init },
+    { DECK2_JEWEL, jewel_state_size, jewel_init },
+};
+
+static const search_family *search_family_of(int id)
+{
+    for (size_t i = 0; i < sizeof SEARCH_FAMILIES / sizeof SEARCH_FAMILIES[0]; i++)
+        if (SEARCH_FAMILIES[i].id == id)
+            return &SEARCH_FAMILIES[i];
+    return NULL;
+}
+
 static deck2_search *new_search(const deck2_rules *rules, const deck2_position *pos, unsigned flags, char *err,
                                 int errlen)
 {
@@ -145,18 +167,16 @@ static deck2_search *new_search(const deck2_rules *rules, const deck2_position *
         rules_fail(err, errlen, "out of memory");
         return NULL;
     }
-    size_t size = rules->family == DECK2_JEWEL ? jewel_state_size() : napoleao_state_size();
-    s->root = calloc(1, size);
+    const search_family *fam = search_family_of(rules->family);
+    s->root = fam ? calloc(1, fam->state_size()) : NULL;
     s->rules = *rules;
     int rc = -1;
-    if (!s->root)
-        rules_fail(err, errlen, "out of memory");
-    else if (rules->family == DECK2_NAPOLEAO)
-        rc = napoleao_init(&s->fam, rules, pos, flags, s->root, err, errlen);
-    else if (rules->family == DECK2_JEWEL)
-        rc = jewel_init(&s->fam, rules, pos, flags, s->root, err, errlen);
-    else
+    if (!fam)
         rules_fail(err, errlen, "rules: unknown game family");
+    else if (!s->root)
+        rules_fail(err, errlen, "out of memory");
+    else
+        rc = fam->init(&s->fam, rules, pos, flags, s->root, err, errlen);
     if (rc == 0 && start_search(s, flags, &s->own_mem) < 0) {
         rules_fail(err, errlen, "out of memory");
         rc = -1;
