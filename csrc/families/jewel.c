@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "family.h"
+#include "jewel_rules.h"
 
 #define JW_PMAX 13      /* a run down from a King */
 #define JW_SIDS 104
@@ -60,15 +61,6 @@ size_t jewel_state_size(void)
     return sizeof(jw_state);
 }
 
-static int red(int c)
-{
-    return c / 13 >= 2;
-}
-static int rank_of(int c)
-{
-    return c % 13 + 1;
-}
-
 static int jw_score(const void *game, const void *state)
 {
     (void)game;
@@ -79,15 +71,11 @@ static int jw_score(const void *game, const void *state)
     return n;
 }
 
+/* Whether a foundation takes c (jewel_home_takes). */
 static int fits_found(const jw_state *s, int c)
 {
-    int su = c / 13, r = rank_of(c);
-    return s->found[su][0] == r - 1 || s->found[su][1] == r - 1;
-}
-
-static int on_pile(int top, int c)
-{
-    return rank_of(top) == rank_of(c) + 1 && red(top) != red(c);
+    const uint8_t *f = s->found[card_suit(c)];
+    return jewel_home_takes(f[0], f[1], c);
 }
 
 static int jewels_left(const jw_game *g, const jw_state *s)
@@ -117,12 +105,12 @@ static int safe_home(const jw_game *g, const jw_state *s, int c, int empties)
 {
     if (!(g->flags & DECK2_LAST_COPY_HOME))
         return 0;
-    int su = c / 13, r = rank_of(c);
+    int su = card_suit(c), r = card_rank(c);
     if (!((s->found[su][0] >= r) ^ (s->found[su][1] >= r)))
         return 0;
     if (r > 1)
         for (int t = 0; t < 4; t++)
-            if (red(t * 13) != red(c) && s->found[t][1] < r - 1)
+            if (card_red(t * 13) != card_red(c) && s->found[t][1] < r - 1)
                 return 0;
     if (empties && jewels_left(g, s))
         return 0;
@@ -136,12 +124,6 @@ static int safe_home(const jw_game *g, const jw_state *s, int c, int empties)
     return 1;
 }
 
-static int empty_pile_takes(const jw_game *g, int c)
-{
-    int e = g->rules.empty_pile;
-    return e == DECK2_EMPTY_ANY || (e == DECK2_EMPTY_KING && rank_of(c) == 13);
-}
-
 /* Adds the moves of card c from place src (count cards, for a run) to the
  * piles and to empty places. */
 static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src, int count,
@@ -153,12 +135,10 @@ static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int 
         if (P_PILE + p == src)
             continue;
         if (s->npile[p]) {
-            if (s->npile[p] + count <= JW_PMAX && on_pile(s->pile[p][s->npile[p] - 1], c))
+            if (s->npile[p] + count <= JW_PMAX && jewel_builds_on(c, s->pile[p][s->npile[p] - 1]))
                 out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count, 0 };
-        } else if (count == 1 && !jewels_left(g, s) && empty_pile_takes(g, c) && src_pile_size != 1
-                   && !(sym && seen_empty)) {
-            /* Only a single card fills a space (a run goes only onto a card);
-             * a one-card pile into an empty pile changes nothing. */
+        } else if (jewel_pile_space_fault(&g->rules, jewels_left(g, s), count, c) == JEWEL_ALLOWED
+                   && jewel_space_move_listed(src_pile_size) && !(sym && seen_empty)) {
             seen_empty = 1;
             out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_PILE + p), (uint8_t)count, 0 };
         }
@@ -168,7 +148,7 @@ static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int 
 
 static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c, int src)
 {
-    if (g->rules.empty_lid != DECK2_EMPTY_ANY || jewels_left(g, s) || src < P_PILE)
+    if (jewel_lid_space_fault(&g->rules, jewels_left(g, s)) != JEWEL_ALLOWED || src < P_PILE)
         return n;
     for (int i = 0; i < DECK2_LID; i++)
         if (s->lid[i] == NO) {
@@ -182,7 +162,7 @@ static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c,
 /* How many cards of c's suit must go home before c fits. */
 static int need(const jw_state *s, int c)
 {
-    int su = c / 13, r = rank_of(c);
+    int su = card_suit(c), r = card_rank(c);
     return r > s->found[su][0] ? r - s->found[su][0] : r - s->found[su][1];
 }
 
@@ -215,13 +195,13 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
 {
     int first = n;
     if (fits_found(s, c))
-        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + c / 13), 1, 0 };
+        out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + card_suit(c)), 1, 0 };
     n = to_piles(g, s, out, n, c, src, 1, -1);
     int placed = 0;      /* home or onto a pile's top card */
     for (int i = first; i < n; i++)
         placed |= out[i].dst >= P_FOUND || (out[i].dst >= P_PILE && s->npile[out[i].dst - P_PILE]);
     int seen_empty = 0, listed = 0, need_c = need(s, c), rank[DECK2_RESERVES];
-    for (int k = 0; k < g->rules.reserves && !(placed && g->rules.reserve_when_stuck); k++) {
+    for (int k = 0; k < g->rules.reserves && jewel_reserve_takes(&g->rules, placed); k++) {
         if (!s->nres[k]) {
             if (seen_empty && (g->flags & DECK2_INTERCHANGEABLE))
                 continue;
@@ -245,23 +225,26 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
  * -O3 laid them out otherwise, and porta-joias took 4-6% more time). */
 #define STEP static inline __attribute__((always_inline))
 
-/* A space waiting for a jewel (only at a root given so): the fill, the one
- * move; 0 if there is none. */
+/* The lid places and piles are numbered as the box's places are
+ * (JEWEL_BOX_*): a place to fill is its P_ place. */
+_Static_assert(P_LID == JEWEL_BOX_LID(0) && P_PILE == JEWEL_BOX_PILE(0), "places as the box's");
+
+/* A space waiting for a jewel (only at a root given so; jewel_space_to_fill):
+ * the fill, the one move; 0 if there is none. */
 STEP int jewel_fill(const jw_game *g, const jw_state *s, gmove *out)
 {
     if (!jewels_left(g, s))
         return 0;
+    unsigned empty = 0;
     for (int i = 0; i < DECK2_LID; i++)
-        if (s->lid[i] == NO) {
-            out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_LID + i), 0, 0 };
-            return 1;
-        }
+        empty |= (unsigned)(s->lid[i] == NO) << JEWEL_BOX_LID(i);
     for (int p = 0; p < DECK2_TABLEAU; p++)
-        if (!s->npile[p]) {
-            out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)(P_PILE + p), 0, 0 };
-            return 1;
-        }
-    return 0;
+        empty |= (unsigned)(!s->npile[p]) << JEWEL_BOX_PILE(p);
+    int at = jewel_space_to_fill(1, empty);
+    if (at < 0)
+        return 0;
+    out[0] = (gmove){ JM_FILL, g->jewel[s->jused], 0, (uint8_t)at, 0, 0 };
+    return 1;
 }
 
 /* Card c home from src if it fits: appended (n + 1), or -1 if it is safe
@@ -270,7 +253,7 @@ STEP int home_move(const jw_game *g, const jw_state *s, gmove *out, int n, int c
 {
     if (!fits_found(s, c))
         return n;
-    gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + c / 13), 1, 0 };
+    gmove m = { JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_FOUND + card_suit(c)), 1, 0 };
     if (safe_home(g, s, c, frees)) {
         out[0] = m;
         return -1;
@@ -303,10 +286,7 @@ STEP int tableau_moves(const jw_game *g, const jw_state *s, gmove *out, int n)
         int h = s->npile[p];
         if (!h)
             continue;
-        int longest = 1;
-        if (g->rules.runs_move)
-            while (longest < h && on_pile(s->pile[p][h - longest - 1], s->pile[p][h - longest]))
-                longest++;
+        int longest = jewel_movable(&g->rules, s->pile[p], h);
         for (int count = 1; count <= longest; count++)
             n = to_piles(g, s, out, n, s->pile[p][h - count], P_PILE + p, count, h);
         n = to_lid(g, s, out, n, s->pile[p][h - 1], P_PILE + p);
@@ -346,7 +326,7 @@ static int jw_moves(const void *game, const void *state, gmove *out)
     if (s->turned != NO) {
         int c = s->turned;
         if (fits_found(s, c) && safe_home(g, s, c, 0)) {
-            out[0] = (gmove){ JM_MOVE, (uint8_t)c, P_TURNED, (uint8_t)(P_FOUND + c / 13), 1, 0 };
+            out[0] = (gmove){ JM_MOVE, (uint8_t)c, P_TURNED, (uint8_t)(P_FOUND + card_suit(c)), 1, 0 };
             return 1;
         }
         return stock_moves(g, s, out, 0, c, P_TURNED);
@@ -363,7 +343,9 @@ static int jw_moves(const void *game, const void *state, gmove *out)
 }
 
 /* Fills place `place` (a lid place or a pile) with the next jewel if it is
- * empty and jewels remain. */
+ * empty and jewels remain: the place a move emptied, which is the place
+ * jewel_space_to_fill names (a move empties at most one place, and a root
+ * with jewels has at most one space, jewel_init). */
 static void fill(const jw_game *g, jw_state *s, int place)
 {
     if (!jewels_left(g, s))
@@ -409,8 +391,8 @@ static void jw_apply(const void *game, void *state, const gmove *m)
         s->turned = NO;
     }
     if (dst >= P_FOUND) {
-        int su = dst - P_FOUND, r = rank_of(cards[0]);
-        if (s->found[su][0] == r - 1)
+        int su = dst - P_FOUND;
+        if (jewel_home_slot(s->found[su][0], s->found[su][1], cards[0]) == 0)
             s->found[su][0]++;
         else
             s->found[su][1]++;
@@ -631,7 +613,7 @@ STEP int bound_pass(const jw_game *g, const jw_state *s, bound_cards *b, int ope
         }
         if (!acc[i])
             continue;
-        int c = b->card[i], su = c / 13, r = rank_of(c);
+        int c = b->card[i], su = card_suit(c), r = card_rank(c);
         if (!home[i] && ((r > s->found[su][0] && hi[su][0] >= r - 1) || (r > s->found[su][1] && hi[su][1] >= r - 1))) {
             home[i] = changed = 1;
             if (score + ++*homes > limit)
@@ -644,7 +626,7 @@ STEP int bound_pass(const jw_game *g, const jw_state *s, bound_cards *b, int ope
         }
         int o = su < 2 ? 26 : 0;    /* the other colour's two suits */
         int builds = r < 13 && (pile_kind[o + r] || pile_kind[o + 13 + r]);
-        int sp = space && (g->rules.empty_lid == DECK2_EMPTY_ANY || empty_pile_takes(g, c));
+        int sp = space && (jewel_empty_lid_takes(&g->rules) || jewel_empty_pile_takes(&g->rules, c));
         int on = builds || sp || b->loc[i] == L_JEWEL || b->loc[i] == L_PILE;
         if (!onpile[i] && on)
             onpile[i] = changed = 1;
@@ -681,7 +663,7 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
         int opens = bound_opens(&b, empty_now);
         if (!space && opens > jewels)
             space = changed = 1;
-        if (!space && g->rules.empty_lid == DECK2_EMPTY_ANY && (jewels == 0 || opens >= jewels))
+        if (!space && jewel_empty_lid_takes(&g->rules) && (jewels == 0 || opens >= jewels))
             space = changed = 1;       /* a lid place could take a card: counted as a space */
         int grew = bound_pass(g, s, &b, opens, space, score, limit, &homes);
         if (grew < 0)
@@ -790,7 +772,7 @@ static int take_piles(jw_state *s, const deck2_position *p, int *count, char *er
             int c = p->tableau[q][i];
             if (c >= 52)
                 return rules_fail(err, errlen, "position: a card id is not 0..51");
-            if (!(i == 0 || on_pile(p->tableau[q][i - 1], c)))
+            if (!(i == 0 || jewel_builds_on(c, p->tableau[q][i - 1])))
                 return rules_fail(err, errlen, text);
             s->pile[q][i] = (uint8_t)c;
             count[c]++;
@@ -800,14 +782,12 @@ static int take_piles(jw_state *s, const deck2_position *p, int *count, char *er
     return 0;
 }
 
-/* The root's foundations into s (larger first), their cards counted in
- * count; -1 if one holds more than 13 cards or fewer than none. */
-static int take_foundations(jw_state *s, const deck2_position *p, int *count)
+/* The root's foundations (each 0..13 cards) into s, larger first, their
+ * cards counted in count. */
+static void take_foundations(jw_state *s, const deck2_position *p, int *count)
 {
     for (int su = 0; su < 4; su++) {
         int a = p->foundations[su][0], b = p->foundations[su][1];
-        if (!(a >= 0 && a <= 13 && b >= 0 && b <= 13))
-            return -1;
         s->found[su][0] = (uint8_t)(a > b ? a : b);
         s->found[su][1] = (uint8_t)(a > b ? b : a);
         for (int i = 0; i < a; i++)
@@ -815,7 +795,6 @@ static int take_foundations(jw_state *s, const deck2_position *p, int *count)
         for (int i = 0; i < b; i++)
             count[su * 13 + i]++;
     }
-    return 0;
 }
 
 /* What the family gives the search (family.h). */
@@ -843,8 +822,8 @@ static void jw_family(family *f, jw_game *g)
 int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
                int errlen)
 {
-    if (r->reserves < 0 || r->reserves > DECK2_RESERVES)
-        return rules_fail(err, errlen, "rules: reserves must be 0..3");
+    if (jewel_check_reserves(r, err, errlen) < 0)
+        return -1;
     jw_game *g = calloc(1, sizeof *g);
     if (!g)
         return rules_fail(err, errlen, "out of memory");
@@ -852,12 +831,11 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
     memset(s, 0, sizeof *s);
     int count[52] = { 0 }, bad = 0;
 #define CHECK(cond, msg) do { if (!(cond)) { free(g); return rules_fail(err, errlen, msg); } } while (0)
-    CHECK(p->nstock >= 0 && p->nstock <= JW_SIDS, "position: the stock must hold 0..104 cards");
-    CHECK(p->njewels >= 0 && p->njewels <= DECK2_JEWELS, "position: there are 0..13 jewels");
+#define TRY(call) do { if ((call) < 0) { free(g); return -1; } } while (0)
+    TRY(jewel_check_stock(p, err, errlen));
     int nroot = 0;
     for (int k = 0; k < DECK2_RESERVES; k++) {
-        CHECK(p->nreserves[k] >= 0 && p->nreserves[k] <= JW_SIDS, "position: a reserve holds 0..104 cards");
-        CHECK(k < r->reserves || p->nreserves[k] == 0, "position: a card lies in a reserve the rules do not have");
+        TRY(jewel_check_reserve(r, p, k, err, errlen));
         nroot += p->nreserves[k];
     }
     /* sids: root reserve cards, the stock, and one for a turned card. */
@@ -873,10 +851,7 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
                 count[p->lid[i]]++;
         }
     }
-    if (take_piles(s, p, count, err, errlen) < 0) {
-        free(g);
-        return -1;
-    }
+    TRY(take_piles(s, p, count, err, errlen));
     g->njewels = p->njewels;
     for (int i = 0; i < p->njewels; i++) {
         bad |= p->jewels[i] >= 52;
@@ -885,11 +860,9 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
             count[p->jewels[i]]++;
     }
     CHECK(!bad, "position: a card id is not 0..51");
-    CHECK(take_foundations(s, p, count) == 0, "position: a foundation holds 0..13 cards");
-    if (rules_check_twice(count, "", err, errlen) < 0) {
-        free(g);
-        return -1;
-    }
+    TRY(jewel_check_foundations(p, err, errlen));
+    take_foundations(s, p, count);
+    TRY(rules_check_twice(count, "", err, errlen));
     int spaces = 0;
     for (int i = 0; i < DECK2_LID; i++)
         spaces += s->lid[i] == NO;
@@ -904,6 +877,7 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
     g->flags = flags;
     g->key_words = (8 * 22 + DECK2_LID * 6 + g->nsid * 2 + 32 + 7 + 4 + 6 + 1 + 63) / 64;
 #undef CHECK
+#undef TRY
     jw_family(f, g);
     return 0;
 }

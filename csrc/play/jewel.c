@@ -16,6 +16,7 @@
 
 #include "families.h"
 #include "family.h"
+#include "jewel_rules.h"
 
 #define NO DECK2_NO_CARD
 #define KING 13
@@ -38,35 +39,13 @@ typedef struct {
 /* ------------------------------------------------------------------------
  * Small helpers: cards, places, messages. */
 
-static int rank_of(int c)
-{
-    return c % 13 + 1;
-}
-
-static int suit_of(int c)
-{
-    return c / 13;
-}
-
-static int red(int c)
-{
-    return suit_of(c) >= 2;
-}
-
-/* Whether card may lie on top in a side or bottom pile: one rank lower,
- * the other colour. */
-static int builds_on(int card, int top)
-{
-    return rank_of(top) == rank_of(card) + 1 && red(card) != red(top);
-}
-
 /* A card as solver/cards.py's pretty() writes it: "10♥", "J♦". */
 static card_text name_card(int c)
 {
     static const char *const ranks[] = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" };
     static const char *const suits[] = { "\u2663", "\u2660", "\u2665", "\u2666" };
     card_text t;
-    snprintf(t.s, sizeof t.s, "%s%s", ranks[rank_of(c) - 1], suits[suit_of(c)]);
+    snprintf(t.s, sizeof t.s, "%s%s", ranks[card_rank(c) - 1], suits[card_suit(c)]);
     return t;
 }
 
@@ -123,6 +102,12 @@ static int failf(char *err, int errlen, const char *fmt, ...)
     return rules_fail(err, errlen, text);
 }
 
+static place make_place(int kind, int index)
+{
+    place pl = { kind, index };
+    return pl;
+}
+
 /* The side or bottom pile of a place: tableau 0..7. */
 static int pile_of(place pl)
 {
@@ -146,55 +131,40 @@ static int top_of(const deck2_position *p, int q)
 }
 
 /* ------------------------------------------------------------------------
- * What places accept (the reference's helpers of the same names). */
+ * What places accept (the reference's helpers of the same names), by the
+ * rules of jewel_rules.h over this position. */
 
-/* The place the next jewel must fill now (1, into *pl), or 0: the first
- * empty place of the lid, then of the piles, while jewels remain. */
+/* The place the next jewel must fill now (1, into *pl), or 0
+ * (jewel_space_to_fill). */
 static int space_pending(const deck2_position *p, place *pl)
 {
-    if (p->njewels == 0)
-        return 0;
+    unsigned empty = 0;
     for (int i = 0; i < DECK2_LID; i++)
-        if (p->lid[i] == NO) {
-            pl->kind = SOLVER_PLACE_LID;
-            pl->index = i + 1;
-            return 1;
-        }
+        empty |= (unsigned)(p->lid[i] == NO) << JEWEL_BOX_LID(i);
     for (int q = 0; q < DECK2_TABLEAU; q++)
-        if (p->ntableau[q] == 0) {
-            *pl = pile_place(q);
-            return 1;
-        }
-    return 0;
+        empty |= (unsigned)(p->ntableau[q] == 0) << JEWEL_BOX_PILE(q);
+    int at = jewel_space_to_fill(p->njewels != 0, empty);
+    if (at < 0)
+        return 0;
+    *pl = at < JEWEL_BOX_PILE(0) ? make_place(SOLVER_PLACE_LID, at + 1) : pile_place(at - JEWEL_BOX_PILE(0));
+    return 1;
 }
 
 static int foundation_accepts(const deck2_position *p, int c)
 {
-    const int *f = p->foundations[suit_of(c)];
-    return rank_of(c) == f[0] + 1 || rank_of(c) == f[1] + 1;
+    const int *f = p->foundations[card_suit(c)];
+    return jewel_home_takes(f[0], f[1], c);
 }
 
-/* Whether an empty side or bottom place takes c (a single card) now: never
- * while jewels remain. */
+/* Whether an empty side or bottom place takes c (a single card) now. */
 static int empty_pile_accepts(const deck2_rules *r, const deck2_position *p, int c)
 {
-    if (p->njewels)
-        return 0;
-    return r->empty_pile == DECK2_EMPTY_ANY || (r->empty_pile == DECK2_EMPTY_KING && rank_of(c) == KING);
+    return jewel_pile_space_fault(r, p->njewels != 0, 1, c) == JEWEL_ALLOWED;
 }
 
 static int empty_lid_accepts(const deck2_rules *r, const deck2_position *p)
 {
-    return !p->njewels && r->empty_lid == DECK2_EMPTY_ANY;
-}
-
-/* How many top cards of pile q are in alternating descending order. */
-static int run_length(const deck2_position *p, int q)
-{
-    int len = p->ntableau[q], n = len ? 1 : 0;
-    while (n < len && builds_on(p->tableau[q][len - n], p->tableau[q][len - n - 1]))
-        n++;
-    return n;
+    return jewel_lid_space_fault(r, p->njewels != 0) == JEWEL_ALLOWED;
 }
 
 /* ------------------------------------------------------------------------
@@ -213,37 +183,19 @@ static int count_cards(const uint8_t *cards, int n, int *count)
     return bad;
 }
 
-static int check_rules(const deck2_rules *r, char *err, int errlen)
-{
-    if (r->reserves < 0 || r->reserves > DECK2_RESERVES)
-        return rules_fail(err, errlen, "rules: reserves must be 0..3");
-    if (r->empty_pile < DECK2_EMPTY_NONE || r->empty_pile > DECK2_EMPTY_KING)
-        return rules_fail(err, errlen, "rules: empty_pile must be none, any or king");
-    if (r->empty_lid != DECK2_EMPTY_NONE && r->empty_lid != DECK2_EMPTY_ANY)
-        return rules_fail(err, errlen, "rules: empty_lid must be none or any");
-    return 0;
-}
-
 /* 0 if every count of p is in range, else -1 with the reason. */
 static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
 {
-    if (p->nstock < 0 || p->nstock > PACK)
-        return rules_fail(err, errlen, "position: the stock must hold 0..104 cards");
-    if (p->njewels < 0 || p->njewels > DECK2_JEWELS)
-        return rules_fail(err, errlen, "position: there are 0..13 jewels");
+    if (jewel_check_stock(p, err, errlen) < 0)
+        return -1;
     for (int q = 0; q < DECK2_TABLEAU; q++)
         if (p->ntableau[q] < 0 || p->ntableau[q] > PACK)
             return rules_fail(err, errlen, "position: a side or bottom pile holds 0..104 cards");
-    for (int k = 0; k < DECK2_RESERVES; k++) {
-        if (p->nreserves[k] < 0 || p->nreserves[k] > PACK)
-            return rules_fail(err, errlen, "position: a reserve holds 0..104 cards");
-        if (k >= r->reserves && p->nreserves[k])
-            return rules_fail(err, errlen, "position: a card lies in a reserve the rules do not have");
-    }
-    for (int s = 0; s < 4; s++)
-        for (int j = 0; j < 2; j++)
-            if (p->foundations[s][j] < 0 || p->foundations[s][j] > 13)
-                return rules_fail(err, errlen, "position: a foundation holds 0..13 cards");
+    for (int k = 0; k < DECK2_RESERVES; k++)
+        if (jewel_check_reserve(r, p, k, err, errlen) < 0)
+            return -1;
+    if (jewel_check_foundations(p, err, errlen) < 0)
+        return -1;
     if (p->turned != NO && (p->turned < 0 || p->turned >= 52))
         return rules_fail(err, errlen, "position: a card id is not 0..51");
     return 0;
@@ -255,7 +207,7 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
 {
     if (!r || !p)
         return rules_fail(err, errlen, "no rules or no position given");
-    if (check_rules(r, err, errlen) < 0 || check_counts(r, p, err, errlen) < 0)
+    if (jewel_check_rules(r, err, errlen) < 0 || check_counts(r, p, err, errlen) < 0)
         return -1;
     int count[52] = { 0 }, bad = 0;
     bad |= count_cards(p->stock, p->nstock, count);
@@ -285,7 +237,7 @@ int jewel_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_po
 {
     if (!r || !out || (!cards && n > 0))
         return rules_fail(err, errlen, "no rules, cards or position given");
-    if (check_rules(r, err, errlen) < 0)
+    if (jewel_check_rules(r, err, errlen) < 0)
         return -1;
     if (n < BOX)
         return failf(err, errlen, "the jewel box needs at least %d cards; %d given", BOX, n);
@@ -336,15 +288,9 @@ static solver_move *add_move(move_list *l, int action, int card, place src, plac
     return m;
 }
 
-static place make_place(int kind, int index)
-{
-    place pl = { kind, index };
-    return pl;
-}
-
 static place foundation_of(int c)
 {
-    return make_place(SOLVER_PLACE_FOUNDATION, suit_of(c));
+    return make_place(SOLVER_PLACE_FOUNDATION, card_suit(c));
 }
 
 /* The turned card's moves (_placements): home, onto the piles, onto each
@@ -360,11 +306,11 @@ static void placements(const deck2_rules *r, const deck2_position *p, move_list 
     }
     for (int q = 0; q < DECK2_TABLEAU; q++) {
         int top = top_of(p, q);
-        if (top != NO ? builds_on(c, top) : empty_pile_accepts(r, p, c))
+        if (top != NO ? jewel_builds_on(c, top) : empty_pile_accepts(r, p, c))
             add_move(l, SOLVER_MOVE, c, stock, pile_place(q));
-        placed |= top != NO && builds_on(c, top);
+        placed |= top != NO && jewel_builds_on(c, top);
     }
-    if (!(placed && r->reserve_when_stuck))
+    if (jewel_reserve_takes(r, placed))
         for (int k = 0; k < r->reserves; k++)
             add_move(l, SOLVER_MOVE, c, stock, make_place(SOLVER_PLACE_RESERVE_PILE, k + 1));
     if (empty_lid_accepts(r, p))
@@ -408,7 +354,7 @@ static void builds_onto_piles(const deck2_position *p, int card, place src, move
     for (int q = 0; q < DECK2_TABLEAU; q++) {
         place dst = pile_place(q);
         int top = top_of(p, q);
-        if (!(is_pile(src) && pile_of(src) == q) && top != NO && builds_on(card, top))
+        if (!(is_pile(src) && pile_of(src) == q) && top != NO && jewel_builds_on(card, top))
             add_move(l, SOLVER_MOVE, card, src, dst);
     }
 }
@@ -419,7 +365,7 @@ static void build_moves(const deck2_rules *r, const deck2_position *p, const pla
                         move_list *l)
 {
     for (int q = 0; q < DECK2_TABLEAU; q++) {
-        int longest = p->ntableau[q] == 0 ? 0 : r->runs_move ? run_length(p, q) : 1;
+        int longest = jewel_movable(r, p->tableau[q], p->ntableau[q]);
         for (int n = 1; n <= longest; n++)
             builds_onto_piles(p, p->tableau[q][p->ntableau[q] - n], pile_place(q), l);
     }
@@ -435,8 +381,8 @@ static void into_empty_moves(const deck2_rules *r, const deck2_position *p, cons
 {
     int lid_open = empty_lid_accepts(r, p);
     for (int t = 0; t < ntops; t++) {
-        int alone = is_pile(where[t]) && p->ntableau[pile_of(where[t])] == 1;
-        if (!alone && empty_pile_accepts(r, p, card[t]))
+        int listed = jewel_space_move_listed(is_pile(where[t]) ? p->ntableau[pile_of(where[t])] : -1);
+        if (listed && empty_pile_accepts(r, p, card[t]))
             for (int q = 0; q < DECK2_TABLEAU; q++)
                 if (p->ntableau[q] == 0)
                     add_move(l, SOLVER_MOVE, card[t], where[t], pile_place(q));
@@ -599,18 +545,18 @@ static int check_place(const deck2_rules *r, place pl, const char *what, char *e
     return 0;
 }
 
-/* With reserve_when_stuck, a turned card goes onto a reserve only when no
- * foundation and no side or bottom pile's top card takes it. */
-static int check_unplaceable(const deck2_position *q, int card, char *err, int errlen)
+/* Whether a reserve takes the turned card (jewel_reserve_takes): 0, or -1
+ * with where else it fits. */
+static int check_unplaceable(const deck2_rules *r, const deck2_position *q, int card, char *err, int errlen)
 {
     place where = foundation_of(card);
     int fits = foundation_accepts(q, card);
     for (int t = 0; !fits && t < DECK2_TABLEAU; t++)
-        if (top_of(q, t) != NO && builds_on(card, top_of(q, t))) {
+        if (top_of(q, t) != NO && jewel_builds_on(card, top_of(q, t))) {
             where = pile_place(t);
             fits = 1;
         }
-    if (!fits)
+    if (jewel_reserve_takes(r, fits))
         return 0;
     return failf(err, errlen,
                  "%s fits %s: Porta-Jóias puts a turned card onto a reserve only when no foundation and no pile "
@@ -634,8 +580,8 @@ static int check_move_rules(const deck2_rules *r, const deck2_position *q, place
         return rules_fail(err, errlen, "a lid card goes only to a foundation");
     if (dst.kind == SOLVER_PLACE_RESERVE_PILE && src.kind != SOLVER_PLACE_STOCK)
         return rules_fail(err, errlen, "a reserve takes cards only from the stock (the turned card)");
-    if (dst.kind == SOLVER_PLACE_RESERVE_PILE && r->reserve_when_stuck)
-        return check_unplaceable(q, card, err, errlen);
+    if (dst.kind == SOLVER_PLACE_RESERVE_PILE)
+        return check_unplaceable(r, q, card, err, errlen);
     return 0;
 }
 
@@ -643,7 +589,7 @@ static int check_move_rules(const deck2_rules *r, const deck2_position *q, place
  * run's deepest card with runs_move), or -1 with the reason (_take). */
 static int pile_depth(const deck2_rules *r, const deck2_position *q, int t, place dst, int card, char *err, int errlen)
 {
-    int n = q->ntableau[t], top = top_of(q, t), run = run_length(q, t), depth = 0;
+    int n = q->ntableau[t], top = top_of(q, t), run = jewel_run_length(q->tableau[t], n), depth = 0;
     place src = pile_place(t);
     if (top == card)
         return 1;
@@ -698,13 +644,14 @@ static int take(const deck2_rules *r, deck2_position *q, place src, place dst, i
  * larger count kept first (_put_home). */
 static int put_home(deck2_position *q, int card, place dst, char *err, int errlen)
 {
-    int s = suit_of(card), *f = q->foundations[s], a = f[0], b = f[1];
+    int s = card_suit(card), *f = q->foundations[s], a = f[0], b = f[1];
     if (dst.index != s)
         return failf(err, errlen, "%s goes to foundation:%c, not %s", name_card(card).s, CARD_SUITS[s],
                      name_place(dst, ':').s);
-    if (rank_of(card) == a + 1) {
+    int slot = jewel_home_slot(a, b, card);
+    if (slot == 0) {
         a++;
-    } else if (rank_of(card) == b + 1) {
+    } else if (slot == 1) {
         b++;
     } else {
         char wants[32] = "nothing";
@@ -727,23 +674,22 @@ static int put_on_pile(const deck2_rules *r, deck2_position *q, const uint8_t *c
     int t = pile_of(dst), top = top_of(q, t), card = cards[0];
     place_text name = name_place(dst, ':');
     const char *where = name.s;
-    if (top != NO && !builds_on(card, top)) {
-        if (rank_of(card) == KING)
+    int fault = top != NO ? jewel_build_fault(card, top) : jewel_pile_space_fault(r, q->njewels != 0, n, card);
+    switch (fault) {
+    case JEWEL_ALLOWED: break;
+    case JEWEL_FAULT_RANK:
+        if (card_rank(card) == KING)
             return failf(err, errlen, "%s shows %s: a King goes on no card", where, name_card(top).s);
-        if (rank_of(top) != rank_of(card) + 1)
-            return failf(err, errlen, "%s shows %s: %s goes only on %s", where, name_card(top).s, name_card(card).s,
-                         rank_phrase(rank_of(card) + 1));
+        return failf(err, errlen, "%s shows %s: %s goes only on %s", where, name_card(top).s, name_card(card).s,
+                     rank_phrase(card_rank(card) + 1));
+    case JEWEL_FAULT_COLOUR:
         return failf(err, errlen, "%s shows %s: piles build in alternating colours", where, name_card(top).s);
-    }
-    if (top == NO) {
-        if (q->njewels)
-            return failf(err, errlen, "%s is empty and the next jewel fills it", where);
-        if (n > 1)
-            return failf(err, errlen, "%s is empty and an empty place takes a single card, not a run", where);
-        if (r->empty_pile == DECK2_EMPTY_NONE)
-            return failf(err, errlen, "%s is empty and an empty side or bottom place stays empty in this game", where);
-        if (r->empty_pile == DECK2_EMPTY_KING && rank_of(card) != KING)
-            return failf(err, errlen, "%s is empty and an empty side or bottom place takes only a King", where);
+    case JEWEL_FAULT_JEWEL_NEXT: return failf(err, errlen, "%s is empty and the next jewel fills it", where);
+    case JEWEL_FAULT_RUN:
+        return failf(err, errlen, "%s is empty and an empty place takes a single card, not a run", where);
+    case JEWEL_FAULT_KING_ONLY:
+        return failf(err, errlen, "%s is empty and an empty side or bottom place takes only a King", where);
+    default: return failf(err, errlen, "%s is empty and an empty side or bottom place stays empty in this game", where);
     }
     memcpy(&q->tableau[t][q->ntableau[t]], cards, (size_t)n);
     q->ntableau[t] += n;
@@ -767,9 +713,10 @@ static int put(const deck2_rules *r, deck2_position *q, const uint8_t *cards, in
     place_text name = name_place(dst, ':');
     if (*held != NO)
         return failf(err, errlen, "%s holds %s: a lid card never has a card on it", name.s, name_card(*held).s);
-    if (q->njewels)
+    int fault = jewel_lid_space_fault(r, q->njewels != 0);
+    if (fault == JEWEL_FAULT_JEWEL_NEXT)
         return failf(err, errlen, "%s is empty and the next jewel fills it", name.s);
-    if (r->empty_lid != DECK2_EMPTY_ANY)
+    if (fault != JEWEL_ALLOWED)
         return failf(err, errlen, "%s is empty and an empty lid place stays empty in this game", name.s);
     *held = cards[0];
     return 0;
