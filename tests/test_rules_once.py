@@ -35,6 +35,13 @@ BROKEN = {
         "return napoleao_base_wants(king_base, count) == rank;",
         "paciencia-napoleao-free",
     ),
+    # The jewel box's piles built down whatever the colour.
+    "jewel_build_fault": (
+        "jewel_rules.h",
+        "return card_red(card) == card_red(top) ? JEWEL_FAULT_COLOUR : JEWEL_ALLOWED;",
+        "return JEWEL_ALLOWED;",
+        "paciencia-porta-joias",
+    ),
 }
 
 #: What the probe prints, in the package of the current directory: the legal
