@@ -19,13 +19,10 @@
 
 #include "play.h"
 #include "families.h"
+#include "tomb_rules.h"
 
 #define RANK(c) ((c) % 13 + 1)
-#define NCORNERS 4
-#define CORNER_BASE 7 /* a corner starts with a 7 and builds up to the King */
-#define KING 13
-#define TOMB_BASE 6 /* the tomb builds down from a 6, four rounds of six */
-#define TOMB_SIZE 24
+#define NCORNERS TOMB_CORNERS
 
 /* The moves' destinations, in the order the engine lists them. */
 static const int DEST_ORDER[] = { SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB, SOLVER_PLACE_RESERVE, SOLVER_PLACE_CELL,
@@ -66,10 +63,7 @@ static const char *rank_text(int rank)
 
 static int corner_accepts(const tomb_table *t, int i, int card)
 {
-    int n = t->pos.corners[i];
-    if (n == 0)
-        return RANK(card) == CORNER_BASE;
-    return CORNER_BASE + n - 1 < KING && RANK(card) == CORNER_BASE + n;
+    return RANK(card) == tomb_corner_wants(t->pos.corners[i]);
 }
 
 /* The first corner that takes card, or -1. */
@@ -81,12 +75,6 @@ static int first_corner(const tomb_table *t, int card)
     return -1;
 }
 
-/* The rank the tomb takes next; 0 when it is full. */
-static int tomb_wants(const tomb_table *t)
-{
-    return t->pos.tomb >= TOMB_SIZE ? 0 : TOMB_BASE - t->pos.tomb % TOMB_BASE;
-}
-
 /* The first empty cell, or -1. */
 static int first_empty_cell(const tomb_rules *r, const tomb_table *t)
 {
@@ -96,47 +84,10 @@ static int first_empty_cell(const tomb_rules *r, const tomb_table *t)
     return -1;
 }
 
-#define BIT(place) (1u << (place))
-
-/* The places the rules let a card of src go to at all, whatever they hold
- * (the engine's _check_route and _destinations). A cell takes a waste card
- * whenever there are cells (a variant must allow it); cell_from_cell stands
- * for a card from cell to cell. */
-static unsigned routes(const tomb_rules *r, int src)
-{
-    unsigned out = 0;
-    if (src == SOLVER_PLACE_WASTE) {
-        out = BIT(SOLVER_PLACE_CORNER) | BIT(SOLVER_PLACE_TOMB);
-        out |= r->sixes_reserve ? BIT(SOLVER_PLACE_RESERVE) : 0;
-        out |= r->cells > 0 ? BIT(SOLVER_PLACE_CELL) : 0;
-    } else if (src == SOLVER_PLACE_CELL) {
-        out = r->cell_to_foundation ? BIT(SOLVER_PLACE_CORNER) | BIT(SOLVER_PLACE_TOMB) : 0;
-        out |= r->cell_from_cell ? BIT(SOLVER_PLACE_CELL) : 0;
-        out |= r->cell_to_reserve && r->sixes_reserve ? BIT(SOLVER_PLACE_RESERVE) : 0;
-        out |= r->cell_to_waste ? BIT(SOLVER_PLACE_WASTE) : 0;
-    } else if (src == SOLVER_PLACE_RESERVE) {
-        out = r->sixes_reserve ? BIT(SOLVER_PLACE_TOMB) : 0;
-    }
-    return out;
-}
+#define BIT(place) TOMB_BIT(place)
 
 /* ------------------------------------------------------------------------
  * Checks of the rules and of a table */
-
-static int check_rules(const tomb_rules *r, char *err, int errlen)
-{
-    if (!r)
-        return rules_fail(err, errlen, "rules: none given");
-    if (r->turn < 1 || r->turn > 52)
-        return failf(err, errlen, "rules: turn %d is not 1..52", r->turn);
-    if (r->passes < 1 || r->passes > 7)
-        return failf(err, errlen, "rules: passes %d is not 1..7", r->passes);
-    if (r->cells < 0 || r->cells > SOLVER_MAX_CELLS)
-        return failf(err, errlen, "rules: cells %d is not 0..%d", r->cells, SOLVER_MAX_CELLS);
-    if (r->cell_to_reserve && !r->sixes_reserve)
-        return rules_fail(err, errlen, "rules: cells send to a sixes reserve that does not exist");
-    return 0;
-}
 
 /* Marks the n cards of a place (named where) as seen; -1 with a message if
  * one is no card or was seen already. */
@@ -155,40 +106,18 @@ static int see_cards(const uint8_t *cards, int n, const char *where, const char 
     return 0;
 }
 
-/* The counts of a table, each in its range. */
-static int check_counts(const tomb_rules *r, const tomb_position *p, char *err, int errlen)
-{
-    if (p->nstock < 0 || p->nstock > 52 || p->nwaste < 0 || p->nwaste > 52)
-        return failf(err, errlen, "position: %d cards in the stock and %d in the waste", p->nstock, p->nwaste);
-    if (p->nreserve < 0 || p->nreserve > 4)
-        return failf(err, errlen, "position: %d cards in the sixes reserve, not 0..4", p->nreserve);
-    if (p->nreserve && !r->sixes_reserve)
-        return rules_fail(err, errlen, "position: cards in a sixes reserve that the rules do not have");
-    for (int i = 0; i < NCORNERS; i++)
-        if (p->corners[i] < 0 || p->corners[i] > KING - CORNER_BASE + 1)
-            return failf(err, errlen, "position: corner %d holds %d cards, not 0..7", i + 1, p->corners[i]);
-    if (p->tomb < 0 || p->tomb > TOMB_SIZE)
-        return failf(err, errlen, "position: the tomb holds %d cards, not 0..24", p->tomb);
-    if (p->redeals < 0 || p->redeals >= r->passes)
-        return failf(err, errlen, "position: %d redeals made, but %d passes", p->redeals, r->passes);
-    for (int i = r->cells; i < SOLVER_MAX_CELLS; i++)
-        if (p->cells[i] != SOLVER_NO_CARD)
-            return failf(err, errlen, "position: a card in cell %d, but there are %d cells", i + 1, r->cells);
-    return 0;
-}
-
 /* The ranks of the foundations and the reserve are those they can hold. */
 static int check_ranks(const tomb_table *t, char *err, int errlen)
 {
     for (int i = 0; i < NCORNERS; i++)
         for (int k = 0; k < t->pos.corners[i]; k++)
-            if (RANK(t->corner_cards[i][k]) != CORNER_BASE + k)
+            if (RANK(t->corner_cards[i][k]) != tomb_corner_wants(k))
                 return failf(err, errlen, "position: corner %d does not build up 7, 8, ... K", i + 1);
     for (int k = 0; k < t->pos.tomb; k++)
-        if (RANK(t->tomb_cards[k]) != TOMB_BASE - k % TOMB_BASE)
+        if (RANK(t->tomb_cards[k]) != tomb_wants(k))
             return rules_fail(err, errlen, "position: the tomb does not build down 6, 5, ... A four times");
     for (int k = 0; k < t->pos.nreserve; k++)
-        if (RANK(t->pos.reserve[k]) != TOMB_BASE)
+        if (!tomb_reserve_takes(RANK(t->pos.reserve[k])))
             return rules_fail(err, errlen, "position: the sixes reserve holds a card that is not a 6");
     return 0;
 }
@@ -197,12 +126,12 @@ static int check_ranks(const tomb_table *t, char *err, int errlen)
  * deck in it once, the foundations built as they build. */
 static int check_table(const tomb_rules *r, const tomb_table *t, char *err, int errlen)
 {
-    if (check_rules(r, err, errlen) < 0)
+    if (tomb_check_rules(r, err, errlen) < 0)
         return -1;
     if (!t)
         return rules_fail(err, errlen, "position: none given");
     const tomb_position *p = &t->pos;
-    if (check_counts(r, p, err, errlen) < 0)
+    if (tomb_check_counts(r, p, err, errlen) < 0)
         return -1;
     const char *seen[52] = { 0 };
     static const char *const corner_names[] = { "corner 1", "corner 2", "corner 3", "corner 4" };
@@ -231,7 +160,7 @@ static int check_table(const tomb_rules *r, const tomb_table *t, char *err, int 
 
 int solver_play_start_tomb(const tomb_rules *r, const uint8_t *cards, int n, tomb_table *out, char *err, int errlen)
 {
-    if (check_rules(r, err, errlen) < 0)
+    if (tomb_check_rules(r, err, errlen) < 0)
         return -1;
     if (!cards || !out || n != 52)
         return failf(err, errlen, "deal: %d cards, not the 52 of a deck", cards ? n : 0);
@@ -295,8 +224,8 @@ static int moves_to(const tomb_rules *r, const tomb_table *t, const source *s, i
         for (int i = 0; i < r->cells; i++)
             if (t->pos.cells[i] == SOLVER_NO_CARD)
                 n = emit(out, n, max, s, dst, i + 1);
-    } else if ((dst == SOLVER_PLACE_TOMB && RANK(s->card) == tomb_wants(t))
-               || (dst == SOLVER_PLACE_RESERVE && RANK(s->card) == TOMB_BASE) || dst == SOLVER_PLACE_WASTE) {
+    } else if ((dst == SOLVER_PLACE_TOMB && RANK(s->card) == tomb_wants(t->pos.tomb))
+               || (dst == SOLVER_PLACE_RESERVE && tomb_reserve_takes(RANK(s->card))) || dst == SOLVER_PLACE_WASTE) {
         n = emit(out, n, max, s, dst, 0);
     }
     return n;
@@ -306,14 +235,14 @@ static int moves_to(const tomb_rules *r, const tomb_table *t, const source *s, i
 static int stock_move(const tomb_rules *r, const tomb_table *t, solver_move *out, int n, int max)
 {
     const tomb_position *p = &t->pos;
-    int turn = p->nstock > 0, redeal = !turn && p->nwaste > 0 && p->redeals < r->passes - 1;
+    int turn = p->nstock > 0, redeal = tomb_may_redeal(r, p->nstock, p->nwaste, p->redeals);
     if (!turn && !redeal)
         return n;
     if (n < max) {
         memset(&out[n], 0, sizeof out[n]);
         out[n].card = SOLVER_NO_CARD;
         out[n].action = turn ? SOLVER_TURN : SOLVER_REDEAL;
-        out[n].ncards = turn ? (r->turn < p->nstock ? r->turn : p->nstock) : 0;
+        out[n].ncards = turn ? tomb_turn_size(r, p->nstock) : 0;
         memcpy(out[n].cards, p->stock, (size_t)out[n].ncards);
     }
     return n + 1;
@@ -329,7 +258,7 @@ int solver_play_moves_tomb(const tomb_rules *r, const tomb_table *t, solver_move
     int nsrc = sources(r, t, src), n = 0;
     for (size_t d = 0; d < sizeof DEST_ORDER / sizeof DEST_ORDER[0]; d++)
         for (int i = 0; i < nsrc; i++)
-            if (routes(r, src[i].place) & BIT(DEST_ORDER[d]))
+            if (tomb_routes(r, src[i].place) & BIT(DEST_ORDER[d]))
                 n = moves_to(r, t, &src[i], DEST_ORDER[d], out, n, max);
     return stock_move(r, t, out, n, max);
 }
@@ -340,11 +269,11 @@ int solver_play_moves_tomb(const tomb_rules *r, const tomb_table *t, solver_move
 static int play_turn(const tomb_rules *r, tomb_position *p, char *err, int errlen)
 {
     if (!p->nstock) {
-        if (p->nwaste && p->redeals < r->passes - 1)
+        if (tomb_may_redeal(r, p->nstock, p->nwaste, p->redeals))
             return rules_fail(err, errlen, "the stock is empty (redeal first)");
         return rules_fail(err, errlen, "the stock is empty");
     }
-    int k = r->turn < p->nstock ? r->turn : p->nstock;
+    int k = tomb_turn_size(r, p->nstock);
     memcpy(p->waste + p->nwaste, p->stock, (size_t)k);
     p->nwaste += k;
     memmove(p->stock, p->stock + k, (size_t)(p->nstock - k));
@@ -355,14 +284,16 @@ static int play_turn(const tomb_rules *r, tomb_position *p, char *err, int errle
 
 static int play_redeal(const tomb_rules *r, tomb_position *p, char *err, int errlen)
 {
-    if (r->passes == 1)
-        return rules_fail(err, errlen, "this game goes through the stock once: there is no redeal");
-    if (p->nstock)
-        return failf(err, errlen, "the stock still holds %d card%s", p->nstock, p->nstock == 1 ? "" : "s");
-    if (p->redeals >= r->passes - 1)
-        return failf(err, errlen, "this is already the last pass (%d of %d): no more redeals", r->passes, r->passes);
-    if (!p->nwaste)
+    if (!tomb_may_redeal(r, p->nstock, p->nwaste, p->redeals)) {
+        if (r->passes == 1)
+            return rules_fail(err, errlen, "this game goes through the stock once: there is no redeal");
+        if (p->nstock)
+            return failf(err, errlen, "the stock still holds %d card%s", p->nstock, p->nstock == 1 ? "" : "s");
+        if (p->redeals >= r->passes - 1)
+            return failf(err, errlen, "this is already the last pass (%d of %d): no more redeals", r->passes,
+                         r->passes);
         return rules_fail(err, errlen, "the waste is empty: nothing to redeal");
+    }
     /* Order kept: the first card turned onto the waste is turned first again. */
     memcpy(p->stock, p->waste, (size_t)p->nwaste);
     p->nstock = p->nwaste;
@@ -476,10 +407,10 @@ static int named_place(const tomb_rules *r, const tomb_table *t, const solver_mo
         int n = t->pos.corners[i];
         if (n == 0)
             return failf(err, errlen, "corner %d is empty: it takes only a 7", i + 1);
-        if (n == KING - CORNER_BASE + 1)
+        if (!tomb_corner_wants(n))
             return failf(err, errlen, "corner %d is full", i + 1);
         return failf(err, errlen, "corner %d shows %s and wants %s", i + 1, card_text(t->corner_cards[i][n - 1], a),
-                     rank_text(CORNER_BASE + n));
+                     rank_text(tomb_corner_wants(n)));
     }
     cm->to = i;
     return 0;
@@ -498,7 +429,7 @@ static int check_route(const tomb_rules *r, const tomb_table *t, const card_move
         return rules_fail(err, errlen, "no card goes back into the stock");
     if (cm->dst < SOLVER_PLACE_WASTE || cm->dst > SOLVER_PLACE_TOMB)
         return rules_fail(err, errlen, "unknown destination place; places are waste, cell, reserve, corner, tomb");
-    unsigned allowed = routes(r, cm->src);
+    unsigned allowed = tomb_routes(r, cm->src);
     if (allowed & BIT(cm->dst)) {
         if (cm->src == SOLVER_PLACE_CELL && cm->dst == SOLVER_PLACE_CELL && first_empty_cell(r, t) < 0)
             return rules_fail(err, errlen, "no empty cell");
@@ -540,17 +471,17 @@ static int put_home(tomb_table *t, const card_move *cm, char *err, int errlen)
     char a[8];
     int rank = RANK(cm->card);
     if (cm->dst == SOLVER_PLACE_CORNER) {
-        if (rank < CORNER_BASE)
+        if (!tomb_corner_holds(TOMB_CORNER_SIZE, rank))
             return failf(err, errlen, "corners build 7 up to K: %s never goes on a corner", rank_text(rank));
         int i = cm->to >= 0 ? cm->to : first_corner(t, cm->card);
-        if (i < 0 && rank == CORNER_BASE)
+        if (i < 0 && rank == tomb_corner_wants(0))
             return rules_fail(err, errlen, "no empty corner");
         if (i < 0)
             return failf(err, errlen, "no corner shows %s", rank_text(rank - 1));
         t->corner_cards[i][t->pos.corners[i]++] = (uint8_t)cm->card;
         return 0;
     }
-    int wants = tomb_wants(t);
+    int wants = tomb_wants(t->pos.tomb);
     if (!wants)
         return rules_fail(err, errlen, "the tomb is full");
     if (rank != wants && !t->pos.tomb)
@@ -579,7 +510,7 @@ static int put(const tomb_rules *r, tomb_table *t, const card_move *cm, char *er
         return 0;
     }
     case SOLVER_PLACE_RESERVE:
-        if (RANK(cm->card) != TOMB_BASE)
+        if (!tomb_reserve_takes(RANK(cm->card)))
             return rules_fail(err, errlen, "the sixes reserve takes only 6s");
         p->reserve[p->nreserve++] = (uint8_t)cm->card;
         return 0;
@@ -637,7 +568,7 @@ int solver_play_auto_tomb(const tomb_rules *r, const tomb_table *t, int enabled,
             if (c == SOLVER_NO_CARD)
                 continue;
             int corner = first_corner(t, c);
-            if (home == 0 ? corner < 0 : RANK(c) != tomb_wants(t))
+            if (home == 0 ? corner < 0 : RANK(c) != tomb_wants(t->pos.tomb))
                 continue;
             source s = { c, SOLVER_PLACE_CELL, i + 1 };
             emit(out, 0, 1, &s, home == 0 ? SOLVER_PLACE_CORNER : SOLVER_PLACE_TOMB, home == 0 ? corner + 1 : 0);

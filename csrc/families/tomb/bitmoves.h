@@ -101,7 +101,7 @@ static inline int q_top_exits(const memo *m, uint64_t q, int top, int others_for
     int n = 0;
     if (home)
         exits[n++] = q_home(q, top);
-    if (top == 6 && r->sixes_reserve)
+    if (tomb_route(m->game, SOLVER_PLACE_WASTE, SOLVER_PLACE_RESERVE) && tomb_reserve_takes(top))
         exits[n++] = q_to_reserve(q);
     *others_played = 1;
     return n;
@@ -165,23 +165,22 @@ static inline int q_add_move(q_move *out, int n, uint64_t q, int rank)
  * and buried. The cells are full: a free cell would take the top card, only. */
 static inline int q_free_others(const memo *m, uint64_t q, q_move *out)
 {
-    const tomb_rules *r = &m->game->rules;
     unsigned fits = q_fits(q), cells[4];
     for (int i = 0; i < 4; i++)
         cells[i] = q_cell(q, i);
     int n = 0;
-    if (r->cell_to_foundation)
-        for (int i = 0; i < 4; i++)
-            if (cells[i] && ((fits >> cells[i]) & 1) && (i == 0 || cells[i] != cells[i - 1]))
+    for (int i = 0; i < 4; i++)
+        if (cells[i] && ((fits >> cells[i]) & 1) && (i == 0 || cells[i] != cells[i - 1])
+            && tomb_route(m->game, SOLVER_PLACE_CELL, q_home_place(q, (int)cells[i])))
                 n = q_add_move(out, n, q_home(q_cell_is(q, cells, i, 0), (int)cells[i]), 0);
-    if (q_reserve(q) && (fits & (1u << 6)))
+    if (q_reserve(q) && (fits & (1u << TOMB_BASE)) && tomb_route(m->game, SOLVER_PLACE_RESERVE, SOLVER_PLACE_TOMB))
         n = q_add_move(out, n, q - (1ull << Q_RESERVE_SHIFT) + 1, 0);
     const unsigned turned = (unsigned)RANK(m->stock[q_stock(q) - 1]);
     n = q_add_move(out, n, q_turned(q), (int)turned);
     for (int i = 0; i < 4; i++) {
         if (!cells[i] || (i && cells[i] == cells[i - 1]))
             continue;
-        if (r->cell_to_reserve && cells[i] == 6)
+        if (tomb_route(m->game, SOLVER_PLACE_CELL, SOLVER_PLACE_RESERVE) && tomb_reserve_takes((int)cells[i]))
             n = q_add_move(out, n, q_to_reserve(q_cell_is(q, cells, i, 0)), 0);
         if (cells[i] != turned)     /* else the same push as the turn */
             n = q_add_move(out, n, q_turned(q_cell_is(q, cells, i, turned)), (int)cells[i]);

@@ -14,7 +14,8 @@ void control_tables(void)
         unsigned fits = 0, cards = 0;
         for (int i = 0; i < 4; i++) {
             unsigned k = (f >> (3 * i)) & 7u;
-            fits |= k < 7 ? 1u << (7 + k) : 0;
+            int wants = tomb_corner_wants((int)k);
+            fits |= wants ? 1u << wants : 0;
             cards += k;
         }
         corner_fits[f] = (uint16_t)fits;

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "tomb.h"
+#include "tomb_rules.h"
 
 #define Q_STOCK_SHIFT 36
 #define Q_CELLS_SHIFT 20
@@ -79,19 +80,25 @@ static inline int q_score(uint64_t q)
 /* The ranks that fit a foundation (bit r): the tomb's next, each unfinished corner's. */
 static inline unsigned q_fits(uint64_t q)
 {
-    unsigned tomb = q_tomb(q);
-    return (tomb < 24 ? 1u << (6 - tomb % 6) : 0) | corner_fits[(q >> Q_CORNERS_SHIFT) & 4095];
+    int wants = tomb_wants((int)q_tomb(q));
+    return (wants ? 1u << wants : 0) | corner_fits[(q >> Q_CORNERS_SHIFT) & 4095];
+}
+
+/* The foundation a card of rank x that fits goes to. */
+static inline int q_home_place(uint64_t q, int x)
+{
+    return tomb_wants((int)q_tomb(q)) == x ? SOLVER_PLACE_TOMB : SOLVER_PLACE_CORNER;
 }
 
 /* q with a card of rank x gone home (it fits). */
 static inline uint64_t q_home(uint64_t q, int x)
 {
-    if (x <= 6)
+    if (q_home_place(q, x) == SOLVER_PLACE_TOMB)
         return q + 1;
-    /* The last (largest) of the sorted corners showing x - 1: one more
-     * keeps them sorted, as the next one shows x or more. */
+    /* The last (largest) of the sorted corners that takes x: one more keeps
+     * them sorted, as the next one wants a higher rank. */
     for (int i = 3; i >= 0; i--)
-        if ((int)q_corner(q, i) == x - 7)
+        if (tomb_corner_wants((int)q_corner(q, i)) == x)
             return q + (1ull << (Q_CORNERS_SHIFT + 3 * (3 - i)));
     return q;   /* not reached: x fits */
 }

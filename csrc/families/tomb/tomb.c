@@ -10,6 +10,7 @@
 
 #include "bits.h"
 #include "tomb.h"
+#include "tomb_rules.h"
 
 enum {
     P_STOCK = SOLVER_PLACE_STOCK,
@@ -24,17 +25,15 @@ enum {
  * state are interchangeable, so the first one is as good as any. */
 static int corner_for(const tomb_state *s, int rank)
 {
-    if (rank < 7)
-        return -1;
-    for (int i = 0; i < 4; i++)
-        if (s->corners[i] < 7 && s->corners[i] + 7 == rank)
+    for (int i = 0; i < TOMB_CORNERS; i++)
+        if (rank && tomb_corner_wants(s->corners[i]) == rank)
             return i;
     return -1;
 }
 
 static int tomb_takes(const tomb_state *s, int rank)
 {
-    return s->tomb < 24 && rank == 6 - s->tomb % 6;
+    return rank && tomb_wants(s->tomb) == rank;
 }
 
 /* Foundation that takes the rank: P_CORNER, P_TOMB or 0. */
@@ -89,12 +88,9 @@ static int check_ranks(const tomb_state *s, const int *seen, char *err, int errl
         int have = 0;
         for (int c = 0; c < 52; c++)
             have += seen[c] && RANK(c) == rank;
-        int home = 0;
-        if (rank >= 7)
-            for (int i = 0; i < 4; i++)
-                home += s->corners[i] >= rank - 6;
-        else
-            home = s->tomb / 6 + (s->tomb % 6 >= 7 - rank);
+        int home = tomb_holds(s->tomb, rank);
+        for (int i = 0; i < TOMB_CORNERS; i++)
+            home += tomb_corner_holds(s->corners[i], rank);
         if (have + home != 4)
             FAIL("position: %d cards of rank %d in play and %d on the foundations, not 4", have, rank, home);
     }
@@ -104,16 +100,12 @@ static int check_ranks(const tomb_state *s, const int *seen, char *err, int errl
 int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags, const tomb_position *p, tomb_state *s, char *err,
               int errlen)
 {
-    if (r->turn < 1 || r->turn > 52)
-        FAIL("rules: turn %d is not 1..52", r->turn);
-    if (r->passes < 1 || r->passes > 7)
-        FAIL("rules: passes %d is not 1..7", r->passes);
-    if (r->cells < 0 || r->cells > SOLVER_MAX_CELLS)
-        FAIL("rules: cells %d is not 0..%d", r->cells, SOLVER_MAX_CELLS);
-    if (r->cell_to_reserve && !r->sixes_reserve)
-        FAIL("rules: cells send to a reserve that does not exist");
+    if (tomb_check_rules(r, err, errlen) < 0 || tomb_check_counts(r, p, err, errlen) < 0)
+        return -1;
     g->rules = *r;
     g->flags = flags;
+    for (int place = 0; place <= SOLVER_PLACE_TOMB; place++)
+        g->routes[place] = (uint8_t)tomb_routes(r, place);
     g->key_words = (flags & SOLVER_SUIT_SYMMETRY) ? 4 : 6;
 
     int seen[52];
@@ -126,12 +118,6 @@ int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags, const tomb_posi
         if (seen[c_]++) FAIL("position: card id %d appears twice", c_); \
         n_in_play++; \
     } while (0)
-    if (p->nstock < 0 || p->nstock > 52)
-        FAIL("position: stock size %d", p->nstock);
-    if (p->nwaste < 0 || p->nwaste > 52)
-        FAIL("position: waste size %d", p->nwaste);
-    if (p->nreserve < 0 || p->nreserve > 4)
-        FAIL("position: reserve size %d", p->nreserve);
     for (int i = 0; i < p->nstock; i++) {
         TAKE(p->stock[i], "stock");
         s->stock[p->nstock - 1 - i] = p->stock[i];
@@ -144,16 +130,12 @@ int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags, const tomb_posi
         s->cells[i] = SOLVER_NO_CARD;
         if (p->cells[i] == SOLVER_NO_CARD)
             continue;
-        if (i >= r->cells)
-            FAIL("position: a card in cell %d, but there are %d cells", i + 1, r->cells);
         TAKE(p->cells[i], "cells");
         s->cells[i] = p->cells[i];
     }
-    if (p->nreserve && !r->sixes_reserve)
-        FAIL("position: cards in a reserve that the rules do not have");
     for (int i = 0; i < p->nreserve; i++) {
         TAKE(p->reserve[i], "reserve");
-        if (RANK(p->reserve[i]) != 6)
+        if (!tomb_reserve_takes(RANK(p->reserve[i])))
             FAIL("position: card id %d in the sixes reserve is not a 6", p->reserve[i]);
         s->reserve[i] = p->reserve[i];
     }
@@ -165,17 +147,11 @@ int tomb_init(tomb_game *g, const tomb_rules *r, unsigned flags, const tomb_posi
     s->nreserve = (uint8_t)p->nreserve;
     int on_foundations = 0;
     for (int i = 0; i < 4; i++) {
-        if (p->corners[i] < 0 || p->corners[i] > 7)
-            FAIL("position: corner %d holds %d cards, not 0..7", i + 1, p->corners[i]);
         s->corners[i] = (uint8_t)p->corners[i];
         on_foundations += p->corners[i];
     }
-    if (p->tomb < 0 || p->tomb > 24)
-        FAIL("position: the tomb holds %d cards, not 0..24", p->tomb);
     s->tomb = (uint8_t)p->tomb;
     on_foundations += p->tomb;
-    if (p->redeals < 0 || p->redeals >= r->passes)
-        FAIL("position: %d redeals made, but %d passes", p->redeals, r->passes);
     s->redeals = (uint8_t)p->redeals;
     if (n_in_play + on_foundations != 52)
         FAIL("position: %d cards in play and %d on the foundations, not 52", n_in_play, on_foundations);
@@ -337,33 +313,35 @@ int tomb_moves(const tomb_game *g, const tomb_state *s, tomb_move *moves)
     }
 
     /* Cards home first: the search finds wins faster. */
-    if (top && home_for(s, top))
-        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, home_for(s, top), 0);
-    if (r->cell_to_foundation)
-        for (int i = 0; i < r->cells; i++)
-            if (s->cells[i] != SOLVER_NO_CARD && home_for(s, RANK(s->cells[i])))
-                moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, home_for(s, RANK(s->cells[i])), i);
-    if (s->nreserve && tomb_takes(s, 6))
+    int home = top ? home_for(s, top) : 0;
+    if (home && tomb_route(g, P_WASTE, home))
+        moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, home, 0);
+    for (int i = 0; i < r->cells; i++) {
+        home = s->cells[i] != SOLVER_NO_CARD ? home_for(s, RANK(s->cells[i])) : 0;
+        if (home && tomb_route(g, P_CELL, home))
+            moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, home, i);
+    }
+    if (s->nreserve && tomb_route(g, P_RESERVE, P_TOMB) && tomb_takes(s, RANK(s->reserve[s->nreserve - 1])))
         moves[n++] = TM_MAKE(SOLVER_MOVE, P_RESERVE, P_TOMB, 0);
-    if (top == 6 && r->sixes_reserve)
+    if (top && tomb_route(g, P_WASTE, P_RESERVE) && tomb_reserve_takes(top))
         moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_RESERVE, 0);
-    if (top && free_cell >= 0)
+    if (top && free_cell >= 0 && tomb_route(g, P_WASTE, P_CELL))
         moves[n++] = TM_MAKE(SOLVER_MOVE, P_WASTE, P_CELL, 0);
     if (s->nstock)
         moves[n++] = TM_MAKE(SOLVER_TURN, 0, 0, 0);
     for (int i = 0; i < r->cells; i++) {
         if (s->cells[i] == SOLVER_NO_CARD)
             continue;
-        if (r->cell_to_reserve && RANK(s->cells[i]) == 6)
+        if (tomb_route(g, P_CELL, P_RESERVE) && tomb_reserve_takes(RANK(s->cells[i])))
             moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, P_RESERVE, i);
-        if (r->cell_to_waste && !full_cells)
+        if (tomb_route(g, P_CELL, P_WASTE) && !full_cells)
             moves[n++] = TM_MAKE(SOLVER_MOVE, P_CELL, P_WASTE, i);
         else if (full_cells && free_cell < 0 && s->nstock)
             moves[n++] = TM_MAKE(TM_BURY, 0, 0, i);
         /* A cell card to another empty cell leaves the same position up to
          * the order of the cells, which the rules never read: not a move. */
     }
-    if (!s->nstock && s->nwaste && s->redeals + 1 < r->passes)
+    if (tomb_may_redeal(r, s->nstock, s->nwaste, s->redeals))
         moves[n++] = TM_MAKE(SOLVER_REDEAL, 0, 0, 0);
     return n;
 }
@@ -376,7 +354,7 @@ int tomb_apply(const tomb_game *g, tomb_state *s, tomb_move m, solver_move *out)
         out->ncards = 0;
     }
     if (action == SOLVER_TURN) {
-        int k = g->rules.turn < s->nstock ? g->rules.turn : s->nstock;
+        int k = tomb_turn_size(&g->rules, s->nstock);
         for (int i = 0; i < k; i++) {
             uint8_t c = s->stock[--s->nstock];
             s->waste[s->nwaste++] = c;

@@ -49,7 +49,15 @@ typedef struct {
      * bottom part of the root's, so a rank is still to come exactly when
      * stock_first[rank] < nstock. */
     uint8_t stock_first[14];
+    /* Where a card of each place may go (tomb_routes, rules/tomb_rules.h). */
+    uint8_t routes[SOLVER_PLACE_TOMB + 1];
 } tomb_game;
+
+/* Whether the rules let a card go from place src to place dst at all. */
+static inline int tomb_route(const tomb_game *g, int src, int dst)
+{
+    return (g->routes[src] >> dst) & 1;
+}
 
 /* Sorts four values (a sorting network: no data-dependent branches, which
  * the keys of every child pay for). */
