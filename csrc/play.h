@@ -8,9 +8,9 @@
  *
  * The search has move generators of its own, with its shortcuts, which leave
  * out moves that change nothing it keeps (a card from one empty cell to
- * another); for the two-deck games both ask the same rule functions
- * (csrc/rules/napoleao_rules.h, jewel_rules.h). These list every move a player may make, each place numbered as
- * the player sees it, in the API's move record (solver_move, solver.h):
+ * another); both ask the same rule functions (csrc/rules/<family>_rules.h).
+ * These list every move a player may make, each place numbered as the
+ * player sees it, in the API's move record (solver_move, solver.h):
  *   - the Tomb: a cell and a corner by their index 1..; the waste, the
  *     sixes reserve (the card says which 6), the tomb and the stock 0;
  *   - Paciência Napoleão: piles 1..12, King and Ace bases by suit (0..3);

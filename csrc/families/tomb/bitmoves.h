@@ -172,7 +172,7 @@ static inline int q_free_others(const memo *m, uint64_t q, q_move *out)
     for (int i = 0; i < 4; i++)
         if (cells[i] && ((fits >> cells[i]) & 1) && (i == 0 || cells[i] != cells[i - 1])
             && tomb_route(m->game, SOLVER_PLACE_CELL, q_home_place(q, (int)cells[i])))
-                n = q_add_move(out, n, q_home(q_cell_is(q, cells, i, 0), (int)cells[i]), 0);
+            n = q_add_move(out, n, q_home(q_cell_is(q, cells, i, 0), (int)cells[i]), 0);
     if (q_reserve(q) && (fits & (1u << TOMB_BASE)) && tomb_route(m->game, SOLVER_PLACE_RESERVE, SOLVER_PLACE_TOMB))
         n = q_add_move(out, n, q - (1ull << Q_RESERVE_SHIFT) + 1, 0);
     const unsigned turned = (unsigned)RANK(m->stock[q_stock(q) - 1]);

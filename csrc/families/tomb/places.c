@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "memo_shared.h"
+#include "tomb_rules.h"
 
 #define PLACES_MASK ((1ull << 53) - 1)
 #define PLACES_BEST(v) ((int)((v) >> 53))
@@ -68,15 +69,15 @@ static void close_add(const int *c, int r, closure *o)
         }
         return;
     }
-    if (o->tomb == 24 || r != 6 - o->tomb % 6) {
+    if (tomb_wants(o->tomb) != r) {
         o->ncells++;
         return;
     }
     o->tomb++;
     o->score++;
     /* The tomb holds (tomb + q - 1) / 6 cards of rank q; the rest are in cells. */
-    while (o->tomb < 24) {
-        int q = 6 - o->tomb % 6;
+    while (tomb_wants(o->tomb)) {
+        int q = tomb_wants(o->tomb);
         if (c[q] <= (o->tomb + q - 1) / 6)
             break;
         o->tomb++;
@@ -88,7 +89,7 @@ static void close_add(const int *c, int r, closure *o)
 static int closure_fits(const closure *o, int y)
 {
     if (y <= 6)
-        return o->tomb < 24 && y == 6 - o->tomb % 6;
+        return y > 0 && tomb_wants(o->tomb) == y;
     if (y == 7)
         return o->n[7] < 4;
     return o->n[y - 1] > o->n[y];
