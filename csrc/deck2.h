@@ -1,8 +1,8 @@
 /* deck2.h - the two-deck games (Paciência Napoleão, family "napoleao";
  * Paciência do Porta-Jóias, family "jewel") in the C API of solver.h,
  * reached from Python through cffi: their rules, positions and shortcut
- * flags, and their constructor, solver_new_deck2; the handle it returns
- * takes the verbs of solver.h (solver_run, solver_line_move, ...).
+ * flags; solver_new (solver.h) makes a search of either, which takes the
+ * verbs of solver.h (solver_run, solver_line_move, ...).
  *
  * One search (families/deck2/search.c) over the depth-first search engine
  * (search/dfs.h) with the tree-shaped exact table (search/ctable.c) serves
@@ -26,12 +26,10 @@
 #define DECK2_JEWELS 13
 #define DECK2_RESERVES 3
 
-enum { DECK2_NAPOLEAO = 1, DECK2_JEWEL = 2 };
 enum { DECK2_EMPTY_NONE = 0, DECK2_EMPTY_ANY = 1, DECK2_EMPTY_KING = 2 };
 
 /* Rule parameters (from a variant file). */
 typedef struct {
-    int family;
     /* napoleao */
     int restricted_rounds;    /* first rounds of the game: only cards that start a base leave the piles */
     int restricted_again;     /* the restriction comes back after a redeal */
@@ -39,7 +37,7 @@ typedef struct {
     int deal_from_last;       /* a gathered pack deals pile 12 first (else pile 1) */
     int deal_when_stuck;      /* a round or a redeal only when no playable card fits a base */
     int start_bases;          /* the pack's first King and first Ace start their bases (the deal's
-                                 start only: solver_play_start_deck2, play.h) */
+                                 start only: solver_play_start, play.h) */
     /* jewel */
     int reserves;             /* 0..3 */
     int runs_move;            /* runs in alternating colours move as a unit */
@@ -78,12 +76,5 @@ typedef struct {
 #define DECK2_DEAD_CARDS 8u          /* napoleao: a position whose bound is no better than the best seen is not expanded */
 #define DECK2_ORDERS 16u             /* jewel: the restarts take turns with the reserves' move orders */
 #define DECK2_ALL_SHORTCUTS 31u
-
-/* Returns NULL and writes a message into err (size errlen) if the rules or
- * the position are impossible. */
-solver *solver_new_deck2(const deck2_rules *rules, const deck2_position *pos, unsigned flags, char *err, int errlen);
-/* A new root for a search of solver_new_deck2, as solver_reset_tomb
- * (solver.h); the two-deck games' searches keep none of their memory. */
-int solver_reset_deck2(solver *s, const deck2_position *pos, char *err, int errlen);
 
 #endif

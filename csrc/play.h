@@ -42,20 +42,23 @@ typedef struct {
     uint8_t tomb_cards[24];     /* the tomb's, bottom first (pos.tomb of them) */
 } tomb_table;
 
+/* Each call takes a family's number (solver_family, solver.h), its rules
+ * struct and its table: tomb_rules and tomb_table for the Tomb,
+ * deck2_rules and deck2_position for Napoleão and the jewel box. A number
+ * of no family is an error (-1, with the reason in err where there is one),
+ * never another family's rules. */
+
 /* The start of a deal: cards (n of them, in turning order, the first turned
  * first: solver/deals.py's card_indexes) laid out as the family's
  * Position.start does (solver/families/<family>/position.py). Returns 0, or
  * -1 with a message in err if the cards cannot make a start. */
-int solver_play_start_tomb(const tomb_rules *r, const uint8_t *cards, int n, tomb_table *out, char *err, int errlen);
-int solver_play_start_deck2(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err,
-                            int errlen);
+int solver_play_start(int family, const void *rules, const uint8_t *cards, int n, void *out, char *err, int errlen);
 
 /* Every legal move, at most max of them written into out; returns how many
  * there are (more than max: only max written), or -1 if the position is
  * impossible (a message in err). */
-int solver_play_moves_tomb(const tomb_rules *r, const tomb_table *t, solver_move *out, int max, char *err, int errlen);
-int solver_play_moves_deck2(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err,
-                            int errlen);
+int solver_play_moves(int family, const void *rules, const void *table, solver_move *out, int max, char *err,
+                      int errlen);
 
 /* Plays m if it is legal: its action and places (and its card, where it names
  * a card: a move's card, or SOLVER_NO_CARD for the card on top of its source)
@@ -65,28 +68,22 @@ int solver_play_moves_deck2(const deck2_rules *r, const deck2_position *p, solve
  * (and a jewel by its place): their cards are the position's. Returns 0 and
  * changes the position, or -1 with the reason in err (naming no card the
  * player cannot see) and the position as it was. */
-int solver_play_apply_tomb(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen);
-int solver_play_apply_deck2(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen);
+int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, char *err, int errlen);
 
 /* The move the rules make by themselves now, if any (1, written into out;
- * else 0): in the Tomb's variants whose cells send cards only home, when
- * `enabled`, a cell card that fits a foundation (docs/web.md argues it never
- * costs a win); in the jewel box, always, the next jewel into an emptied
- * place. */
-int solver_play_auto_tomb(const tomb_rules *r, const tomb_table *t, int enabled, solver_move *out);
-int solver_play_auto_deck2(const deck2_rules *r, const deck2_position *p, int enabled, solver_move *out);
+ * else 0; -1 for no family): in the Tomb's variants whose cells send cards
+ * only home, when `enabled`, a cell card that fits a foundation (docs/web.md
+ * argues it never costs a win); in the jewel box, always, the next jewel
+ * into an emptied place. */
+int solver_play_auto(int family, const void *rules, const void *table, int enabled, solver_move *out);
 
 /* Cards on the foundations (won: 52, or 104 for the two-deck games); -1 for
- * an impossible position, or rules of no known family. A two-deck call
- * with rules of no known family fails (-1, the reason in err where there is
- * one; the automatic move: none), never playing another family's rules. */
-int solver_play_score_tomb(const tomb_table *t);
-int solver_play_score_deck2(const deck2_rules *r, const deck2_position *p);
+ * an impossible position or no family. */
+int solver_play_score(int family, const void *rules, const void *table);
 
 /* Paciência Napoleão: 1 while the restriction of the first rounds holds
  * (only a card that starts a base may leave the piles), else 0; 0 for the
- * jewel box. */
-int solver_play_restricted_deck2(const deck2_rules *r, const deck2_position *p);
-/* (solver_play_restricted_deck2: -1 for rules of no known family.) */
+ * other families, -1 for no family. */
+int solver_play_restricted(int family, const void *rules, const void *table);
 
 #endif

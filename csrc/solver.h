@@ -1,8 +1,8 @@
 /* solver.h - the C API of the solver core (reached from Python through cffi).
  *
  * One narrow handle API for every game family: create a search for one
- * position and its rules with the family's constructor (solver_new_tomb
- * below; solver_new_deck2 in deck2.h), set limits, run (resumable: a run
+ * position and its rules of a family by its number (solver_new, the
+ * families in one table: csrc/families/registry.c), set limits, run (resumable: a run
  * stopped by a limit can be run again with higher limits and goes on where
  * it stopped), read the line, free. The verbs and the move record of the
  * lines are the same for every family; the rules, the positions and the
@@ -148,18 +148,30 @@ typedef struct {
 /* A search of any family. */
 typedef struct solver solver;
 
-/* Each family's constructor (solver_new_tomb below, solver_new_deck2 in
- * deck2.h) returns NULL and writes a message into err (size errlen) if the
+/* The game families, one table (csrc/families/registry.c), numbered
+ * 0..solver_family_count() - 1, each by its name as a variant file's
+ * `family` names it: "tomb", "napoleao", "jewel". */
+int solver_family_count(void);
+/* The number of the family called name, or -1. */
+int solver_family(const char *name);
+/* The name of family number family, or NULL. */
+const char *solver_family_name(int family);
+
+/* A search of a family: its rules struct and a position of its search
+ * (tomb_rules and tomb_position for the Tomb; deck2_rules and
+ * deck2_position, deck2.h, for Napoleão and the jewel box). Returns NULL
+ * and writes a message into err (size errlen) if the family is none, or the
  * rules or the position are impossible. */
-solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos, unsigned flags, char *err, int errlen);
-/* Each family's reset (solver_reset_tomb below, solver_reset_deck2 in
- * deck2.h) gives a search of its family a new root, with the same rules
- * and shortcuts: the search starts again as the constructor would make it,
- * its limits kept, in the memory of the last (its first table, which it
- * empties of what it stored): a batch solves deal after deal on one handle.
- * Returns 0, or -1 with a message in err if the position is impossible or
- * the search is not of the family; the search is then as it was. */
-int solver_reset_tomb(solver *s, const tomb_position *pos, char *err, int errlen);
+solver *solver_new(int family, const void *rules, const void *pos, unsigned flags, char *err, int errlen);
+/* Gives a search a new root of its family (family: the position's, which
+ * must be the search's), with the same rules and
+ * shortcuts: the search starts again as the constructor would make it, its
+ * limits kept, in the memory of the last where the family keeps it (the
+ * Tomb: its first table, which it empties of what it stored): a batch
+ * solves deal after deal on one handle. Returns 0, or -1 with a message in
+ * err if the position is impossible or of another family; the search is
+ * then as it was. */
+int solver_reset(solver *s, int family, const void *pos, char *err, int errlen);
 /* The verbs, the same for every family's search. */
 /* 0 means no limit. Limits count over all runs of the handle. */
 void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes);

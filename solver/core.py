@@ -236,8 +236,10 @@ class Search:
         if family is None:
             raise CoreError(f"{brief(pos)} is not a position of any game family")
         err = ffi.new("char[]", 256)
-        self._struct, self._reset = family.position_struct, family.core_reset
-        handle = family.core_new(family.rules_struct(pos.variant), self._struct(pos), flags, err, 256)
+        self._struct = family.position_struct
+        handle = lib.solver_new(
+            family.core_number, family.rules_struct(pos.variant), self._struct(pos), flags, err, 256
+        )
         if handle == ffi.NULL:
             raise CoreError(ffi.string(err).decode())
         self._handle = ffi.gc(handle, lib.solver_free)
@@ -257,7 +259,7 @@ class Search:
         if type(pos) is not self._family.position:
             raise CoreError(f"a search of a {self._family.position.__name__} cannot take a {type(pos).__name__}")
         err = ffi.new("char[]", 256)
-        if self._reset(self._handle, self._struct(pos), err, 256) < 0:
+        if lib.solver_reset(self._handle, self._family.core_number, self._struct(pos), err, 256) < 0:
             raise CoreError(ffi.string(err).decode())
         self.max_score = pos.variant.cards
 
@@ -271,7 +273,7 @@ class Search:
                 f"a search of a {self._family.position.__name__} cannot take a one-deck deal of {len(indexes)} cards"
             )
         err = ffi.new("char[]", 256)
-        if self._reset(self._handle, deal_struct(indexes), err, 256) < 0:
+        if lib.solver_reset(self._handle, self._family.core_number, deal_struct(indexes), err, 256) < 0:
             raise CoreError(ffi.string(err).decode())
 
     def set_limits(self, positions: int | None, seconds: float | None, memory: int | None) -> None:

@@ -1,5 +1,5 @@
 """Tests of the batch path: one handle solving deal after deal
-(solver_reset_tomb, solver_reset_deck2, Search.reset), the lines the core
+(solver_reset, Search.reset), the lines the core
 packs and writes as text (solver_line_pack, solver_line_text), and the JSON
 text of results (Result.dumps, Result.text_with, Move.text).
 
@@ -198,11 +198,9 @@ def test_a_reset_refuses_a_position_of_another_family():
     # And the C core refuses a handle of another family too.
     err = core.ffi.new("char[]", 256)
     other = _new("paciencia-napoleao", 1)
-    assert (
-        core.lib.solver_reset_tomb(other._handle, tomb_core.position(start_position(1, "napoleons-tomb")), err, 256)
-        == -1
-    )
-    assert b"not a search of the Tomb" in core.ffi.string(err)
+    tomb = tomb_core.position(start_position(1, "napoleons-tomb"))
+    assert core.lib.solver_reset(other._handle, core.lib.solver_family(b"tomb"), tomb, err, 256) == -1
+    assert core.ffi.string(err) == b"a search of family 1 cannot take a position of family 0"
 
 
 def _lines(variant: str):

@@ -12,6 +12,7 @@ same position after it.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -51,8 +52,12 @@ def struct_bytes(variant: Any, s: Any) -> bytes:
 
 
 def calls(variant: Any) -> dict[str, Any]:
-    kind = "tomb" if is_tomb(variant) else "deck2"
-    return {name: getattr(lib, f"solver_play_{name}_{kind}") for name in ("start", "moves", "apply", "auto")}
+    """The core's verbs of play for the variant's family."""
+    number = families.of(variant).core_number
+    return {
+        name: functools.partial(getattr(lib, f"solver_play_{name}"), number)
+        for name in ("start", "moves", "apply", "auto")
+    }
 
 
 def to_move(m: Any) -> Move:
@@ -177,26 +182,32 @@ def test_random_games_play_as_the_reference_engine_plays(name: str) -> None:
     assert checked > 100
 
 
-@pytest.mark.parametrize("family", [0, 3, 99, -1])
-def test_rules_of_no_known_family_are_an_error_not_another_familys(family: int) -> None:
-    """A two-deck call whose rules name no known family fails with the
-    reason (the search's constructor, and every verb of play), never playing
-    Napoleão's or the jewel box's rules."""
+def test_the_core_numbers_the_families_as_the_variant_files_name_them() -> None:
+    names = [ffi.string(lib.solver_family_name(i)).decode() for i in range(lib.solver_family_count())]
+    assert names == list(families.FAMILIES)
+    assert [lib.solver_family(n.encode()) for n in names] == list(range(len(names)))
+    assert lib.solver_family(b"napoleon") == -1 and lib.solver_family_name(len(names)) == ffi.NULL
+
+
+@pytest.mark.parametrize("family", [3, 99, -1])
+def test_a_family_number_of_no_family_is_an_error_not_another_familys(family: int) -> None:
+    """A call with a number of no family fails with the reason (the search's
+    constructor, and every verb of play), never playing another family's
+    rules."""
     variant = load("paciencia-napoleao")
     fam = families.of(variant)
     pos = fam.position_struct(start_position(1, variant))
     rules = fam.rules_struct(variant)
-    rules.family = family
     err = ffi.new("char[200]")
-    assert lib.solver_new_deck2(rules, pos, 0, err, 200) == ffi.NULL
-    assert ffi.string(err) == b"rules: unknown game family"
+    assert lib.solver_new(family, rules, pos, 0, err, 200) == ffi.NULL
+    assert ffi.string(err) == f"no game family {family}: families are 0..2".encode()
     cards = ffi.new("uint8_t[104]", card_indexes(1, decks=2))
     moves = ffi.new("solver_move[1024]")
     err = ffi.new("char[200]")
-    assert lib.solver_play_start_deck2(rules, cards, 104, pos, err, 200) == -1
-    assert ffi.string(err) == b"rules: unknown two-deck family"
-    assert lib.solver_play_moves_deck2(rules, pos, moves, 1024, err, 200) == -1
-    assert lib.solver_play_apply_deck2(rules, pos, moves, err, 200) == -1
-    assert lib.solver_play_auto_deck2(rules, pos, 1, moves) == 0
-    assert lib.solver_play_score_deck2(rules, pos) == -1
-    assert lib.solver_play_restricted_deck2(rules, pos) == -1
+    assert lib.solver_play_start(family, rules, cards, 104, pos, err, 200) == -1
+    assert ffi.string(err) == f"no game family {family}: families are 0..2".encode()
+    assert lib.solver_play_moves(family, rules, pos, moves, 1024, err, 200) == -1
+    assert lib.solver_play_apply(family, rules, pos, moves, err, 200) == -1
+    assert lib.solver_play_auto(family, rules, pos, 1, moves) == -1
+    assert lib.solver_play_score(family, rules, pos) == -1
+    assert lib.solver_play_restricted(family, rules, pos) == -1

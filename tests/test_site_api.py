@@ -345,7 +345,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         session._LINES = saved
     data = site_data(JS_LIMITS)
     # What solver/web/site.py writes of a variant (local.js works out the rest).
-    bare = {name: {k: r[k] for k in ("core", "family", "decks", "cards", "rules")} for name, r in data["rules"].items()}
+    bare = {name: {k: r[k] for k in ("family", "decks", "cards", "rules")} for name, r in data["rules"].items()}
     cases = {
         "wasm": str(WASM),
         "data": {**data, "rules": bare},

@@ -47,7 +47,7 @@ def given_of(pos: Any, limits: dict[str, int] = LIMITS) -> dict[str, Any]:
     """What the WebAssembly build is given to search ``pos`` (all shortcuts)."""
     family = families.of(pos.variant)
     return {
-        "family": "tomb" if family is families.TOMB else "deck2",
+        "family": family.name,
         "rules": fields(family.rules_struct(pos.variant)),
         "position": fields(family.position_struct(pos)),
         "flags": core.flags_for(True, family.name),
@@ -162,6 +162,6 @@ def test_no_study_switch_ships_in_core_wasm_or_in_the_module():
     verdict mean nothing, are neither exported by core.wasm nor in the
     native module; the search and play verbs are."""
     exports = wasm_exports(WASM.read_bytes())
-    assert "solver_run" in exports and "solver_play_moves_deck2" in exports
+    assert "solver_run" in exports and "solver_play_moves" in exports and "solver_new" in exports
     assert not [name for name in exports if "debug" in name]
     assert not [name for name in dir(core.lib) if "debug" in name]

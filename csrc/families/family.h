@@ -69,13 +69,20 @@ static inline int family_max_moves(const family *f)
     return f->max_moves > 0 && f->max_moves < G_MAX_MOVES ? f->max_moves : G_MAX_MOVES;
 }
 
-/* Each returns 0, or -1 with a message in err for impossible rules or positions. */
-int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
-                  int errlen);
-int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
-               int errlen);
-/* The state size of each family, for the root's buffer. */
-size_t napoleao_state_size(void);
-size_t jewel_state_size(void);
+/* A two-deck family as the search (deck2/search.c) makes it: the size of
+ * its states, for the root's buffer, and its setup, which fills f and the
+ * root for the rules and a position and returns 0, or -1 with a message in
+ * err for impossible rules or positions. */
+typedef struct {
+    size_t (*state_size)(void);
+    int (*init)(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+                int errlen);
+} deck2_game;
+
+/* A search of the two-deck family game (its rules a deck2_rules, its
+ * position a deck2_position): what each family's search_new in the
+ * registry (registry.c) calls. */
+solver *deck2_search_new(const deck2_game *game, const void *rules, const void *pos, unsigned flags, char *err,
+                         int errlen);
 
 #endif

@@ -56,7 +56,7 @@ typedef struct {
     int key_words;
 } jw_game;
 
-size_t jewel_state_size(void)
+static size_t jewel_state_size(void)
 {
     return sizeof(jw_state);
 }
@@ -819,8 +819,8 @@ static void jw_family(family *f, jw_game *g)
     f->free_game = free;
 }
 
-int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
-               int errlen)
+static int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+                      int errlen)
 {
     if (jewel_check_reserves(r, err, errlen) < 0)
         return -1;
@@ -880,4 +880,12 @@ int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigne
 #undef TRY
     jw_family(f, g);
     return 0;
+}
+
+static const deck2_game GAME = { jewel_state_size, jewel_init };
+
+/* The family's search, for the registry (registry.c). */
+solver *jewel_search_new(const void *rules, const void *pos, unsigned flags, char *err, int errlen)
+{
+    return deck2_search_new(&GAME, rules, pos, flags, err, errlen);
 }

@@ -50,7 +50,7 @@ typedef struct {
     int gone_bits;
 } np_game;
 
-size_t napoleao_state_size(void)
+static size_t napoleao_state_size(void)
 {
     return sizeof(np_state);
 }
@@ -387,8 +387,8 @@ static void take_bases(np_state *s, const deck2_position *p, int *count)
     }
 }
 
-int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
-                  int errlen)
+static int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root,
+                         char *err, int errlen)
 {
     char text[200];
     if (napoleao_check_rules(r, err, errlen) < 0 || napoleao_check_counts(r, p, err, errlen) < 0)
@@ -456,4 +456,12 @@ int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsi
     f->milestone = np_milestone;
     f->free_game = free;
     return 0;
+}
+
+static const deck2_game GAME = { napoleao_state_size, napoleao_init };
+
+/* The family's search, for the registry (registry.c). */
+solver *napoleao_search_new(const void *rules, const void *pos, unsigned flags, char *err, int errlen)
+{
+    return deck2_search_new(&GAME, rules, pos, flags, err, errlen);
 }

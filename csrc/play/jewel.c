@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "families.h"
+#include "registry.h"
+#include "rules.h"
 #include "family.h"
 #include "jewel_rules.h"
 
@@ -233,7 +234,8 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
 /* ------------------------------------------------------------------------
  * The start of a deal (JewelPosition.start, converted as core.py does). */
 
-int jewel_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err, int errlen)
+static int jewel_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err,
+                            int errlen)
 {
     if (!r || !out || (!cards && n > 0))
         return rules_fail(err, errlen, "no rules, cards or position given");
@@ -392,7 +394,8 @@ static void into_empty_moves(const deck2_rules *r, const deck2_position *p, cons
     }
 }
 
-int jewel_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err, int errlen)
+static int jewel_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err,
+                            int errlen)
 {
     if (check_position(r, p, err, errlen) < 0)
         return -1;
@@ -750,7 +753,7 @@ static const char *action_word(int action)
     }
 }
 
-int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+static int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
 {
     if (check_position(r, p, err, errlen) < 0)
         return -1;
@@ -778,7 +781,7 @@ int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solver_move 
 /* ------------------------------------------------------------------------
  * The rules' own move, and the score. */
 
-int jewel_play_auto(const deck2_rules *r, const deck2_position *p, solver_move *out)
+static int jewel_play_auto(const deck2_rules *r, const deck2_position *p, solver_move *out)
 {
     place pending;
     if (check_position(r, p, NULL, 0) < 0 || !space_pending(p, &pending))
@@ -793,10 +796,43 @@ int jewel_play_auto(const deck2_rules *r, const deck2_position *p, solver_move *
     return 1;
 }
 
-int jewel_play_score(const deck2_position *p)
+static int jewel_play_score(const deck2_position *p)
 {
     int score = 0;
     for (int s = 0; p && s < 4; s++)
         score += p->foundations[s][0] + p->foundations[s][1];
     return score;
 }
+
+/* ------------------------------------------------------------------------
+ * The family's rules of play for the registry (families/registry.c) */
+
+static int v_start(const void *r, const uint8_t *cards, int n, void *out, char *err, int errlen)
+{
+    return jewel_play_start(r, cards, n, out, err, errlen);
+}
+
+static int v_moves(const void *r, const void *p, solver_move *out, int max, char *err, int errlen)
+{
+    return jewel_play_moves(r, p, out, max, err, errlen);
+}
+
+static int v_apply(const void *r, void *p, const solver_move *m, char *err, int errlen)
+{
+    return jewel_play_apply(r, p, m, err, errlen);
+}
+
+/* The jewels' fill is the rules' own: it is always enabled. */
+static int v_auto(const void *r, const void *p, int enabled, solver_move *out)
+{
+    (void)enabled;
+    return jewel_play_auto(r, p, out);
+}
+
+static int v_score(const void *r, const void *p)
+{
+    (void)r;
+    return jewel_play_score(p);
+}
+
+const play_verbs jewel_play = { v_start, v_moves, v_apply, v_auto, v_score, NULL };

@@ -13,7 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "families.h"
+#include "registry.h"
+#include "rules.h"
 #include "family.h"
 #include "napoleao_rules.h"
 
@@ -138,7 +139,8 @@ static int first_of_rank(const uint8_t *cards, int n, int rank)
     return -1;
 }
 
-int napoleao_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err, int errlen)
+static int napoleao_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err,
+                               int errlen)
 {
     if (check_rules(r, err, errlen) < 0)
         return -1;
@@ -208,7 +210,8 @@ static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move
     return n;
 }
 
-int napoleao_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err, int errlen)
+static int napoleao_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err,
+                               int errlen)
 {
     if (check_position(r, p, err, errlen) < 0)
         return -1;
@@ -416,7 +419,7 @@ static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move
     return 0;
 }
 
-int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+static int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
 {
     char text[200];
     if (check_position(r, p, err, errlen) < 0)
@@ -442,7 +445,7 @@ int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const solver_mo
  * The score and the restriction. */
 
 /* Cards on the bases; -1 for a base of an impossible count (not 0..13). */
-int napoleao_play_score(const deck2_position *p)
+static int napoleao_play_score(const deck2_position *p)
 {
     int score = 0;
     if (!p)
@@ -455,7 +458,38 @@ int napoleao_play_score(const deck2_position *p)
     return score;
 }
 
-int napoleao_play_restricted(const deck2_rules *r, const deck2_position *p)
+static int napoleao_play_restricted(const deck2_rules *r, const deck2_position *p)
 {
     return r && p && restricted(r, p);
 }
+
+/* ------------------------------------------------------------------------
+ * The family's rules of play for the registry (families/registry.c) */
+
+static int v_start(const void *r, const uint8_t *cards, int n, void *out, char *err, int errlen)
+{
+    return napoleao_play_start(r, cards, n, out, err, errlen);
+}
+
+static int v_moves(const void *r, const void *p, solver_move *out, int max, char *err, int errlen)
+{
+    return napoleao_play_moves(r, p, out, max, err, errlen);
+}
+
+static int v_apply(const void *r, void *p, const solver_move *m, char *err, int errlen)
+{
+    return napoleao_play_apply(r, p, m, err, errlen);
+}
+
+static int v_score(const void *r, const void *p)
+{
+    (void)r;
+    return napoleao_play_score(p);
+}
+
+static int v_restricted(const void *r, const void *p)
+{
+    return p ? napoleao_play_restricted(r, p) : 0;
+}
+
+const play_verbs napoleao_play = { v_start, v_moves, v_apply, NULL, v_score, v_restricted };

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "play.h"
-#include "families.h"
+#include "registry.h"
 #include "tomb_rules.h"
 
 #define RANK(c) ((c) % 13 + 1)
@@ -158,7 +158,7 @@ static int check_table(const tomb_rules *r, const tomb_table *t, char *err, int 
 /* ------------------------------------------------------------------------
  * The start of a deal */
 
-int solver_play_start_tomb(const tomb_rules *r, const uint8_t *cards, int n, tomb_table *out, char *err, int errlen)
+static int play_start(const tomb_rules *r, const uint8_t *cards, int n, tomb_table *out, char *err, int errlen)
 {
     if (tomb_check_rules(r, err, errlen) < 0)
         return -1;
@@ -248,7 +248,7 @@ static int stock_move(const tomb_rules *r, const tomb_table *t, solver_move *out
     return n + 1;
 }
 
-int solver_play_moves_tomb(const tomb_rules *r, const tomb_table *t, solver_move *out, int max, char *err, int errlen)
+static int play_moves(const tomb_rules *r, const tomb_table *t, solver_move *out, int max, char *err, int errlen)
 {
     if (check_table(r, t, err, errlen) < 0)
         return -1;
@@ -529,7 +529,7 @@ static int move_card(const tomb_rules *r, tomb_table *t, const solver_move *m, c
     return put(r, t, &cm, err, errlen);
 }
 
-int solver_play_apply_tomb(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen)
+static int play_apply(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen)
 {
     if (check_table(r, t, err, errlen) < 0)
         return -1;
@@ -552,7 +552,7 @@ int solver_play_apply_tomb(const tomb_rules *r, tomb_table *t, const solver_move
 /* ------------------------------------------------------------------------
  * The move the rules make by themselves, and the score */
 
-int solver_play_auto_tomb(const tomb_rules *r, const tomb_table *t, int enabled, solver_move *out)
+static int play_auto(const tomb_rules *r, const tomb_table *t, int enabled, solver_move *out)
 {
     char err[200];
     if (!enabled || !out || check_table(r, t, err, sizeof err) < 0)
@@ -577,7 +577,7 @@ int solver_play_auto_tomb(const tomb_rules *r, const tomb_table *t, int enabled,
     return 0;
 }
 
-int solver_play_score_tomb(const tomb_table *t)
+static int play_score(const tomb_table *t)
 {
     if (!t)
         return 0;
@@ -586,3 +586,34 @@ int solver_play_score_tomb(const tomb_table *t)
         n += t->pos.corners[i];
     return n;
 }
+
+/* ------------------------------------------------------------------------
+ * The family's rules of play for the registry (families/registry.c) */
+
+static int v_start(const void *r, const uint8_t *cards, int n, void *out, char *err, int errlen)
+{
+    return play_start(r, cards, n, out, err, errlen);
+}
+
+static int v_moves(const void *r, const void *t, solver_move *out, int max, char *err, int errlen)
+{
+    return play_moves(r, t, out, max, err, errlen);
+}
+
+static int v_apply(const void *r, void *t, const solver_move *m, char *err, int errlen)
+{
+    return play_apply(r, t, m, err, errlen);
+}
+
+static int v_auto(const void *r, const void *t, int enabled, solver_move *out)
+{
+    return play_auto(r, t, enabled, out);
+}
+
+static int v_score(const void *r, const void *t)
+{
+    (void)r;
+    return play_score(t);
+}
+
+const play_verbs tomb_play = { v_start, v_moves, v_apply, v_auto, v_score, NULL };

@@ -1,4 +1,5 @@
 /* handle.c - the verbs of solver.h, the same for every family (handle.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "handle.h"
@@ -6,12 +7,12 @@
 
 void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
 {
-    s->family->set_limits(s, max_positions, max_seconds, max_bytes);
+    s->driver->set_limits(s, max_positions, max_seconds, max_bytes);
 }
 
 int solver_run(solver *s)
 {
-    return s->family->run(s);
+    return s->driver->run(s);
 }
 
 void solver_stop(solver *s)
@@ -28,25 +29,25 @@ void solver_get_stats(const solver *s, solver_stats *out)
 
 int solver_root_bound(const solver *s)
 {
-    return s->family->root_bound ? s->family->root_bound(s) : s->e->max_score;
+    return s->driver->root_bound ? s->driver->root_bound(s) : s->e->max_score;
 }
 
 int solver_line_length(const solver *s, int which)
 {
-    return s->family->line_length(s, which);
+    return s->driver->line_length(s, which);
 }
 
 int solver_line_move(const solver *s, int which, int index, solver_move *out)
 {
-    return s->family->line_move(s, which, index, out);
+    return s->driver->line_move(s, which, index, out);
 }
 
 int solver_line_pack(const solver *s, int which, uint8_t *out, int size)
 {
-    int n = s->family->line_length(s, which), bytes = 0;
+    int n = s->driver->line_length(s, which), bytes = 0;
     for (int i = 0; i < n; i++) {
         solver_move m;
-        if (s->family->line_move(s, which, i, &m) < 0)
+        if (s->driver->line_move(s, which, i, &m) < 0)
             return -1;
         const int fields[7] = { m.action, m.card, m.src, m.src_index, m.dst, m.dst_index, m.ncards };
         if (bytes + 7 + m.ncards <= size) {
@@ -59,8 +60,23 @@ int solver_line_pack(const solver *s, int which, uint8_t *out, int size)
     return bytes;
 }
 
+int solver_reset(solver *s, int family, const void *pos, char *err, int errlen)
+{
+    char text[120] = "";
+    if (!s || !pos)
+        snprintf(text, sizeof text, "%s", s ? "position: none given" : "solver_reset: no search given");
+    else if (family != s->family)
+        snprintf(text, sizeof text, "a search of family %d cannot take a position of family %d", s->family, family);
+    if (*text) {
+        if (err && errlen > 0)
+            snprintf(err, (size_t)errlen, "%s", text);
+        return -1;
+    }
+    return s->driver->reset(s, pos, err, errlen);
+}
+
 void solver_free(solver *s)
 {
     if (s)
-        s->family->free(s);
+        s->driver->free(s);
 }

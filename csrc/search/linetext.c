@@ -136,10 +136,10 @@ static int put_move(text *t, const solver_move *m)
 int solver_line_text(const solver *s, int which, char *out, int size)
 {
     text t = { out, 0, size };
-    int n = s->family->line_length(s, which);
+    int n = s->driver->line_length(s, which);
     for (int i = 0; i < n; i++) {
         solver_move m;
-        if (s->family->line_move(s, which, i, &m) < 0)
+        if (s->driver->line_move(s, which, i, &m) < 0)
             return -1;
         if (i)
             PUT(&t, ", ");

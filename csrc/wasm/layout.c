@@ -8,6 +8,7 @@
 
 #include "deck2.h"
 #include "play.h"
+#include "registry.h"
 #include "solver.h"
 
 typedef struct {
@@ -40,7 +41,6 @@ static const place places[] = {
     FIELD(tomb_position, tomb),
     FIELD(tomb_position, redeals),
     WHOLE(deck2_rules),
-    FIELD(deck2_rules, family),
     FIELD(deck2_rules, restricted_rounds),
     FIELD(deck2_rules, restricted_again),
     FIELD(deck2_rules, redeals),
@@ -111,8 +111,6 @@ static const constant constants[] = {
     CONSTANT(SOLVER_NO_CARD),
     CONSTANT(SOLVER_MAX_CELLS),
     CONSTANT(SOLVER_ALL_SHORTCUTS),
-    CONSTANT(DECK2_NAPOLEAO),
-    CONSTANT(DECK2_JEWEL),
     CONSTANT(DECK2_EMPTY_NONE),
     CONSTANT(DECK2_EMPTY_ANY),
     CONSTANT(DECK2_EMPTY_KING),
@@ -156,7 +154,10 @@ static int row(size_t *n, int w)
 #define AT (*n < cap ? out + *n : NULL)
 
 /* The layout as JSON, {"tomb_rules": {"": size, "turn": [offset, size],
- * ...}, ..., "constants": {"SOLVER_WON": 0, ...}}, written into out if it
+ * ...}, ..., "constants": {"SOLVER_WON": 0, ...}, "families": [{"name":
+ * "tomb", "rules": "tomb_rules", "table": "tomb_table", "position":
+ * "tomb_position", "position_in_table": 0}, ...]} (the families by number,
+ * each with its structs' types), written into out if it
  * fits in size bytes; returns its length (without the closing zero), as
  * snprintf does, or -1. */
 int solver_layout(char *out, int size)
@@ -173,6 +174,15 @@ int solver_layout(char *out, int size)
     for (size_t i = 0; ok && i < COUNT(constants); i++)
         ok = row(n, snprintf(AT, ROOM, "%s\"%s\": %ld", i ? ", " : "}, \"constants\": {", constants[i].name,
                              constants[i].value));
-    ok = ok && row(n, snprintf(AT, ROOM, "}}"));
+    ok = ok && row(n, snprintf(AT, ROOM, "}, \"families\": ["));
+    for (int i = 0; ok && i < solver_family_count(); i++) {
+        const family_entry *f = family_entry_of(i);
+        ok = row(n, snprintf(AT, ROOM,
+                             "%s{\"name\": \"%s\", \"rules\": \"%s\", \"table\": \"%s\", \"position\": \"%s\", "
+                             "\"position_in_table\": %zu}",
+                             i ? ", " : "", f->name, f->rules.type, f->table.type, f->position.type,
+                             f->position_in_table));
+    }
+    ok = ok && row(n, snprintf(AT, ROOM, "]}"));
     return ok ? (int)written : -1;
 }

@@ -210,10 +210,10 @@ class Family:
     engine: Engine
     #: What it adds for a player (the player's notation, the view).
     player: Player[Any]
-    #: The C core: its constructor and reset (csrc/solver.h), its rules and
-    #: positions as the core's structs, and its shortcuts' names and flags.
-    core_new: Callable[..., Any]
-    core_reset: Callable[..., Any]
+    #: The C core: the family's number there (csrc/families/registry.c), its
+    #: rules and positions as the core's structs, and its shortcuts' names
+    #: and flags.
+    core_number: int
     rules_struct: Callable[[Any], CData]
     position_struct: Callable[[Any], CData]
     shortcuts: Mapping[str, int]

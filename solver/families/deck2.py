@@ -13,6 +13,7 @@ from typing import Any
 
 from .._core import lib
 from .base import Engine, Family
+from .play import core_number
 from .player import Player
 
 #: Shortcuts of the two-deck games (docs/search.md) and their C flags.
@@ -40,8 +41,7 @@ def family(
         position=position,
         engine=engine,
         player=player,
-        core_new=lib.solver_new_deck2,
-        core_reset=lib.solver_reset_deck2,
+        core_number=core_number(name),
         rules_struct=core.rules,
         position_struct=core.position,
         shortcuts=SHORTCUTS,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from .._core import ffi, lib
@@ -98,19 +99,37 @@ def place_record(name: str, two_decks: bool) -> tuple[int, int] | None:
     return (k, int(index)) if index.isascii() and index.isdigit() and int(index) < 100 else None
 
 
+def core_number(family: str) -> int:
+    """The core's number of the family called ``family`` (its entry in
+    csrc/families/registry.c), or a CoreError where the core has none.
+
+    >>> core_number("tomb"), core_number("napoleao"), core_number("jewel")
+    (0, 1, 2)
+    """
+    number = lib.solver_family(family.encode())
+    if number < 0:
+        raise CoreError(f"the core has no game family {family!r}")
+    return int(number)
+
+
 @dataclass(frozen=True)
 class CorePlay:
-    """One family's rules of play in the core: its calls (``tomb`` or
-    ``deck2``), its rules struct, and its positions to and from the core's
-    play structs."""
+    """One family's rules of play in the core: the family's name, its rules
+    struct, and its positions to and from the core's play structs."""
 
-    kind: str
+    family: str
     rules: Callable[[Any], CData]
     table: Callable[[Any], CData]
     from_table: Callable[[CData, Any], Any]
 
+    @cached_property
+    def number(self) -> int:
+        """The family's number in the core."""
+        return core_number(self.family)
+
     def _call(self, verb: str) -> Any:
-        return getattr(lib, f"solver_play_{verb}_{self.kind}")
+        call = getattr(lib, f"solver_play_{verb}")
+        return lambda *args: call(self.number, *args)
 
     def moves(self, pos: Any) -> tuple[list[Move], CData]:
         """Every legal move of ``pos``, as Moves (cards named) and as the

@@ -63,7 +63,7 @@ def struct_fields(struct: Any) -> dict[str, Any]:
 def site_data(limits: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the static page knows of the variants (``site-data.json``):
     ``variants`` and ``first``, the ``/api/variants`` answer; per variant in
-    ``rules``, its core's calls (``tomb`` or ``deck2``), family, decks, cards,
+    ``rules``, its family, decks, cards,
     rules struct, whether the blind players play it (its fair hints and
     difficulty), its search's shortcut ``flags`` (all of them) and its
     verdict ``index`` (``first``, ``last``, the deals left ``unknown``; the
@@ -74,7 +74,6 @@ def site_data(limits: dict[str, Any] | None = None) -> dict[str, Any]:
         family = families.of(variant)
         index = verdicts.index_for(variant)
         rules[name] = {
-            "core": family.player.core.kind,
             "family": variant.family,
             "decks": variant.decks,
             "cards": variant.cards,

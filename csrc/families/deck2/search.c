@@ -1,4 +1,4 @@
-/* search.c - the two-deck games' search (solver_new_deck2, deck2.h): rounds
+/* search.c - the two-deck games' search (deck2_search_new, family.h): rounds
  * of the full search and of restarts (each in a second search, reset for
  * each: dfs_reset), the prefix restarts along the best line, over the one
  * depth-first search engine (dfs.h) with the tree-shaped exact table
@@ -57,6 +57,7 @@ struct deck2_search {
     dfs e;                      /* the search: stack, limits, stats, lines */
     deck2_rules rules;             /* as given: a reset makes its new search with them */
     family fam;
+    const deck2_game *game;     /* the family's state and its setup */
     void *root;
     ctable table;
     deck2_search *sub;          /* the search the restarts run in, once made */
@@ -119,7 +120,7 @@ static uint16_t moves_offset(const deck2_search *s)
 }
 
 /* The two-deck games' side of the verbs (handle.h), at the end. */
-static const solver_family DECK2_FAMILY;
+static const search_driver DECK2_DRIVER;
 static void search_free(solver *h);
 static void search_set_limits(solver *h, uint64_t max_positions, double max_seconds, uint64_t max_bytes);
 
@@ -129,7 +130,7 @@ static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
 {
     size_t frame_size = align8(moves_offset(s) + sizeof(gmove) * (size_t)family_max_moves(&s->fam));
     dfs_init(&s->e, frame_size, s->fam.max_score, mem);
-    s->h.family = &DECK2_FAMILY;
+    s->h.driver = &DECK2_DRIVER;
     s->h.e = &s->e;
     s->flags = flags;
     s->stage = (flags & DECK2_RESTARTS) ? STAGE_FULL : STAGE_TO_END;
@@ -137,46 +138,22 @@ static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
     return 0;
 }
 
-/* The two-deck families the search knows, by deck2_rules.family: an id not
- * here is an error, never another family's rules. */
-typedef struct {
-    int id;
-    size_t (*state_size)(void);
-    int (*init)(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
-                int errlen);
-} search_family;
-
-static const search_family SEARCH_FAMILIES[] = {
-    { DECK2_NAPOLEAO, napoleao_state_size, napoleao_init },
-    { DECK2_JEWEL, jewel_state_size, jewel_init },
-};
-
-static const search_family *search_family_of(int id)
-{
-    for (size_t i = 0; i < sizeof SEARCH_FAMILIES / sizeof SEARCH_FAMILIES[0]; i++)
-        if (SEARCH_FAMILIES[i].id == id)
-            return &SEARCH_FAMILIES[i];
-    return NULL;
-}
-
-static deck2_search *new_search(const deck2_rules *rules, const deck2_position *pos, unsigned flags, char *err,
-                                int errlen)
+static deck2_search *new_search(const deck2_game *game, const deck2_rules *rules, const deck2_position *pos,
+                                unsigned flags, char *err, int errlen)
 {
     deck2_search *s = calloc(1, sizeof *s);
     if (!s) {
         rules_fail(err, errlen, "out of memory");
         return NULL;
     }
-    const search_family *fam = search_family_of(rules->family);
-    s->root = fam ? calloc(1, fam->state_size()) : NULL;
+    s->game = game;
+    s->root = calloc(1, game->state_size());
     s->rules = *rules;
     int rc = -1;
-    if (!fam)
-        rules_fail(err, errlen, "rules: unknown game family");
-    else if (!s->root)
+    if (!s->root)
         rules_fail(err, errlen, "out of memory");
     else
-        rc = fam->init(&s->fam, rules, pos, flags, s->root, err, errlen);
+        rc = game->init(&s->fam, rules, pos, flags, s->root, err, errlen);
     if (rc == 0 && start_search(s, flags, &s->own_mem) < 0) {
         rules_fail(err, errlen, "out of memory");
         rc = -1;
@@ -192,9 +169,10 @@ static deck2_search *new_search(const deck2_rules *rules, const deck2_position *
     return s;
 }
 
-solver *solver_new_deck2(const deck2_rules *rules, const deck2_position *pos, unsigned flags, char *err, int errlen)
+solver *deck2_search_new(const deck2_game *game, const void *rules, const void *pos, unsigned flags, char *err,
+                         int errlen)
 {
-    deck2_search *s = new_search(rules, pos, flags, err, errlen);
+    deck2_search *s = new_search(game, rules, pos, flags, err, errlen);
     return s ? &s->h : NULL;
 }
 
@@ -203,17 +181,16 @@ static void free_parts(deck2_search *s);
 /* The two-deck games' searches are long, and their tables their own: a
  * reset makes a new search (it has run nothing, so only its handle, engine
  * and account point into it) and moves it into the handle. */
-int solver_reset_deck2(solver *h, const deck2_position *pos, char *err, int errlen)
+static int search_reset(solver *h, const void *pos, char *err, int errlen)
 {
-    if (!h || h->family != &DECK2_FAMILY)
-        return rules_fail(err, errlen, "solver_reset_deck2: not a search of the two-deck games'");
     deck2_search *s = (deck2_search *)h;
-    deck2_search *n = new_search(&s->rules, pos, s->flags, err, errlen);
+    deck2_search *n = new_search(s->game, &s->rules, pos, s->flags, err, errlen);
     if (!n)
         return -1;
     uint64_t max_positions = s->e.max_positions, max_bytes = s->max_bytes;
     double max_seconds = s->e.max_seconds;
     free_parts(s);
+    n->h.family = s->h.family;
     *s = *n;
     free(n);
     s->h.e = &s->e;
@@ -234,6 +211,7 @@ static deck2_search *restart_search(deck2_search *parent)
     deck2_search *s = calloc(1, sizeof *s);
     if (!s)
         return NULL;
+    s->game = parent->game;
     s->fam = parent->fam;
     s->fam.free_game = NULL;
     s->root = malloc(s->fam.state_size);
@@ -653,11 +631,12 @@ static void search_free(solver *h)
     free(h);
 }
 
-static const solver_family DECK2_FAMILY = {
+static const search_driver DECK2_DRIVER = {
     .set_limits = search_set_limits,
     .run = search_run,
     .line_length = search_line_length,
     .line_move = search_line_move,
     .root_bound = search_root_bound,
+    .reset = search_reset,
     .free = search_free,
 };

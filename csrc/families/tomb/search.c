@@ -1,4 +1,4 @@
-/* search.c - the Tomb's search (solver_new_tomb, solver.h): its staged
+/* search.c - the Tomb's search (tomb_search_new, registry.c): its staged
  * phases (the first plain search, the randomised restarts, the win phases,
  * the classic phase, the summaries and the walk along them) over the one
  * depth-first search engine (dfs.h), with the exact table (table.c) and keys
@@ -99,7 +99,7 @@ struct tomb_search {
 };
 
 /* The Tomb's side of the verbs (handle.h), at the end. */
-static const solver_family TOMB_FAMILY;
+static const search_driver TOMB_DRIVER;
 
 /* The search of the root `root` of `game` from its start: everything but
  * the handle, the engine's limits and memory, and the table. */
@@ -133,7 +133,7 @@ static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos
         return NULL;
     }
     dfs_init(&s->e, sizeof(frame), 52, mem ? mem : &s->own_mem);
-    s->h.family = &TOMB_FAMILY;
+    s->h.driver = &TOMB_DRIVER;
     s->h.e = &s->e;
     s->flags = flags;
     s->table.mem = s->e.mem;   /* made by the first run, under its limits */
@@ -142,7 +142,7 @@ static tomb_search *new_search(const tomb_rules *rules, const tomb_position *pos
     return s;
 }
 
-solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos, unsigned flags, char *err, int errlen)
+solver *tomb_search_new(const void *rules, const void *pos, unsigned flags, char *err, int errlen)
 {
     tomb_search *s = new_search(rules, pos, flags, err, errlen, NULL);
     return s ? &s->h : NULL;
@@ -151,13 +151,8 @@ solver *solver_new_tomb(const tomb_rules *rules, const tomb_position *pos, unsig
 static void free_parts(tomb_search *s);
 static void search_free(solver *h);
 
-int solver_reset_tomb(solver *h, const tomb_position *pos, char *err, int errlen)
+static int search_reset(solver *h, const void *pos, char *err, int errlen)
 {
-    if (!h || h->family != &TOMB_FAMILY) {
-        if (err && errlen > 0)
-            strncpy(err, "solver_reset_tomb: not a search of the Tomb's", (size_t)errlen - 1);
-        return -1;
-    }
     tomb_search *s = (tomb_search *)h;
     tomb_game game;
     tomb_state root;
@@ -764,11 +759,12 @@ static void search_free(solver *h)
 
 /* The Tomb has no bound on the score short of a win: solver_root_bound
  * says 52. */
-static const solver_family TOMB_FAMILY = {
+static const search_driver TOMB_DRIVER = {
     .set_limits = search_set_limits,
     .run = search_run,
     .line_length = search_line_length,
     .line_move = search_line_move,
     .root_bound = NULL,
+    .reset = search_reset,
     .free = search_free,
 };

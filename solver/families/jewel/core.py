@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 def rules(variant: JewelVariant) -> CData:
     """The core's rules struct of ``variant``."""
     r = ffi.new("deck2_rules *")
-    r.family = lib.DECK2_JEWEL
     r.reserves = variant.reserves
     r.runs_move = variant.runs_move
     r.empty_pile = {"none": lib.DECK2_EMPTY_NONE, "any": lib.DECK2_EMPTY_ANY, "king": lib.DECK2_EMPTY_KING}[

@@ -18,7 +18,7 @@ from .position import JewelPosition
 
 class Player(player.Player[JewelPosition]):
     engine = jewel
-    core = CorePlay("deck2", _core.rules, _core.position, _core.from_table)
+    core = CorePlay("jewel", _core.rules, _core.position, _core.from_table)
 
     def reference_legal(self, pos: JewelPosition) -> list[Move]:
         return [self.blind(m) for m in self.engine.legal_moves(pos)]

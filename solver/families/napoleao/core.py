@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 def rules(variant: NapoleaoVariant) -> CData:
     """The core's rules struct of ``variant``."""
     r = ffi.new("deck2_rules *")
-    r.family = lib.DECK2_NAPOLEAO
     r.restricted_rounds = variant.restricted_rounds
     r.restricted_again = variant.restricted_again
     r.redeals = variant.redeals

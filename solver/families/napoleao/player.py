@@ -19,7 +19,7 @@ from .position import NapoleaoPosition
 
 class Player(player.Player[NapoleaoPosition]):
     engine = napoleao
-    core = CorePlay("deck2", _core.rules, _core.position, _core.from_table)
+    core = CorePlay("napoleao", _core.rules, _core.position, _core.from_table)
 
     def reference_legal(self, pos: NapoleaoPosition) -> list[Move]:
         return [self.blind(m) for m in self.engine.legal_moves(pos)]

@@ -7,9 +7,9 @@ the family, and its parts by module: variant, position, core, player.
 
 from __future__ import annotations
 
-from ..._core import lib
 from ...rules import tomb as engine
 from ..base import Family
+from ..play import core_number
 from . import core, player, variant
 from .position import TombPosition
 from .variant import TombVariant
@@ -24,8 +24,7 @@ FAMILY = Family(
     position=TombPosition,
     engine=engine,
     player=player.Player(),
-    core_new=lib.solver_new_tomb,
-    core_reset=lib.solver_reset_tomb,
+    core_number=core_number("tomb"),
     rules_struct=core.rules,
     position_struct=core.position,
     shortcuts=core.SHORTCUTS,

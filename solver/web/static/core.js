@@ -1,7 +1,7 @@
 // core.js - the C core compiled to WebAssembly (make wasm: build/wasm/core.wasm),
 // for a page's Web Worker and for Node. The module has no JavaScript glue of
 // its own: it imports four WASI calls, given here, and exports the C API of
-// csrc/solver.h and csrc/deck2.h. The structs that API takes are filled from
+// csrc/solver.h, csrc/deck2.h and csrc/play.h. The structs it takes are filled from
 // objects keyed by their C fields, at the offsets the module itself reports
 // (solver_layout, csrc/wasm/layout.c): nothing of the C side is copied here
 // by hand.
@@ -74,6 +74,15 @@ export class Core {
     this.layout = JSON.parse(this.text(buf, size));
     this.c.free(buf);
     this.constants = this.layout.constants;
+    this.families = this.layout.families.map((f, number) => ({ ...f, number }));
+  }
+
+  // A game family of the core by its name ("tomb", "napoleao", "jewel"):
+  // its number and its structs' types (csrc/families/registry.c).
+  family(name) {
+    const found = this.families.find((f) => f.name === name);
+    if (!found) throw new Error(`the core has no game family ${JSON.stringify(name)}`);
+    return found;
   }
 
   bytes() { return new Uint8Array(this.c.memory.buffer); }
@@ -107,19 +116,17 @@ export class Core {
     return ptr;
   }
 
-  // Searches a position: family "tomb" or "deck2", its rules and position as
+  // Searches a position: its family's name, its rules and position as
   // fields (struct), flags (the shortcuts), limits {positions, seconds,
   // memory} (0 or left out: none). Returns the verdict, its reason, the best
   // score, the positions stored, the seconds, and the line (the win, or the
   // line to the best score) as the solution format's JSON text of its moves.
   search(family, rules, position, flags, limits = {}) {
     const c = this.c;
-    const [rulesType, positionType, make] = family === "tomb"
-      ? ["tomb_rules", "tomb_position", c.solver_new_tomb]
-      : ["deck2_rules", "deck2_position", c.solver_new_deck2];
-    const r = this.struct(rulesType, rules), p = this.struct(positionType, position), err = c.malloc(256);
+    const f = this.family(family);
+    const r = this.struct(f.rules, rules), p = this.struct(f.position, position), err = c.malloc(256);
     try {
-      const s = make(r, p, flags >>> 0, err, 256);
+      const s = c.solver_new(f.number, r, p, flags >>> 0, err, 256);
       if (!s) throw new Error(this.text(err, this.bytes().indexOf(0, err) - err));
       try {
         c.solver_set_limits(s, BigInt(limits.positions || 0), limits.seconds || 0, BigInt(limits.memory || 0));

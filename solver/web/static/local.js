@@ -16,8 +16,8 @@
 // step longer or shorter, replays only what differs).
 //
 // `data` is the site's site-data.json (solver/web/site.py, site_data):
-// {variants, first: the /api/variants answer; rules: {name: {core ("tomb"
-// or "deck2"), family, decks, cards, rules: its rules struct's fields}}},
+// {variants, first: the /api/variants answer; rules: {name: {family, decks,
+// cards, rules: its rules struct's fields}}},
 // and where it gives them, a variant's blind_players, flags (the search's
 // shortcuts: all by default) and index ({first, last, unknown}: else the
 // variants list's), and the hints' limits. `bits(name)` gives the verdict
@@ -78,7 +78,7 @@ class Play {
     this.K = core.constants;
     const c = this.c;
     this.moveSize = this.L.solver_move[""];
-    this.stateBuf = c.malloc(Math.max(this.L.tomb_table[""], this.L.deck2_position[""]));
+    this.stateBuf = c.malloc(Math.max(...core.families.map((f) => this.L[f.table][""])));
     this.movesBuf = c.malloc(this.moveSize * this.K.PLAY_MAX_MOVES);
     this.record = c.malloc(this.moveSize);
     this.err = c.malloc(240);
@@ -178,19 +178,19 @@ class Rules {
     this.name = name;
     this.play = play;
     this.tomb = info.family === "tomb";
-    this.kind = this.tomb ? "tomb" : "deck2";
-    this.type = this.tomb ? "tomb_table" : "deck2_position";
+    const fam = play.core.family(info.family);
+    this.fam = fam;
+    this.type = fam.table;
     this.size = play.L[this.type][""];
-    this.ptr = play.core.struct(info.rules_type, info.rules);
+    this.ptr = play.core.struct(fam.rules, info.rules);
     const c = play.c;
     [this.cStart, this.cMoves, this.cApply, this.cAuto] = ["start", "moves", "apply", "auto"]
-      .map((f) => c[`solver_play_${f}_${this.kind}`]);
+      .map((f) => (...args) => c[`solver_play_${f}`](fam.number, ...args));
     // Offsets of the position's fields in the play struct.
     const L = play.L;
     const at = (type, base) => Object.fromEntries(Object.entries(L[type]).filter(([k]) => k)
       .map(([k, [o]]) => [k, base + o]));
-    this.f = this.tomb ? { ...at("tomb_position", L.tomb_table.pos[0]), ...at("tomb_table", 0) }
-      : at("deck2_position", 0);
+    this.f = { ...at(fam.position, fam.position_in_table), ...at(fam.table, 0) };
   }
 
   // The start of deal `number` (a BigInt), as the core lays it out.
@@ -234,18 +234,19 @@ class Rules {
   score(state) {
     const p = this.play;
     p.load(state);
-    return this.tomb ? p.c.solver_play_score_tomb(p.stateBuf) : p.c.solver_play_score_deck2(this.ptr, p.stateBuf);
+    return p.c.solver_play_score(this.fam.number, this.ptr, p.stateBuf);
   }
 
   restricted(state) {
     const p = this.play;
     p.load(state);
-    return p.c.solver_play_restricted_deck2(this.ptr, p.stateBuf) !== 0;
+    return p.c.solver_play_restricted(this.fam.number, this.ptr, p.stateBuf) > 0;
   }
 
   // The position the search takes (a tomb_table's pos; a deck2_position).
   searchPosition(state) {
-    return this.tomb ? state.slice(this.f.pos, this.f.pos + this.play.L.tomb_position[""]) : state.slice();
+    const at = this.fam.position_in_table;
+    return state.slice(at, at + this.play.L[this.fam.position][""]);
   }
 
   // -- reading the struct
@@ -807,10 +808,9 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
   // What the rules of play and the searches need of a variant.
   function infoOf(name) {
     const r = data.rules[name], K = play.K;
-    const tomb = (r.core || (r.family === "tomb" ? "tomb" : "deck2")) === "tomb";
+    const tomb = r.family === "tomb";
     return {
       family: r.family, decks: r.decks, cards: r.cards, rules: r.rules,
-      rules_type: tomb ? "tomb_rules" : "deck2_rules",
       blind_players: r.blind_players ?? r.family === "tomb",
       flags: r.flags ?? (tomb ? K.SOLVER_ALL_SHORTCUTS : K.DECK2_ALL_SHORTCUTS),
       index: r.index ?? (listed[name] && listed[name].index) ?? null,
@@ -920,7 +920,7 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
   async function runSearch(rules, position, signal) {
     counts.searches += 1;
     try {
-      return await search({ family: rules.kind, rules: rules.rules, position, flags: rules.flags, limits }, signal);
+      return await search({ family: rules.family, rules: rules.rules, position, flags: rules.flags, limits }, signal);
     } catch (e) {
       if (e && e.name === "AbortError") counts.stopped += 1;
       throw e;

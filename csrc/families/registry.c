@@ -1,0 +1,132 @@
+/* registry.c - the game families, one table, and the verbs of solver.h and
+ * play.h that take a family's number: each finds the family's entry here
+ * and calls its part. A number not in the table is an error, never another
+ * family's rules.
+ *
+ * Adding a family: its rules of play (a play_verbs) and its search's
+ * constructor in its own files, and one entry below.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "deck2.h"
+#include "handle.h"
+#include "play.h"
+#include "registry.h"
+#include "rules.h"
+
+extern const play_verbs tomb_play, napoleao_play, jewel_play;
+solver *tomb_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
+solver *napoleao_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
+solver *jewel_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
+
+#define STRUCT(type) { #type, sizeof(type) }
+
+/* By number: the Tomb 0, Napoleão 1, the jewel box 2. */
+static const family_entry FAMILIES[] = {
+    { "tomb", &tomb_play, tomb_search_new, STRUCT(tomb_rules), STRUCT(tomb_table), STRUCT(tomb_position),
+      offsetof(tomb_table, pos) },
+    { "napoleao", &napoleao_play, napoleao_search_new, STRUCT(deck2_rules), STRUCT(deck2_position),
+      STRUCT(deck2_position), 0 },
+    { "jewel", &jewel_play, jewel_search_new, STRUCT(deck2_rules), STRUCT(deck2_position), STRUCT(deck2_position), 0 },
+};
+
+#define NFAMILIES ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))
+
+const family_entry *family_entry_of(int id)
+{
+    return id >= 0 && id < NFAMILIES ? &FAMILIES[id] : NULL;
+}
+
+int solver_family_count(void)
+{
+    return NFAMILIES;
+}
+
+int solver_family(const char *name)
+{
+    for (int i = 0; name && i < NFAMILIES; i++)
+        if (strcmp(FAMILIES[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const char *solver_family_name(int family)
+{
+    const family_entry *f = family_entry_of(family);
+    return f ? f->name : NULL;
+}
+
+/* The entry of family, or NULL with the reason in err. */
+static const family_entry *find(int family, char *err, int errlen)
+{
+    const family_entry *f = family_entry_of(family);
+    if (!f) {
+        char text[80];
+        snprintf(text, sizeof text, "no game family %d: families are 0..%d", family, NFAMILIES - 1);
+        rules_fail(err, errlen, text);
+    }
+    return f;
+}
+
+solver *solver_new(int family, const void *rules, const void *pos, unsigned flags, char *err, int errlen)
+{
+    const family_entry *f = find(family, err, errlen);
+    if (!f)
+        return NULL;
+    if (!rules || !pos) {
+        rules_fail(err, errlen, rules ? "position: none given" : "rules: none given");
+        return NULL;
+    }
+    solver *s = f->search(rules, pos, flags, err, errlen);
+    if (s)
+        s->family = family;
+    return s;
+}
+
+int solver_play_start(int family, const void *rules, const uint8_t *cards, int n, void *out, char *err, int errlen)
+{
+    const family_entry *f = find(family, err, errlen);
+    if (f && !rules)
+        return rules_fail(err, errlen, "rules: none given");
+    return f ? f->play->start(rules, cards, n, out, err, errlen) : -1;
+}
+
+int solver_play_moves(int family, const void *rules, const void *table, solver_move *out, int max, char *err,
+                      int errlen)
+{
+    const family_entry *f = find(family, err, errlen);
+    if (f && !rules)
+        return rules_fail(err, errlen, "rules: none given");
+    return f ? f->play->moves(rules, table, out, max, err, errlen) : -1;
+}
+
+int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, char *err, int errlen)
+{
+    const family_entry *f = find(family, err, errlen);
+    if (f && !rules)
+        return rules_fail(err, errlen, "rules: none given");
+    return f ? f->play->apply(rules, table, m, err, errlen) : -1;
+}
+
+int solver_play_auto(int family, const void *rules, const void *table, int enabled, solver_move *out)
+{
+    const family_entry *f = family_entry_of(family);
+    if (!f)
+        return -1;
+    return f->play->automatic && rules ? f->play->automatic(rules, table, enabled, out) : 0;
+}
+
+int solver_play_score(int family, const void *rules, const void *table)
+{
+    const family_entry *f = family_entry_of(family);
+    return f && rules ? f->play->score(rules, table) : -1;
+}
+
+int solver_play_restricted(int family, const void *rules, const void *table)
+{
+    const family_entry *f = family_entry_of(family);
+    if (!f || !rules)
+        return -1;
+    return f->play->restricted ? f->play->restricted(rules, table) : 0;
+}

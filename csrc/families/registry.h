@@ -1,0 +1,49 @@
+/* registry.h - what a game family gives the registry (registry.c): its rules
+ * of play (csrc/play/<family>.c) and its search's constructor (under
+ * csrc/families/), each over the family's own structs, passed as void *.
+ *
+ * A family is one entry of FAMILIES in registry.c; nothing else in the core
+ * names it. The public verbs over a family number are in solver.h and
+ * play.h.
+ */
+#ifndef REGISTRY_H
+#define REGISTRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "solver.h"
+
+/* A family's rules of play (play.h says what each does): rules is its rules
+ * struct, table the position a player sees (its play struct). */
+typedef struct {
+    int (*start)(const void *rules, const uint8_t *cards, int n, void *table, char *err, int errlen);
+    int (*moves)(const void *rules, const void *table, solver_move *out, int max, char *err, int errlen);
+    int (*apply)(const void *rules, void *table, const solver_move *m, char *err, int errlen);
+    int (*automatic)(const void *rules, const void *table, int enabled, solver_move *out); /* NULL: none */
+    int (*score)(const void *rules, const void *table);
+    int (*restricted)(const void *rules, const void *table); /* NULL: never */
+} play_verbs;
+
+/* A family's search: a new handle for its rules and a position (its search
+ * struct), or NULL with the reason in err. */
+typedef solver *(*search_new)(const void *rules, const void *position, unsigned flags, char *err, int errlen);
+
+/* One struct of a family, as the layout names it (csrc/wasm/layout.c). */
+typedef struct {
+    const char *type;
+    size_t size;
+} family_struct;
+
+typedef struct {
+    const char *name;   /* as a variant file's `family` names it */
+    const play_verbs *play;
+    search_new search;
+    family_struct rules, table, position;
+    size_t position_in_table; /* where the search's position starts in the table */
+} family_entry;
+
+/* The family numbered id, or NULL. */
+const family_entry *family_entry_of(int id);
+
+#endif
