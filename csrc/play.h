@@ -31,7 +31,7 @@
 #include "deck2.h"
 #include "solver.h"
 
-/* More moves than any position has (Porta-Jóias with runs: family.h). */
+/* More moves than any position has (Porta-Jóias with runs: deck2_ops.h). */
 #define PLAY_MAX_MOVES 1024
 
 /* The Tomb's table: the position and the cards of its foundations, whose

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <stdio.h>
 
-#include "family.h"
+#include "deck2_ops.h"
 #include "jewel_rules.h"
 
 #define JW_PMAX 13      /* a run down from a King */
@@ -797,8 +797,8 @@ static void take_foundations(jw_state *s, const deck2_position *p, int *count)
     }
 }
 
-/* What the family gives the search (family.h). */
-static void jw_family(family *f, jw_game *g)
+/* What the family gives the search (deck2_ops.h). */
+static void jw_family(deck2_ops *f, jw_game *g)
 {
     f->state_size = sizeof(jw_state);
     f->key_words = g->key_words;
@@ -819,8 +819,8 @@ static void jw_family(family *f, jw_game *g)
     f->free_game = free;
 }
 
-static int jewel_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
-                      int errlen)
+static int jewel_init(deck2_ops *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root,
+                      char *err, int errlen)
 {
     if (jewel_check_reserves(r, err, errlen) < 0)
         return -1;

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <stdio.h>
 
-#include "family.h"
+#include "deck2_ops.h"
 #include "napoleao_rules.h"
 #ifdef SOLVER_STUDY
 #include "hashset.h"
@@ -387,7 +387,7 @@ static void take_bases(np_state *s, const deck2_position *p, int *count)
     }
 }
 
-static int napoleao_init(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root,
+static int napoleao_init(deck2_ops *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root,
                          char *err, int errlen)
 {
     char text[200];

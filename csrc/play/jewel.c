@@ -16,7 +16,7 @@
 
 #include "registry.h"
 #include "rules.h"
-#include "family.h"
+#include "deck2_ops.h"
 #include "jewel_rules.h"
 
 #define NO DECK2_NO_CARD

@@ -15,7 +15,7 @@
 
 #include "registry.h"
 #include "rules.h"
-#include "family.h"
+#include "deck2_ops.h"
 #include "napoleao_rules.h"
 
 #define PACK 104      /* cards of the two decks */

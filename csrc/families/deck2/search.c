@@ -1,4 +1,4 @@
-/* search.c - the two-deck games' search (deck2_search_new, family.h): rounds
+/* search.c - the two-deck games' search (deck2_search_new, deck2_ops.h): rounds
  * of the full search and of restarts (each in a second search, reset for
  * each: dfs_reset), the prefix restarts along the best line, over the one
  * depth-first search engine (dfs.h) with the tree-shaped exact table
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "family.h"
+#include "deck2_ops.h"
 #include "ctable.h"
 #include "clock.h"
 #include "mem.h"
@@ -56,7 +56,7 @@ struct deck2_search {
     solver h;                   /* the handle (handle.h): first */
     dfs e;                      /* the search: stack, limits, stats, lines */
     deck2_rules rules;             /* as given: a reset makes its new search with them */
-    family fam;
+    deck2_ops fam;
     const deck2_game *game;     /* the family's state and its setup */
     void *root;
     ctable table;
@@ -82,7 +82,7 @@ struct deck2_search {
 
 /* A frame: n, next and where the moves start, then the state's path in
  * the table (its children's keys are looked up from it), the state, then
- * room for the family's most moves (family.h max_moves): the deepest
+ * room for the family's most moves (deck2_ops.h max_moves): the deepest
  * searches hold hundreds of thousands of frames. */
 typedef struct {
     uint16_t n, next, moves_at;
@@ -128,7 +128,7 @@ static void search_set_limits(solver *h, uint64_t max_positions, double max_seco
  * frame size, the flags and the stage; -1 if memory runs out. */
 static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
 {
-    size_t frame_size = align8(moves_offset(s) + sizeof(gmove) * (size_t)family_max_moves(&s->fam));
+    size_t frame_size = align8(moves_offset(s) + sizeof(gmove) * (size_t)deck2_max_moves(&s->fam));
     dfs_init(&s->e, frame_size, s->fam.max_score, mem);
     s->h.driver = &DECK2_DRIVER;
     s->h.e = &s->e;
@@ -342,7 +342,7 @@ static void expand_frame(void *ctx, void *f)
     deck2_search *s = ctx;
     frame_head *h = frame_hd(f);
     h->n = (uint16_t)s->fam.moves(s->fam.game, frame_state(f), frame_moves(f));
-    if (h->n > family_max_moves(&s->fam))
+    if (h->n > deck2_max_moves(&s->fam))
         abort();        /* the family's max_moves is wrong: a frame overran */
     h->next = 0;
     if (s->seed && h->n > 1)

@@ -1,12 +1,12 @@
-/* family.h - what a two-deck game family gives the two-deck search (deck2/search.c).
+/* deck2_ops.h - what a two-deck game family gives the two-deck search (deck2/search.c).
  *
  * A state is a fixed-size block of bytes the family lays out; a move is a
  * small record the family reads. The search copies states, asks for the legal
  * moves (a family may return a single forced move, one of its argued
  * shortcuts), applies a move to a copy, and stores the state's exact key.
  */
-#ifndef FAMILY_H
-#define FAMILY_H
+#ifndef DECK2_OPS_H
+#define DECK2_OPS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@ typedef struct {
     uint8_t prio;   /* move-order group for the randomised restarts: lower first */
 } gmove;
 
-typedef struct family {
+typedef struct deck2_ops {
     size_t state_size;
     int key_words;
     int max_score;
@@ -62,9 +62,9 @@ typedef struct family {
      * (0: G_MAX_MOVES); each frame of the search has room for that many. */
     int max_moves;
     void (*free_game)(void *game);
-} family;
+} deck2_ops;
 
-static inline int family_max_moves(const family *f)
+static inline int deck2_max_moves(const deck2_ops *f)
 {
     return f->max_moves > 0 && f->max_moves < G_MAX_MOVES ? f->max_moves : G_MAX_MOVES;
 }
@@ -75,7 +75,7 @@ static inline int family_max_moves(const family *f)
  * err for impossible rules or positions. */
 typedef struct {
     size_t (*state_size)(void);
-    int (*init)(family *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
+    int (*init)(deck2_ops *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
                 int errlen);
 } deck2_game;
 
