@@ -57,25 +57,28 @@ const char *solver_family_name(int family)
     return f ? f->name : NULL;
 }
 
-/* The entry of family, or NULL with the reason in err. */
-static const family_entry *find(int family, char *err, int errlen)
+/* The entry of family, given its rules; else NULL with the reason in err. */
+static const family_entry *find(int family, const void *rules, char *err, int errlen)
 {
     const family_entry *f = family_entry_of(family);
     if (!f) {
         char text[80];
         snprintf(text, sizeof text, "no game family %d: families are 0..%d", family, NFAMILIES - 1);
         rules_fail(err, errlen, text);
+    } else if (!rules) {
+        rules_fail(err, errlen, "rules: none given");
+        f = NULL;
     }
     return f;
 }
 
 solver *solver_new(int family, const void *rules, const void *pos, unsigned flags, char *err, int errlen)
 {
-    const family_entry *f = find(family, err, errlen);
+    const family_entry *f = find(family, rules, err, errlen);
     if (!f)
         return NULL;
-    if (!rules || !pos) {
-        rules_fail(err, errlen, rules ? "position: none given" : "rules: none given");
+    if (!pos) {
+        rules_fail(err, errlen, "position: none given");
         return NULL;
     }
     solver *s = f->search(rules, pos, flags, err, errlen);
@@ -86,26 +89,20 @@ solver *solver_new(int family, const void *rules, const void *pos, unsigned flag
 
 int solver_play_start(int family, const void *rules, const uint8_t *cards, int n, void *out, char *err, int errlen)
 {
-    const family_entry *f = find(family, err, errlen);
-    if (f && !rules)
-        return rules_fail(err, errlen, "rules: none given");
+    const family_entry *f = find(family, rules, err, errlen);
     return f ? f->play->start(rules, cards, n, out, err, errlen) : -1;
 }
 
 int solver_play_moves(int family, const void *rules, const void *table, solver_move *out, int max, char *err,
                       int errlen)
 {
-    const family_entry *f = find(family, err, errlen);
-    if (f && !rules)
-        return rules_fail(err, errlen, "rules: none given");
+    const family_entry *f = find(family, rules, err, errlen);
     return f ? f->play->moves(rules, table, out, max, err, errlen) : -1;
 }
 
 int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, char *err, int errlen)
 {
-    const family_entry *f = find(family, err, errlen);
-    if (f && !rules)
-        return rules_fail(err, errlen, "rules: none given");
+    const family_entry *f = find(family, rules, err, errlen);
     return f ? f->play->apply(rules, table, m, err, errlen) : -1;
 }
 

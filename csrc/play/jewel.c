@@ -234,9 +234,10 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
 /* ------------------------------------------------------------------------
  * The start of a deal (JewelPosition.start, converted as core.py does). */
 
-static int jewel_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err,
-                            int errlen)
+static int jewel_play_start(const void *rules, const uint8_t *cards, int n, void *table, char *err, int errlen)
 {
+    const deck2_rules *r = rules;
+    deck2_position *out = table;
     if (!r || !out || (!cards && n > 0))
         return rules_fail(err, errlen, "no rules, cards or position given");
     if (jewel_check_rules(r, err, errlen) < 0)
@@ -394,9 +395,10 @@ static void into_empty_moves(const deck2_rules *r, const deck2_position *p, cons
     }
 }
 
-static int jewel_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err,
-                            int errlen)
+static int jewel_play_moves(const void *rules, const void *table, solver_move *out, int max, char *err, int errlen)
 {
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     move_list l = { out, max < 0 ? 0 : max, 0 };
@@ -753,8 +755,10 @@ static const char *action_word(int action)
     }
 }
 
-static int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+static int jewel_play_apply(const void *rules, void *table, const solver_move *m, char *err, int errlen)
 {
+    const deck2_rules *r = rules;
+    deck2_position *p = table;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     if (!m)
@@ -781,8 +785,11 @@ static int jewel_play_apply(const deck2_rules *r, deck2_position *p, const solve
 /* ------------------------------------------------------------------------
  * The rules' own move, and the score. */
 
-static int jewel_play_auto(const deck2_rules *r, const deck2_position *p, solver_move *out)
+static int jewel_play_auto(const void *rules, const void *table, int enabled, solver_move *out)
 {
+    (void)enabled; /* the jewels' fill is the rules' own: always */
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
     place pending;
     if (check_position(r, p, NULL, 0) < 0 || !space_pending(p, &pending))
         return 0;
@@ -796,43 +803,21 @@ static int jewel_play_auto(const deck2_rules *r, const deck2_position *p, solver
     return 1;
 }
 
-static int jewel_play_score(const deck2_position *p)
+static int jewel_play_score(const void *rules, const void *table)
 {
+    (void)rules;
+    const deck2_position *p = table;
     int score = 0;
     for (int s = 0; p && s < 4; s++)
         score += p->foundations[s][0] + p->foundations[s][1];
     return score;
 }
 
-/* ------------------------------------------------------------------------
- * The family's rules of play for the registry (families/registry.c) */
-
-static int v_start(const void *r, const uint8_t *cards, int n, void *out, char *err, int errlen)
-{
-    return jewel_play_start(r, cards, n, out, err, errlen);
-}
-
-static int v_moves(const void *r, const void *p, solver_move *out, int max, char *err, int errlen)
-{
-    return jewel_play_moves(r, p, out, max, err, errlen);
-}
-
-static int v_apply(const void *r, void *p, const solver_move *m, char *err, int errlen)
-{
-    return jewel_play_apply(r, p, m, err, errlen);
-}
-
-/* The jewels' fill is the rules' own: it is always enabled. */
-static int v_auto(const void *r, const void *p, int enabled, solver_move *out)
-{
-    (void)enabled;
-    return jewel_play_auto(r, p, out);
-}
-
-static int v_score(const void *r, const void *p)
-{
-    (void)r;
-    return jewel_play_score(p);
-}
-
-const play_verbs jewel_play = { v_start, v_moves, v_apply, v_auto, v_score, NULL };
+/* The family's rules of play, for the registry (families/registry.c). */
+const play_verbs jewel_play = {
+    .start = jewel_play_start,
+    .moves = jewel_play_moves,
+    .apply = jewel_play_apply,
+    .automatic = jewel_play_auto,
+    .score = jewel_play_score,
+};

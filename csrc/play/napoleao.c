@@ -139,9 +139,10 @@ static int first_of_rank(const uint8_t *cards, int n, int rank)
     return -1;
 }
 
-static int napoleao_play_start(const deck2_rules *r, const uint8_t *cards, int n, deck2_position *out, char *err,
-                               int errlen)
+static int napoleao_play_start(const void *rules, const uint8_t *cards, int n, void *table, char *err, int errlen)
 {
+    const deck2_rules *r = rules;
+    deck2_position *out = table;
     if (check_rules(r, err, errlen) < 0)
         return -1;
     if (!cards || !out || n != PACK)
@@ -210,9 +211,10 @@ static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move
     return n;
 }
 
-static int napoleao_play_moves(const deck2_rules *r, const deck2_position *p, solver_move *out, int max, char *err,
-                               int errlen)
+static int napoleao_play_moves(const void *rules, const void *table, solver_move *out, int max, char *err, int errlen)
 {
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     solver_move all[MAX_MOVES];
@@ -419,8 +421,10 @@ static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move
     return 0;
 }
 
-static int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+static int napoleao_play_apply(const void *rules, void *table, const solver_move *m, char *err, int errlen)
 {
+    const deck2_rules *r = rules;
+    deck2_position *p = table;
     char text[200];
     if (check_position(r, p, err, errlen) < 0)
         return -1;
@@ -445,8 +449,10 @@ static int napoleao_play_apply(const deck2_rules *r, deck2_position *p, const so
  * The score and the restriction. */
 
 /* Cards on the bases; -1 for a base of an impossible count (not 0..13). */
-static int napoleao_play_score(const deck2_position *p)
+static int napoleao_play_score(const void *rules, const void *table)
 {
+    (void)rules;
+    const deck2_position *p = table;
     int score = 0;
     if (!p)
         return -1;
@@ -458,38 +464,18 @@ static int napoleao_play_score(const deck2_position *p)
     return score;
 }
 
-static int napoleao_play_restricted(const deck2_rules *r, const deck2_position *p)
+static int napoleao_play_restricted(const void *rules, const void *table)
 {
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
     return r && p && restricted(r, p);
 }
 
-/* ------------------------------------------------------------------------
- * The family's rules of play for the registry (families/registry.c) */
-
-static int v_start(const void *r, const uint8_t *cards, int n, void *out, char *err, int errlen)
-{
-    return napoleao_play_start(r, cards, n, out, err, errlen);
-}
-
-static int v_moves(const void *r, const void *p, solver_move *out, int max, char *err, int errlen)
-{
-    return napoleao_play_moves(r, p, out, max, err, errlen);
-}
-
-static int v_apply(const void *r, void *p, const solver_move *m, char *err, int errlen)
-{
-    return napoleao_play_apply(r, p, m, err, errlen);
-}
-
-static int v_score(const void *r, const void *p)
-{
-    (void)r;
-    return napoleao_play_score(p);
-}
-
-static int v_restricted(const void *r, const void *p)
-{
-    return p ? napoleao_play_restricted(r, p) : 0;
-}
-
-const play_verbs napoleao_play = { v_start, v_moves, v_apply, NULL, v_score, v_restricted };
+/* The family's rules of play, for the registry (families/registry.c). */
+const play_verbs napoleao_play = {
+    .start = napoleao_play_start,
+    .moves = napoleao_play_moves,
+    .apply = napoleao_play_apply,
+    .score = napoleao_play_score,
+    .restricted = napoleao_play_restricted,
+};

@@ -158,8 +158,10 @@ static int check_table(const tomb_rules *r, const tomb_table *t, char *err, int 
 /* ------------------------------------------------------------------------
  * The start of a deal */
 
-static int play_start(const tomb_rules *r, const uint8_t *cards, int n, tomb_table *out, char *err, int errlen)
+static int play_start(const void *rules, const uint8_t *cards, int n, void *table, char *err, int errlen)
 {
+    const tomb_rules *r = rules;
+    tomb_table *out = table;
     if (tomb_check_rules(r, err, errlen) < 0)
         return -1;
     if (!cards || !out || n != 52)
@@ -248,8 +250,10 @@ static int stock_move(const tomb_rules *r, const tomb_table *t, solver_move *out
     return n + 1;
 }
 
-static int play_moves(const tomb_rules *r, const tomb_table *t, solver_move *out, int max, char *err, int errlen)
+static int play_moves(const void *rules, const void *table, solver_move *out, int max, char *err, int errlen)
 {
+    const tomb_rules *r = rules;
+    const tomb_table *t = table;
     if (check_table(r, t, err, errlen) < 0)
         return -1;
     if (!out || max < 0)
@@ -529,8 +533,10 @@ static int move_card(const tomb_rules *r, tomb_table *t, const solver_move *m, c
     return put(r, t, &cm, err, errlen);
 }
 
-static int play_apply(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen)
+static int play_apply(const void *rules, void *table, const solver_move *m, char *err, int errlen)
 {
+    const tomb_rules *r = rules;
+    tomb_table *t = table;
     if (check_table(r, t, err, errlen) < 0)
         return -1;
     if (!m)
@@ -552,8 +558,10 @@ static int play_apply(const tomb_rules *r, tomb_table *t, const solver_move *m, 
 /* ------------------------------------------------------------------------
  * The move the rules make by themselves, and the score */
 
-static int play_auto(const tomb_rules *r, const tomb_table *t, int enabled, solver_move *out)
+static int play_auto(const void *rules, const void *table, int enabled, solver_move *out)
 {
+    const tomb_rules *r = rules;
+    const tomb_table *t = table;
     char err[200];
     if (!enabled || !out || check_table(r, t, err, sizeof err) < 0)
         return 0;
@@ -577,8 +585,10 @@ static int play_auto(const tomb_rules *r, const tomb_table *t, int enabled, solv
     return 0;
 }
 
-static int play_score(const tomb_table *t)
+static int play_score(const void *rules, const void *table)
 {
+    (void)rules;
+    const tomb_table *t = table;
     if (!t)
         return 0;
     int n = t->pos.tomb;
@@ -587,33 +597,11 @@ static int play_score(const tomb_table *t)
     return n;
 }
 
-/* ------------------------------------------------------------------------
- * The family's rules of play for the registry (families/registry.c) */
-
-static int v_start(const void *r, const uint8_t *cards, int n, void *out, char *err, int errlen)
-{
-    return play_start(r, cards, n, out, err, errlen);
-}
-
-static int v_moves(const void *r, const void *t, solver_move *out, int max, char *err, int errlen)
-{
-    return play_moves(r, t, out, max, err, errlen);
-}
-
-static int v_apply(const void *r, void *t, const solver_move *m, char *err, int errlen)
-{
-    return play_apply(r, t, m, err, errlen);
-}
-
-static int v_auto(const void *r, const void *t, int enabled, solver_move *out)
-{
-    return play_auto(r, t, enabled, out);
-}
-
-static int v_score(const void *r, const void *t)
-{
-    (void)r;
-    return play_score(t);
-}
-
-const play_verbs tomb_play = { v_start, v_moves, v_apply, v_auto, v_score, NULL };
+/* The family's rules of play, for the registry (families/registry.c). */
+const play_verbs tomb_play = {
+    .start = play_start,
+    .moves = play_moves,
+    .apply = play_apply,
+    .automatic = play_auto,
+    .score = play_score,
+};

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "handle.h"
+#include "rules.h"
 #include "mem.h"
 
 void solver_set_limits(solver *s, uint64_t max_positions, double max_seconds, uint64_t max_bytes)
@@ -62,15 +63,14 @@ int solver_line_pack(const solver *s, int which, uint8_t *out, int size)
 
 int solver_reset(solver *s, int family, const void *pos, char *err, int errlen)
 {
-    char text[120] = "";
-    if (!s || !pos)
-        snprintf(text, sizeof text, "%s", s ? "position: none given" : "solver_reset: no search given");
-    else if (family != s->family)
+    if (!s)
+        return rules_fail(err, errlen, "solver_reset: no search given");
+    if (!pos)
+        return rules_fail(err, errlen, "position: none given");
+    if (family != s->family) {
+        char text[120];
         snprintf(text, sizeof text, "a search of family %d cannot take a position of family %d", s->family, family);
-    if (*text) {
-        if (err && errlen > 0)
-            snprintf(err, (size_t)errlen, "%s", text);
-        return -1;
+        return rules_fail(err, errlen, text);
     }
     return s->driver->reset(s, pos, err, errlen);
 }
