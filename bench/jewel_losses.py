@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from solver import Limit, solve
 from solver.api import Result, start_position
 from solver.batch import parse_deals
-from solver.families import engine
 from solver.families.jewel import JewelPosition
+from solver.rules import reference as engine
 
 VARIANTS = ("paciencia-porta-joias", "paciencia-porta-joias-free")
 MILESTONES = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 78)

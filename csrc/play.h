@@ -60,15 +60,21 @@ int solver_play_start(int family, const void *rules, const uint8_t *cards, int n
 int solver_play_moves(int family, const void *rules, const void *table, solver_move *out, int max, char *err,
                       int errlen);
 
-/* Plays m if it is legal: its action and places (and its card, where it names
- * a card: a move's card, or SOLVER_NO_CARD for the card on top of its source)
- * must be those of a legal move, or of a move the reference engine's play
- * accepts that changes nothing it lists (a one-card pile into an empty
- * pile). A turn, a deal, a redeal or a jewel is read by its action alone
- * (and a jewel by its place): their cards are the position's. Returns 0 and
- * changes the position, or -1 with the reason in err (naming no card the
- * player cannot see) and the position as it was. */
-int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, char *err, int errlen);
+/* Plays m, a move as a player names it, if it is legal: its action and
+ * places (and its card, where it names a card: a move's card, or
+ * SOLVER_NO_CARD for the card on top of its source) must be those of a legal
+ * move, or of a move the rules accept that changes nothing the list shows
+ * (a one-card pile into an empty pile). A place of a kind the game numbers
+ * may be named by its kind alone (index 0: the first that takes the card), a
+ * base or foundation without its suit (SOLVER_ANY_SUIT: the card's). A turn,
+ * a deal, a redeal or a jewel is read by its action alone (and a jewel by
+ * its place): their cards are the position's. Returns 0, changes the
+ * position and writes into `played` (where it is not NULL) the move as made,
+ * as solver_play_moves lists it: its card, every place by its number, the
+ * cards a turn or a deal turned. Else -1, the reason in err (naming no card
+ * the player cannot see), the position as it was. */
+int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, solver_move *played, char *err,
+                      int errlen);
 
 /* The move the rules make by themselves now, if any (1, written into out;
  * else 0; -1 for no family): in the Tomb's variants whose cells send cards
@@ -80,6 +86,14 @@ int solver_play_auto(int family, const void *rules, const void *table, int enabl
 /* Cards on the foundations (won: 52, or 104 for the two-deck games); -1 for
  * an impossible position or no family. */
 int solver_play_score(int family, const void *rules, const void *table);
+
+/* The table as a player sees it, as a JSON object: the counts of the
+ * face-down cards, never which they are (the stock's, the jewels'). Written
+ * into out (len bytes, NUL-terminated, cut short where it does not fit);
+ * returns the JSON's length (len or more: it was cut short), or -1 with the
+ * reason in err for an impossible position or no family. Its fields are each
+ * family's (docs/web.md, "The view"). */
+int solver_play_view(int family, const void *rules, const void *table, char *out, int len, char *err, int errlen);
 
 /* Paciência Napoleão: 1 while the restriction of the first rounds holds
  * (only a card that starts a base may leave the piles), else 0; 0 for the

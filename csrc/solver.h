@@ -24,6 +24,8 @@
 
 #define SOLVER_MAX_CELLS 4
 #define SOLVER_NO_CARD 255
+/* A base's or a foundation's index where a move names none of its suit: the card's own. */
+#define SOLVER_ANY_SUIT -1
 
 /* Rule parameters of the Napoleon's Tomb family (from a variant file). */
 typedef struct {

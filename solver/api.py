@@ -470,7 +470,7 @@ def position_after(deal: DealLike, variant: str | BaseVariant, moves: Iterable[M
         except MoveError as exc:
             raise MoveError(f"move {i}: {exc}") from None
     v = load(variant)
-    after: AnyPosition = families.of(v).engine.replay(start_position(deal, v), parsed)
+    after: AnyPosition = families.of(v).player.core.replay(start_position(deal, v), parsed)
     return after
 
 

@@ -64,7 +64,6 @@ from .families import AnyPosition
 from .families.tomb import TombPosition, TombVariant
 from .inputs import brief, check_depth, load_json
 from .notation import FOUNDATIONS, Move
-from .rules import tomb as rules
 from .variants import BaseVariant, load, names
 
 __all__ = [
@@ -109,7 +108,7 @@ class View:
       it holds (it wants rank :attr:`tomb_wants` next).
     - ``stock_count``: how many cards are face down in the stock (not which);
       ``redeals_left``: how many times the waste may still be turned over.
-    - ``moves``: the legal moves (the reference engine's), the turn written as
+    - ``moves``: the legal moves (the core's rules of play), the turn written as
       :data:`TURN` with no cards, and without moves that would repeat a
       position of this game.
     """
@@ -326,11 +325,12 @@ def _offered(pos: TombPosition, seen: set[Hashable] | None) -> list[tuple[Move, 
     """(move as the strategy sees it, real move) for every legal move of ``pos``
     that does not repeat a position in ``seen``."""
     out = []
-    for m in rules.legal_moves(pos):
+    core = families.of(pos.variant).player.core
+    for m in core.legal(pos):
         if m.action == "turn":
             out.append((TURN, m))
             continue
-        if seen is not None and _may_repeat(m) and _key(rules.play(pos, m)) in seen:
+        if seen is not None and _may_repeat(m) and _key(core.play(pos, m)[1]) in seen:
             continue
         out.append((m, m))
     return out
@@ -574,7 +574,7 @@ def _play_out(pos: TombPosition, chooser: Strategy | Chooser, max_moves: int) ->
         if real is None:
             name = getattr(chooser, "name", repr(chooser))
             raise StrategyError(f"strategy {name!r} chose {choice!r}, which is not one of the offered moves")
-        pos = rules.play(pos, real)
+        _, pos = families.of(pos.variant).player.core.play(pos, real)
         seen.add(_key(pos))
     return pos, seen
 

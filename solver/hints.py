@@ -140,8 +140,8 @@ def _fallback(pos: AnyPosition) -> Move | None:
     family the careful blind player's choice, or else the first legal move,
     preferring one after which the game still has a move (or is won)."""
     family = families.of(pos.variant)
-    rules = family.engine
-    legal = rules.legal_moves(pos)
+    core = family.player.core
+    legal = core.legal(pos)
     if not legal:
         return None
     candidates = []
@@ -151,8 +151,8 @@ def _fallback(pos: AnyPosition) -> Move | None:
             candidates.append(choice)
     candidates += [m for m in legal if m not in candidates]
     for m in candidates:
-        after = rules.play(pos, m)
-        if after.won or rules.legal_moves(after):
+        _, after = core.play(pos, m)
+        if after.won or core.legal(after):
             return m
     return candidates[0]
 

@@ -14,8 +14,8 @@ speaks the *player's notation*, which names nothing the player cannot see:
   jewel box it names the run's deepest card). ``"kbase"``, ``"abase"`` and
   ``"foundation"`` may leave out their suit.
 
-The rules are the reference engines' (:mod:`solver.families`): a move is
-legal exactly when the engine says so, whatever the variant file says.
+The rules are the core's rules of play (csrc/play.h, which the page runs
+too): a move is legal exactly when they say so.
 Where the rules send a card on by itself, so does the game, in the same step
 (``auto``): in the Napoleon's Tomb variants whose cells send cards only home,
 a cell card goes home the moment it fits (the seed page's rule; it never
@@ -100,10 +100,10 @@ class _Lines:
     def put(self, pos: AnyPosition, h: Hint) -> None:
         if h.verdict not in ("won", "lost") or not h.line or h.line[0] != h.move:
             return
-        play = families.of(pos.variant).engine.play
+        play = families.of(pos.variant).player.core.play
         where: dict[AnyPosition, int] = {pos: 0}
         for k, m in enumerate(h.line, 1):
-            pos = play(pos, m)
+            _, pos = play(pos, m)
             where[pos] = k
         with self._lock:
             self._count += 1
@@ -178,7 +178,7 @@ class Game:
 
     @property
     def position(self) -> AnyPosition:
-        """The position now (the reference engine's object; it holds hidden cards)."""
+        """The position now (the family's position; it holds hidden cards)."""
         return self._steps[-1][1] if self._steps else self.start
 
     @property

@@ -14,8 +14,9 @@ from solver import core
 from solver.api import Limit, Result, solve, start_position
 from solver.cards import Card
 from solver.deals import Deal, DealError
-from solver.families import deck2, engine
+from solver.families import deck2
 from solver.families.jewel import JewelPosition
+from solver.rules import reference as engine
 from solver.variants import load
 
 NAP = load("paciencia-napoleao")  # the sheets' rules

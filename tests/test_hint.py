@@ -370,7 +370,7 @@ def test_cli_hint_on_a_terminal_says_it_reads_standard_input():
 
 @pytest.mark.parametrize("variant,deal", [("paciencia-napoleao", 2), ("paciencia-porta-joias", 7)])
 def test_hints_of_the_two_deck_games(variant, deal):
-    from solver.families import engine
+    from solver.rules import reference as engine
 
     pos = start_position(deal, variant)
     h = hint(pos)

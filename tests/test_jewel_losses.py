@@ -33,8 +33,8 @@ import pytest
 
 from solver.api import Limit, solve
 from solver.cards import Card
-from solver.families import engine
 from solver.families.jewel import JewelPosition
+from solver.rules import reference as engine
 from solver.variants import load
 
 JEWEL = load("paciencia-porta-joias")  # the sheet's rules

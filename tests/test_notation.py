@@ -30,7 +30,6 @@ from solver import (
 )
 from solver.cards import Card
 from solver.core import Search, flags_for
-from solver.families import engine
 from solver.notation import (
     TENSES,
     describe,
@@ -44,6 +43,7 @@ from solver.notation import (
     step_name,
     step_text,
 )
+from solver.rules import reference as engine
 from solver.variants import names
 
 C = Card.parse

@@ -194,14 +194,18 @@ def test_careful_keeps_the_last_cell_in_the_three_card_deal():
     careful = play_module.Careful()
     # Three cells full: an 8 wanted soon is not parked in the last cell ...
     cells = (C("9C"), C("9S"), C("9H"), None)
-    pos = dataclasses.replace(start_position(1, "napoleons-tomb-3"), cells=cells, waste=(C("KD"), C("8C")), stock=())
+    start, waste = start_position(1, "napoleons-tomb-3"), (C("KD"), C("8C"))
+    rest = tuple(c for c in start.stock if c not in cells + waste)  # the deck's other cards in the stock
+    pos = dataclasses.replace(start, cells=cells, waste=waste, stock=rest)
     view = play_module.view_of(pos)
     assert careful.choose(view, view.moves) in (play_module.TURN, Move.redeal())
     # ... but is in the classic, and the last cell frees a card that goes home.
     classic = dataclasses.replace(pos, variant=load("napoleons-tomb"))
     view = play_module.view_of(classic)
     assert careful.choose(view, view.moves) == Move.move(C("8C"), "waste", "cell")
-    freeing = dataclasses.replace(pos, waste=(C("7S"), C("8C")))
+    freeing = dataclasses.replace(
+        pos, waste=(C("7S"), C("8C")), stock=tuple(c for c in rest if c != C("7S")) + (C("KD"),)
+    )
     view = play_module.view_of(freeing)
     assert careful.choose(view, view.moves) == Move.move(C("8C"), "waste", "cell")
 

@@ -1,10 +1,11 @@
 """The core's rules of play (csrc/play.h) against the reference engines.
 
 On random games of every shipped variant, at every position: the core's
-legal moves are the reference player's (:meth:`Player.reference_legal`: the
-reference engine's moves with the places a player chooses numbered), in its
-order; each move the core applies gives the position the reference gives
-(:meth:`Player.reference_play`), compared as the core's structs; the moves
+legal moves are the reference player's (``reference_legal``: the
+reference engine's moves with the places a player chooses numbered:
+tests/reference_players.py), in its order; each move the core applies
+gives the position the reference gives (``reference_play``), compared as
+the core's structs, and reports the move as it lists it; the moves
 the rules make by themselves are the same; and every (source, destination)
 pair a player could try is refused by both or accepted by both, with the
 same position after it.
@@ -12,11 +13,13 @@ same position after it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from typing import Any
 
 import pytest
+from reference_players import REFERENCES
 
 from solver import families, start_position
 from solver._core import ffi, lib
@@ -80,13 +83,15 @@ def core_moves(variant: Any, rules: Any, t: Any) -> list[Move]:
     return [to_move(out[i]) for i in range(n)]
 
 
-def core_apply(variant: Any, rules: Any, t: Any, move: Move) -> tuple[Any, str | None]:
-    """The struct after ``move`` by the core (a copy), or None and its reason."""
+def core_apply(variant: Any, rules: Any, t: Any, move: Move) -> tuple[Any, str | None, Move | None]:
+    """The struct after ``move`` by the core (a copy) and the move as made,
+    or None, its reason and None."""
     after = ffi.new(ffi.typeof(t).cname, t[0])
     err = ffi.new("char[]", 200)
-    if calls(variant)["apply"](rules, after, to_record(move, not is_tomb(variant)), err, 200) != 0:
-        return None, ffi.string(err).decode()
-    return after, None
+    played = ffi.new("solver_move *")
+    if calls(variant)["apply"](rules, after, to_record(move, not is_tomb(variant)), played, err, 200) != 0:
+        return None, ffi.string(err).decode(), None
+    return after, None, to_move(played)
 
 
 def core_auto(variant: Any, rules: Any, t: Any, enabled: bool) -> Move | None:
@@ -114,14 +119,20 @@ def check_move(variant: Any, rules: Any, pos: Any, player: Any, move: Move) -> A
         _, after = player.reference_play(pos, move)
     except (Refused, IllegalMoveError):
         after = None
-    t_after, reason = core_apply(variant, rules, table(pos), move)
+    t_after, reason, made = core_apply(variant, rules, table(pos), move)
     if after is None:
         assert t_after is None, f"the core accepts {move} in\n{pos}"
         assert reason
         return None
     assert t_after is not None, f"the core refuses {move} ({reason}) in\n{pos}"
     assert struct_bytes(variant, t_after) == struct_bytes(variant, table(after)), f"{move} in\n{pos}"
+    if move in legal_moves(variant, rules, pos):
+        assert made == move, f"{move} was made as {made} in\n{pos}"
     return after
+
+
+def legal_moves(variant: Any, rules: Any, pos: Any) -> list[Move]:
+    return core_moves(variant, rules, table(pos))
 
 
 def places_of(pos: Any) -> list[str]:
@@ -145,7 +156,7 @@ def random_game(name: str, deal: int, moves: int, tries: int, seed: int) -> int:
     position; the positions checked."""
     variant = load(name)
     fam = families.of(variant)
-    player, rules = fam.player, fam.rules_struct(variant)
+    player, rules = REFERENCES[variant.family], fam.rules_struct(variant)
     rng = random.Random(seed)
     pos = fam.position.start(Deal.from_number(deal, decks=variant.decks), variant)
     places = places_of(pos)
@@ -207,7 +218,22 @@ def test_a_family_number_of_no_family_is_an_error_not_another_familys(family: in
     assert lib.solver_play_start(family, rules, cards, 104, pos, err, 200) == -1
     assert ffi.string(err) == f"no game family {family}: families are 0..2".encode()
     assert lib.solver_play_moves(family, rules, pos, moves, 1024, err, 200) == -1
-    assert lib.solver_play_apply(family, rules, pos, moves, err, 200) == -1
+    assert lib.solver_play_apply(family, rules, pos, moves, moves + 1, err, 200) == -1
     assert lib.solver_play_auto(family, rules, pos, 1, moves) == -1
     assert lib.solver_play_score(family, rules, pos) == -1
     assert lib.solver_play_restricted(family, rules, pos) == -1
+
+
+def test_a_position_changed_by_hand_is_read_afresh_not_from_the_core_struct_kept() -> None:
+    """A position the core made keeps the core's struct beside it; one made
+    from it by dataclasses.replace has other cards and must not be played
+    from that struct."""
+    variant = load("napoleons-tomb")
+    player = families.of(variant).player
+    _, turned = player.play(start_position(1, variant), Move("turn"))
+    assert {m.src for m in player.legal(turned) if m.action == "move"} == {"waste"}
+    jd = turned.waste[-1]
+    parked = dataclasses.replace(turned, waste=(), cells=(jd, None, None, None))
+    assert not [m for m in player.legal(parked) if m.action == "move"]  # a cell card goes only home here
+    view = player.view(parked)
+    assert view["cells"] == ["JD", None, None, None] and view["waste"]["count"] == 0

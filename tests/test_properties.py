@@ -32,12 +32,13 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from support import properties_profile
 
-from solver import Game, Limit, families, hint, solve
+from solver import Game, Limit, hint, solve
 from solver.api import position_after, start_position, to_deal
 from solver.cards import DECK, RANKS, SUIT_SYMBOLS, Card, CardError
 from solver.core import CoreError
 from solver.deals import MAX_NUMBER, Deal, DealError
 from solver.notation import INDEXED_PLACES, PLACES, Move, MoveError
+from solver.rules import reference
 from solver.session import ACTIONS, move_json, parse_move
 from solver.variants import HERE as VARIANT_DIR
 from solver.variants import VariantError, load, load_file, names
@@ -241,7 +242,7 @@ def test_a_json_value_is_a_solution_format_move_or_a_move_error(data):
 def random_play(variant: str, number: int, steps: int, rnd):
     """The position after up to ``steps`` random legal moves (the reference engine's)."""
     pos = start_position(number, variant)
-    engine = families.engine(pos.variant.family)
+    engine = reference(pos.variant.family)
     for _ in range(steps):
         moves = engine.legal_moves(pos)
         if not moves:
@@ -358,7 +359,7 @@ def test_a_mutated_line_is_replayed_or_refused_naming_the_move(line):
         assert str(got).startswith("move ") and bad >= changed
         return
     h = outcome(lambda: hint(got, limit=SMALL), MoveError)
-    engine = families.engine(got.variant.family)
+    engine = reference(got.variant.family)
     if h.move is None:
         assert got.won or not engine.legal_moves(got)
     else:
@@ -548,7 +549,7 @@ def check_line(result, pos) -> None:
     """The search's line replays from ``pos`` with the reference engine to
     the score it claims (a win for "won"); a "lost" the reference search
     decides is lost there too, with the same best score."""
-    engine = families.engine(pos.variant.family)
+    engine = reference(pos.variant.family)
     end = engine.replay(pos, result.moves[result.played :])
     assert end.score == result.score
     if result.verdict == "won":
@@ -572,7 +573,7 @@ def test_a_position_of_random_play_gets_a_verdict_the_rules_confirm(pos):
     result = solve(pos, limit=SMALL)
     check_line(result, pos)
     h = hint(pos, limit=SMALL)
-    engine = families.engine(pos.variant.family)
+    engine = reference(pos.variant.family)
     if h.move is None:
         assert pos.won or not engine.legal_moves(pos)
     else:

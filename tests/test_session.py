@@ -14,7 +14,7 @@ from leaks import hidden, leaked
 
 from solver import IllegalMoveError, MoveError, start_position
 from solver.cards import DECK, Card
-from solver.families import engine
+from solver.rules import reference as engine
 from solver.session import Game, GameError, move_json, parse_move
 from solver.variants import all_variants, load, names
 

@@ -14,6 +14,7 @@
 #include "play.h"
 #include "registry.h"
 #include "rules.h"
+#include "view.h"
 
 extern const play_verbs tomb_play, napoleao_play, jewel_play;
 solver *tomb_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
@@ -100,10 +101,11 @@ int solver_play_moves(int family, const void *rules, const void *table, solver_m
     return f ? f->play->moves(rules, table, out, max, err, errlen) : -1;
 }
 
-int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, char *err, int errlen)
+int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, solver_move *played, char *err,
+                      int errlen)
 {
     const family_entry *f = find(family, rules, err, errlen);
-    return f ? f->play->apply(rules, table, m, err, errlen) : -1;
+    return f ? f->play->apply(rules, table, m, played, err, errlen) : -1;
 }
 
 int solver_play_auto(int family, const void *rules, const void *table, int enabled, solver_move *out)
@@ -118,6 +120,18 @@ int solver_play_score(int family, const void *rules, const void *table)
 {
     const family_entry *f = family_entry_of(family);
     return f && rules ? f->play->score(rules, table) : -1;
+}
+
+int solver_play_view(int family, const void *rules, const void *table, char *out, int len, char *err, int errlen)
+{
+    const family_entry *f = find(family, rules, err, errlen);
+    if (!f || f->play->moves(rules, table, NULL, 0, err, errlen) < 0) /* the position checked */
+        return -1;
+    view_text v = { len > 0 ? out : NULL, len > 0 ? len : 0, 0 };
+    if (v.out)
+        v.out[0] = 0;
+    f->play->view(rules, table, &v);
+    return v.n;
 }
 
 int solver_play_restricted(int family, const void *rules, const void *table)

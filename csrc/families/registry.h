@@ -14,15 +14,18 @@
 
 #include "solver.h"
 
+struct view_text; /* csrc/play/view.h */
+
 /* A family's rules of play (play.h says what each does): rules is its rules
  * struct, table the position a player sees (its play struct). */
 typedef struct {
     int (*start)(const void *rules, const uint8_t *cards, int n, void *table, char *err, int errlen);
     int (*moves)(const void *rules, const void *table, solver_move *out, int max, char *err, int errlen);
-    int (*apply)(const void *rules, void *table, const solver_move *m, char *err, int errlen);
+    int (*apply)(const void *rules, void *table, const solver_move *m, solver_move *played, char *err, int errlen);
     int (*automatic)(const void *rules, const void *table, int enabled, solver_move *out); /* NULL: none */
     int (*score)(const void *rules, const void *table);
     int (*restricted)(const void *rules, const void *table); /* NULL: never */
+    void (*view)(const void *rules, const void *table, struct view_text *out); /* of a possible table */
 } play_verbs;
 
 /* A family's search: a new handle for its rules and a position (its search

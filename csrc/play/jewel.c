@@ -1,10 +1,10 @@
 /* jewel.c - Paciência do Porta-Jóias' (the jewel box's) rules of play
  * (play.h): a deal's start, the legal moves of a position, a player's move
- * applied, the next jewel into a waiting space, the score.
+ * applied, the next jewel into a waiting space, the score, the view.
  *
  * The rules are those of the reference engine, solver/rules/jewel.py, as the
- * player plays it (solver/families/jewel/player.py): the same moves in the
- * same order (legal_moves), the same moves accepted (play, after the
+ * reference player plays it (tests/reference_players.py): the same moves in
+ * the same order (legal_moves), the same moves accepted (play, after the
  * player's move is read as to_engine reads it), the same position after
  * them, and the reference's reasons for a refusal. Places are the player's:
  * lid 1..5, side 1..4 (tableau 0..3), bottom 1..4 (tableau 4..7), reserve
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "view.h"
 #include "rules.h"
 #include "deck2_ops.h"
 #include "jewel_rules.h"
@@ -428,10 +429,10 @@ static int jewel_play_moves(const void *rules, const void *table, solver_move *o
 }
 
 /* ------------------------------------------------------------------------
- * A move applied (Player.to_engine, then the engine's play), on a copy q of
+ * A move applied (the reference player's to_engine, then the engine's play), on a copy q of
  * the position: each returns 0, or -1 with the reason. */
 
-static int apply_jewel(deck2_position *q, const solver_move *m, char *err, int errlen)
+static int apply_jewel(deck2_position *q, const solver_move *m, move_list *played, char *err, int errlen)
 {
     place pending;
     if (!space_pending(q, &pending))
@@ -441,6 +442,7 @@ static int apply_jewel(deck2_position *q, const solver_move *m, char *err, int e
     if (named && (m->dst != pending.kind || m->dst_index != pending.index))
         return failf(err, errlen, "the space to fill is %s", name_place(pending, ':').s);
     uint8_t jewel = q->jewels[0];
+    add_move(played, SOLVER_JEWEL_FILL, jewel, make_place(SOLVER_PLACE_STOCK, 0), pending);
     memmove(q->jewels, q->jewels + 1, (size_t)(q->njewels - 1));
     q->jewels[--q->njewels] = 0;
     if (pending.kind == SOLVER_PLACE_LID) {
@@ -453,12 +455,16 @@ static int apply_jewel(deck2_position *q, const solver_move *m, char *err, int e
     return 0;
 }
 
-static int apply_turn(deck2_position *q, char *err, int errlen)
+static int apply_turn(deck2_position *q, move_list *played, char *err, int errlen)
 {
     if (q->turned != NO)
         return failf(err, errlen, "%s was turned and must be placed first", name_card(q->turned).s);
     if (q->nstock == 0)
         return rules_fail(err, errlen, "the stock is empty");
+    place stock = make_place(SOLVER_PLACE_STOCK, 0);
+    solver_move *turn = add_move(played, SOLVER_TURN, SOLVER_NO_CARD, stock, stock);
+    turn->ncards = 1;
+    turn->cards[0] = q->stock[0];
     q->turned = q->stock[0];
     memmove(q->stock, q->stock + 1, (size_t)(q->nstock - 1));
     q->stock[--q->nstock] = 0;
@@ -727,8 +733,10 @@ static int put(const deck2_rules *r, deck2_position *q, const uint8_t *cards, in
     return 0;
 }
 
-/* A card move: its source's top card when it names none. */
-static int apply_move(const deck2_rules *r, deck2_position *q, const solver_move *m, char *err, int errlen)
+/* A card move: its source's top card when it names none, onto its suit's
+ * foundations when it names none. */
+static int apply_move(const deck2_rules *r, deck2_position *q, const solver_move *m, move_list *played, char *err,
+                      int errlen)
 {
     place src = make_place(m->src, m->src_index), dst = make_place(m->dst, m->dst_index);
     uint8_t cards[KING]; /* a run is at most 13 cards, King to Ace */
@@ -738,12 +746,15 @@ static int apply_move(const deck2_rules *r, deck2_position *q, const solver_move
     int card = m->card == SOLVER_NO_CARD ? top : m->card;
     if (card < 0 || card >= 52)
         return rules_fail(err, errlen, "the move's card is not a card 0..51");
+    if (dst.kind == SOLVER_PLACE_FOUNDATION && dst.index == SOLVER_ANY_SUIT)
+        dst.index = card_suit(card);
     if (check_move_rules(r, q, src, dst, card, err, errlen) < 0)
         return -1;
     int n = take(r, q, src, dst, card, cards, err, errlen);
-    if (n < 0)
+    if (n < 0 || put(r, q, cards, n, dst, err, errlen) < 0)
         return -1;
-    return put(r, q, cards, n, dst, err, errlen);
+    add_move(played, SOLVER_MOVE, card, src, dst);
+    return 0;
 }
 
 static const char *action_word(int action)
@@ -755,7 +766,8 @@ static const char *action_word(int action)
     }
 }
 
-static int jewel_play_apply(const void *rules, void *table, const solver_move *m, char *err, int errlen)
+static int jewel_play_apply(const void *rules, void *table, const solver_move *m, solver_move *played, char *err,
+                            int errlen)
 {
     const deck2_rules *r = rules;
     deck2_position *p = table;
@@ -765,20 +777,25 @@ static int jewel_play_apply(const void *rules, void *table, const solver_move *m
         return rules_fail(err, errlen, "no move given");
     deck2_position q;
     place pending;
+    solver_move done;
+    move_list as_played = { &done, 1, 0 };
     int rc;
     memcpy(&q, p, sizeof q);
     if (m->action == SOLVER_JEWEL_FILL)
-        rc = apply_jewel(&q, m, err, errlen);
+        rc = apply_jewel(&q, m, &as_played, err, errlen);
     else if (space_pending(&q, &pending))
         rc = failf(err, errlen, "%s is empty: the next jewel must fill it first", name_place(pending, ':').s);
     else if (m->action == SOLVER_TURN)
-        rc = apply_turn(&q, err, errlen);
+        rc = apply_turn(&q, &as_played, err, errlen);
     else if (m->action == SOLVER_MOVE)
-        rc = apply_move(r, &q, m, err, errlen);
+        rc = apply_move(r, &q, m, &as_played, err, errlen);
     else
         rc = failf(err, errlen, "there is no %s in Porta-Jóias; actions are turn, move, jewel", action_word(m->action));
-    if (rc == 0)
+    if (rc == 0) {
         memcpy(p, &q, sizeof q);
+        if (played)
+            *played = done;
+    }
     return rc;
 }
 
@@ -814,10 +831,53 @@ static int jewel_play_score(const void *rules, const void *table)
 }
 
 /* The family's rules of play, for the registry (families/registry.c). */
+/* The table as a player sees it (solver_play_view): no card of the stock
+ * and no jewel. */
+static void jewel_play_view(const void *rules, const void *table, view_text *v)
+{
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
+    place pending;
+    view_put(v, "{\"stock\": {\"count\": %d}, \"turned\": ", p->nstock);
+    view_card(v, p->turned == NO ? -1 : p->turned);
+    view_put(v, ", \"lid\": [");
+    for (int i = 0; i < DECK2_LID; i++) {
+        view_put(v, i ? ", " : "");
+        view_card(v, p->lid[i] == NO ? -1 : p->lid[i]);
+    }
+    for (int q = 0; q < DECK2_TABLEAU; q++) {
+        view_put(v, q == 0 ? "], \"sides\": [" : q == 4 ? "], \"bottoms\": [" : ", ");
+        view_cards(v, p->tableau[q], p->ntableau[q]);
+    }
+    view_put(v, "], \"jewels\": {\"count\": %d, \"pending\": ", p->njewels);
+    if (space_pending(p, &pending))
+        view_put(v, "\"%s\"", name_place(pending, ':').s);
+    else
+        view_put(v, "null");
+    view_put(v, "}, \"reserves\": [");
+    for (int k = 0; k < r->reserves; k++) {
+        view_put(v, k ? ", " : "");
+        view_top(v, p->reserves[k], p->nreserves[k]);
+    }
+    view_put(v, "], \"foundations\": {");
+    for (int s = 0; s < 4; s++) {
+        view_put(v, "%s\"%c\": [", s ? ", " : "", CARD_SUITS[s]);
+        for (int k = 0; k < 2; k++) {
+            int n = p->foundations[s][k];
+            view_put(v, "%s{\"count\": %d, \"top\": ", k ? ", " : "", n);
+            view_card(v, n ? s * 13 + n - 1 : -1);
+            view_put(v, "}");
+        }
+        view_put(v, "]");
+    }
+    view_put(v, "}}");
+}
+
 const play_verbs jewel_play = {
     .start = jewel_play_start,
     .moves = jewel_play_moves,
     .apply = jewel_play_apply,
     .automatic = jewel_play_auto,
     .score = jewel_play_score,
+    .view = jewel_play_view,
 };

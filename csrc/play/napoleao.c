@@ -1,10 +1,10 @@
 /* napoleao.c - Paciência Napoleão's rules of play for a player (play.h):
  * the start of a deal, the legal moves, a move applied, the score and the
- * restriction of the first rounds. It plays as the reference does: the
- * engine solver/rules/napoleao.py (legal_moves, play, restricted) behind
- * the player of solver/families/napoleao/player.py (reference_legal,
- * to_engine), from the start of solver/families/napoleao/position.py; the
- * position is the struct solver/families/napoleao/core.py makes of it.
+ * restriction of the first rounds, and the view. It plays as the reference
+ * does: the engine solver/rules/napoleao.py (legal_moves, play, restricted)
+ * behind the reference player of tests/reference_players.py, from the start
+ * of solver/families/napoleao/position.py; the position is the struct
+ * solver/families/napoleao/core.py makes of it.
  *
  * Places as the player names them: piles 1..12, King and Ace bases by suit
  * 0..3 (C S H D). Only a pile's top card moves, and only onto a base of its
@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "view.h"
 #include "rules.h"
 #include "deck2_ops.h"
 #include "napoleao_rules.h"
@@ -185,6 +186,21 @@ static solver_move base_move(int card, int pile, int kind)
     return m;
 }
 
+/* A deal or a redeal as play_moves lists it (a deal names its cards), before it is made. */
+static solver_move stock_move(const deck2_position *p, int action)
+{
+    solver_move m;
+    memset(&m, 0, sizeof m);
+    m.card = SOLVER_NO_CARD;
+    m.action = action;
+    if (action == SOLVER_DEAL) {
+        m.src = SOLVER_PLACE_STOCK;
+        m.ncards = napoleao_round_size(p->nstock);
+        memcpy(m.cards, p->stock, (size_t)m.ncards);
+    }
+    return m;
+}
+
 /* Every legal move into all (MAX_MOVES of room); returns how many. */
 static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move *all)
 {
@@ -197,17 +213,7 @@ static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move
         return n;
     if (p->nstock == 0 && !can_redeal(r, p))
         return n;
-    solver_move *m = &all[n++];
-    memset(m, 0, sizeof *m);
-    m->card = SOLVER_NO_CARD;
-    if (p->nstock == 0) {
-        m->action = SOLVER_REDEAL;
-        return n;
-    }
-    m->action = SOLVER_DEAL;
-    m->src = SOLVER_PLACE_STOCK;
-    m->ncards = napoleao_round_size(p->nstock);
-    memcpy(m->cards, p->stock, (size_t)m->ncards);
+    all[n++] = stock_move(p, p->nstock == 0 ? SOLVER_REDEAL : SOLVER_DEAL);
     return n;
 }
 
@@ -301,7 +307,7 @@ static int apply_redeal(const deck2_rules *r, deck2_position *p, char *err, int 
 }
 
 /* ------------------------------------------------------------------------
- * A card moved from a pile to a base (Player.to_engine, then _move_card). */
+ * A card moved from a pile to a base (the reference's to_engine, then _move_card). */
 
 /* A place's name as the solution format writes it ("pile:3", "kbase:H", "waste"). */
 static const char *place_text(int kind, int index, char *buf, size_t size)
@@ -360,6 +366,10 @@ static int move_destination(const solver_move *m, int card, int *kind, char *err
 {
     char text[200], name[24];
     int is_base = m->dst == SOLVER_PLACE_KBASE || m->dst == SOLVER_PLACE_ABASE;
+    if (is_base && m->dst_index == SOLVER_ANY_SUIT) {
+        *kind = m->dst == SOLVER_PLACE_KBASE ? KBASE : ABASE;
+        return 0;
+    }
     int known = is_base ? m->dst_index >= 0 && m->dst_index < 4
                         : m->dst == SOLVER_PLACE_PILE && m->dst_index >= 1 && m->dst_index <= DECK2_PILES;
     if (!known) {
@@ -405,7 +415,8 @@ static int refuse_base(const deck2_rules *r, const deck2_position *p, int card, 
     return rules_fail(err, errlen, text);
 }
 
-static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move *m, char *err, int errlen)
+static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move *m, solver_move *played, char *err,
+                      int errlen)
 {
     int pile = 0, kind = KBASE;
     if (move_source(p, m, &pile, err, errlen) < 0)
@@ -413,6 +424,7 @@ static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move
     int card = p->piles[pile][p->npiles[pile] - 1];
     if (move_destination(m, card, &kind, err, errlen) < 0 || refuse_base(r, p, card, kind, err, errlen) < 0)
         return -1;
+    *played = base_move(card, pile, kind);
     p->piles[pile][--p->npiles[pile]] = 0;
     if (kind == KBASE)
         p->kbases[card_suit(card)]++;
@@ -421,19 +433,28 @@ static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move
     return 0;
 }
 
-static int napoleao_play_apply(const void *rules, void *table, const solver_move *m, char *err, int errlen)
+static int napoleao_play_apply(const void *rules, void *table, const solver_move *m, solver_move *played, char *err,
+                               int errlen)
 {
     const deck2_rules *r = rules;
     deck2_position *p = table;
     char text[200];
+    solver_move done;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     if (!m)
         return rules_fail(err, errlen, "no move given");
+    if (!played)
+        played = &done;
     switch (m->action) {
-    case SOLVER_DEAL: return apply_deal(r, p, err, errlen);
-    case SOLVER_REDEAL: return apply_redeal(r, p, err, errlen);
-    case SOLVER_MOVE: return apply_move(r, p, m, err, errlen);
+    case SOLVER_DEAL:
+    case SOLVER_REDEAL:
+        done = stock_move(p, m->action);
+        if ((m->action == SOLVER_DEAL ? apply_deal(r, p, err, errlen) : apply_redeal(r, p, err, errlen)) < 0)
+            return -1;
+        *played = done;
+        return 0;
+    case SOLVER_MOVE: return apply_move(r, p, m, played, err, errlen);
     case SOLVER_TURN:
     case SOLVER_JEWEL_FILL:
         snprintf(text, sizeof text, "there is no %s in Paciência Napoleão; actions are deal, redeal, move",
@@ -472,10 +493,37 @@ static int napoleao_play_restricted(const void *rules, const void *table)
 }
 
 /* The family's rules of play, for the registry (families/registry.c). */
+/* The table as a player sees it (solver_play_view): no card of the stock. */
+static void napoleao_play_view(const void *rules, const void *table, view_text *v)
+{
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
+    view_put(v, "{\"stock\": {\"count\": %d}, \"piles\": [", p->nstock);
+    for (int i = 0; i < DECK2_PILES; i++) {
+        view_put(v, i ? ", " : "");
+        view_top(v, p->piles[i], p->npiles[i]);
+    }
+    view_put(v, "]");
+    for (int kind = KBASE; kind <= ABASE; kind++) {
+        const int *counts = kind == KBASE ? p->kbases : p->abases;
+        view_put(v, kind == KBASE ? ", \"kbases\": {" : ", \"abases\": {");
+        for (int s = 0; s < 4; s++) {
+            int n = counts[s], top = s * 13 + (kind == KBASE ? KING + 1 - n : n) - 1;
+            view_put(v, "%s\"%c\": {\"count\": %d, \"top\": ", s ? ", " : "", CARD_SUITS[s], n);
+            view_card(v, n ? top : -1);
+            view_put(v, "}");
+        }
+        view_put(v, "}");
+    }
+    view_put(v, ", \"pass\": {\"number\": %d, \"of\": %d}, \"round\": %d, \"restricted\": %s}", p->redeals + 1,
+             r->redeals + 1, p->rounds, restricted(r, p) ? "true" : "false");
+}
+
 const play_verbs napoleao_play = {
     .start = napoleao_play_start,
     .moves = napoleao_play_moves,
     .apply = napoleao_play_apply,
     .score = napoleao_play_score,
     .restricted = napoleao_play_restricted,
+    .view = napoleao_play_view,
 };

@@ -1,9 +1,8 @@
 /* tomb.c - the Napoleon's Tomb family's rules of play (play.h): a deal's
- * start, the legal moves of a tomb_table, a player's move applied and the
- * move the rules make by themselves, exactly as the reference player
- * (solver/families/tomb/player.py) plays them over the reference engine
- * (solver/rules/tomb.py), which stays their independent checker
- * (tests/test_play_core.py).
+ * start, the legal moves of a tomb_table, a player's move applied with its
+ * refusals, the move the rules make by themselves and the view, checked
+ * against the reference engine (solver/rules/tomb.py) behind the reference
+ * player of tests/reference_players.py (tests/test_play_core.py).
  *
  * The table: four corners build up 7..K (an empty one takes any 7), the tomb
  * builds down 6..A four times over (with n cards it wants 6 - n % 6), cells
@@ -20,6 +19,7 @@
 #include "play.h"
 #include "registry.h"
 #include "tomb_rules.h"
+#include "view.h"
 
 #define RANK(c) ((c) % 13 + 1)
 #define NCORNERS TOMB_CORNERS
@@ -324,7 +324,7 @@ static int cell_source(const tomb_rules *r, const tomb_table *t, const solver_mo
     if (!r->cells)
         return rules_fail(err, errlen, "this game has no cells");
     if (m->src_index < 0 || m->src_index > r->cells)
-        return failf(err, errlen, "there is no cell %d: cells are numbered 1 to %d", m->src_index, r->cells);
+        return failf(err, errlen, "there is no 'cell:%d': cells are numbered 1 to %d", m->src_index, r->cells);
     if (m->src_index == 0) {
         if (m->card == SOLVER_NO_CARD)
             return failf(err, errlen, "say which cell: cell 1 .. cell %d", r->cells);
@@ -403,8 +403,8 @@ static int named_place(const tomb_rules *r, const tomb_table *t, const solver_mo
     if ((!cell && m->dst != SOLVER_PLACE_CORNER) || count == 0 || m->dst_index == 0)
         return 0;
     if (m->dst_index < 0 || m->dst_index > count)
-        return failf(err, errlen, "there is no %s %d: %ss are numbered 1 to %d", cell ? "cell" : "corner", m->dst_index,
-                     cell ? "cell" : "corner", count);
+        return failf(err, errlen, "there is no '%s:%d': %ss are numbered 1 to %d", cell ? "cell" : "corner",
+                     m->dst_index, cell ? "cell" : "corner", count);
     if (cell && t->pos.cells[i] != SOLVER_NO_CARD)
         return failf(err, errlen, "cell %d holds %s", i + 1, card_text(t->pos.cells[i], a));
     if (!cell && !corner_accepts(t, i, cm->card)) {
@@ -470,7 +470,7 @@ static void take(tomb_position *p, const card_move *cm)
 }
 
 /* The card laid on a foundation, if it takes it now (the engine's _put). */
-static int put_home(tomb_table *t, const card_move *cm, char *err, int errlen)
+static int put_home(tomb_table *t, card_move *cm, char *err, int errlen)
 {
     char a[8];
     int rank = RANK(cm->card);
@@ -483,6 +483,7 @@ static int put_home(tomb_table *t, const card_move *cm, char *err, int errlen)
         if (i < 0)
             return failf(err, errlen, "no corner shows %s", rank_text(rank - 1));
         t->corner_cards[i][t->pos.corners[i]++] = (uint8_t)cm->card;
+        cm->to = i;
         return 0;
     }
     int wants = tomb_wants(t->pos.tomb);
@@ -499,7 +500,7 @@ static int put_home(tomb_table *t, const card_move *cm, char *err, int errlen)
 
 /* The card laid on its destination, if it takes it now; the card is lifted
  * from its source first (a cell it leaves is empty). */
-static int put(const tomb_rules *r, tomb_table *t, const card_move *cm, char *err, int errlen)
+static int put(const tomb_rules *r, tomb_table *t, card_move *cm, char *err, int errlen)
 {
     tomb_position *p = &t->pos;
     take(p, cm);
@@ -511,6 +512,7 @@ static int put(const tomb_rules *r, tomb_table *t, const card_move *cm, char *er
         if (i < 0)
             return rules_fail(err, errlen, "no empty cell");
         p->cells[i] = (uint8_t)cm->card;
+        cm->to = i;
         return 0;
     }
     case SOLVER_PLACE_RESERVE:
@@ -522,18 +524,58 @@ static int put(const tomb_rules *r, tomb_table *t, const card_move *cm, char *er
     }
 }
 
-static int move_card(const tomb_rules *r, tomb_table *t, const solver_move *m, char *err, int errlen)
+static int move_card(const tomb_rules *r, tomb_table *t, const solver_move *m, solver_move *played, char *err,
+                     int errlen);
+
+/* The turned card straight from the stock to its place, as the Finnish
+ * sheet words it and the solution format may write it ("8H stock -> cell"):
+ * the turn of that one card, then its move from the waste; `played` is the
+ * move as given, its place numbered. Only where the stock turns one card,
+ * and only for the card that comes next: to a player who cannot see it the
+ * answer is the same as for any card of the face-down stock. */
+static int move_from_stock(const tomb_rules *r, tomb_table *t, const solver_move *m, solver_move *played, char *err,
+                           int errlen)
+{
+    if (r->turn != 1)
+        return failf(err, errlen,
+                     "the stock turns %d cards at a time here: turn them, then move the card from the waste", r->turn);
+    if (!t->pos.nstock)
+        return rules_fail(err, errlen, "the stock is empty");
+    if (t->pos.stock[0] != m->card)
+        return rules_fail(err, errlen, "turn the stock first: its cards are face down");
+    play_turn(r, &t->pos, err, errlen);
+    solver_move from_waste = *m;
+    from_waste.src = SOLVER_PLACE_WASTE;
+    from_waste.src_index = 0;
+    if (m->dst == SOLVER_PLACE_WASTE)
+        *played = from_waste;
+    else if (move_card(r, t, &from_waste, played, err, errlen) < 0)
+        return -1;
+    played->src = SOLVER_PLACE_STOCK;
+    return 0;
+}
+
+/* A card's move; `played` is written as play_moves lists it (a cell and a
+ * corner by the one it went to). */
+static int move_card(const tomb_rules *r, tomb_table *t, const solver_move *m, solver_move *played, char *err,
+                     int errlen)
 {
     card_move cm = { 0 };
     if (m->card != SOLVER_NO_CARD && (m->card < 0 || m->card > 51))
         return failf(err, errlen, "card id %d is not 0..51", m->card);
+    if (m->src == SOLVER_PLACE_STOCK && m->card != SOLVER_NO_CARD)
+        return move_from_stock(r, t, m, played, err, errlen);
     if (source_card(r, t, m, &cm, err, errlen) < 0 || named_place(r, t, m, &cm, err, errlen) < 0
-        || check_route(r, t, &cm, err, errlen) < 0 || find_card(r, t, &cm, err, errlen) < 0)
+        || check_route(r, t, &cm, err, errlen) < 0 || find_card(r, t, &cm, err, errlen) < 0
+        || put(r, t, &cm, err, errlen) < 0)
         return -1;
-    return put(r, t, &cm, err, errlen);
+    source s = { cm.card, cm.src, cm.src == SOLVER_PLACE_CELL ? cm.from + 1 : 0 };
+    int numbered = cm.dst == SOLVER_PLACE_CELL || cm.dst == SOLVER_PLACE_CORNER;
+    emit(played, 0, 1, &s, cm.dst, numbered ? cm.to + 1 : 0);
+    return 0;
 }
 
-static int play_apply(const void *rules, void *table, const solver_move *m, char *err, int errlen)
+static int play_apply(const void *rules, void *table, const solver_move *m, solver_move *played, char *err, int errlen)
 {
     const tomb_rules *r = rules;
     tomb_table *t = table;
@@ -542,16 +584,23 @@ static int play_apply(const void *rules, void *table, const solver_move *m, char
     if (!m)
         return rules_fail(err, errlen, "no move given");
     tomb_table after;
+    solver_move done;
     memcpy(&after, t, sizeof after);
     int rc;
     switch (m->action) {
-    case SOLVER_TURN: rc = play_turn(r, &after.pos, err, errlen); break;
-    case SOLVER_REDEAL: rc = play_redeal(r, &after.pos, err, errlen); break;
-    case SOLVER_MOVE: rc = move_card(r, &after, m, err, errlen); break;
+    case SOLVER_TURN:
+    case SOLVER_REDEAL:
+        stock_move(r, t, &done, 0, 1); /* as listed, before it is made: a turn names its cards */
+        rc = m->action == SOLVER_TURN ? play_turn(r, &after.pos, err, errlen) : play_redeal(r, &after.pos, err, errlen);
+        break;
+    case SOLVER_MOVE: rc = move_card(r, &after, m, &done, err, errlen); break;
     default: rc = rules_fail(err, errlen, "there is no such action in this game; actions are turn, redeal, move");
     }
-    if (rc == 0)
+    if (rc == 0) {
         memcpy(t, &after, sizeof after);
+        if (played)
+            *played = done;
+    }
     return rc;
 }
 
@@ -597,6 +646,39 @@ static int play_score(const void *rules, const void *table)
     return n;
 }
 
+/* The table as a player sees it (solver_play_view): no card of the stock. */
+static void play_view(const void *rules, const void *table, view_text *v)
+{
+    const tomb_rules *r = rules;
+    const tomb_table *t = table;
+    const tomb_position *p = &t->pos;
+    int fan = r->turn < 3 ? r->turn : 3;
+    fan = fan < p->nwaste ? fan : p->nwaste;
+    view_put(v, "{\"stock\": {\"count\": %d}, \"waste\": {\"count\": %d, \"fan\": ", p->nstock, p->nwaste);
+    view_cards(v, p->waste + p->nwaste - fan, fan);
+    view_put(v, "}, \"cells\": [");
+    for (int i = 0; i < r->cells; i++) {
+        view_put(v, i ? ", " : "");
+        view_card(v, p->cells[i] == SOLVER_NO_CARD ? -1 : p->cells[i]);
+    }
+    view_put(v, "], \"reserve\": ");
+    if (r->sixes_reserve)
+        view_cards(v, p->reserve, p->nreserve);
+    else
+        view_put(v, "null");
+    view_put(v, ", \"corners\": [");
+    for (int i = 0; i < NCORNERS; i++) {
+        view_put(v, i ? ", " : "");
+        view_top(v, t->corner_cards[i], p->corners[i]);
+    }
+    view_put(v, "], \"tomb\": {");
+    view_top_fields(v, t->tomb_cards, p->tomb);
+    int wants = tomb_wants(p->tomb), rounds = TOMB_SIZE / TOMB_BASE, round = p->tomb / TOMB_BASE + 1;
+    view_put(v, wants ? ", \"wants\": %d" : ", \"wants\": null", wants);
+    view_put(v, ", \"round\": %d, \"rounds\": %d}", round < rounds ? round : rounds, rounds);
+    view_put(v, ", \"pass\": {\"number\": %d, \"of\": %d}}", p->redeals + 1, r->passes);
+}
+
 /* The family's rules of play, for the registry (families/registry.c). */
 const play_verbs tomb_play = {
     .start = play_start,
@@ -604,4 +686,5 @@ const play_verbs tomb_play = {
     .apply = play_apply,
     .automatic = play_auto,
     .score = play_score,
+    .view = play_view,
 };

@@ -6,8 +6,8 @@ Adding a family: one folder here, one C module under ``csrc/families/``,
 one registration in :data:`FAMILIES` below.
 
 >>> from solver.variants import load
->>> of(load("napoleons-tomb-3")).name, engine("tomb").__name__
-('tomb', 'solver.rules.tomb')
+>>> of(load("napoleons-tomb-3")).name
+'tomb'
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any, TypeAlias, TypeGuard
 
 from ..errors import VariantError
-from .base import BaseVariant, Engine, Family
+from .base import BaseVariant, Family
 from .jewel import FAMILY as JEWEL
 from .jewel import JewelPosition
 from .napoleao import FAMILY as NAPOLEAO
@@ -29,10 +29,8 @@ __all__ = [
     "NAPOLEAO",
     "TOMB",
     "AnyPosition",
-    "Engine",
     "Family",
     "POSITION_CLASSES",
-    "engine",
     "get",
     "JewelPosition",
     "NapoleaoPosition",
@@ -73,8 +71,3 @@ def of_position(pos: object) -> Family | None:
 def is_position(value: object) -> TypeGuard[AnyPosition]:
     """Whether ``value`` is a position of one of the families."""
     return type(value) in _BY_POSITION
-
-
-def engine(family: str) -> Engine:
-    """The reference rules engine of ``family`` (legal_moves, play, replay, search)."""
-    return get(family).engine

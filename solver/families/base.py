@@ -15,15 +15,13 @@ from dataclasses import dataclass, fields
 from dataclasses import field as dc_field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card
 from ..errors import CoreError
 
 if TYPE_CHECKING:
     from .._core import CData
-    from ..notation import Move
-    from ..vocabulary import Verdict
     from .player import Player
 
 #: The fields that name or describe a variant, or say where it was read
@@ -167,27 +165,6 @@ def fill(array: CData, cards: Iterable[Card], what: str, size: int = 104) -> int
 # The record of a family: everything the rest of the library asks of it.
 
 
-class Engine(Protocol):
-    """What each reference engine module offers (:mod:`solver.rules.tomb`,
-    :mod:`~solver.rules.napoleao`, :mod:`~solver.rules.jewel`). A position
-    given to it must be of its own family: a pairing read from the variant at
-    run time, which no static type says, so its positions are ``Any`` here."""
-
-    __name__: str
-
-    def legal_moves(self, pos: Any) -> list[Move]: ...
-
-    def play(self, pos: Any, move: Move) -> Any: ...
-
-    def replay(self, start: Any, moves: Iterable[Move | dict[str, Any]]) -> Any: ...
-
-    def score(self, pos: Any) -> int: ...
-
-    def is_won(self, pos: Any) -> bool: ...
-
-    def search(self, pos: Any, max_positions: int = ...) -> tuple[Verdict, int, list[Move]]: ...
-
-
 @dataclass(frozen=True)
 class Family:
     """One game family: the record every other module asks instead of
@@ -205,9 +182,6 @@ class Family:
     make_variant: Callable[[dict[str, Any], dict[str, Any], str], BaseVariant]
     #: Its positions' class, whose ``start(deal, variant)`` deals a game.
     position: type[Any]
-    #: Its reference rules engine: the independent checker of every line,
-    #: and the rules a :class:`~solver.session.Game` plays by.
-    engine: Engine
     #: What it adds for a player (the player's notation, the view).
     player: Player[Any]
     #: The C core: the family's number there (csrc/families/registry.c), its

@@ -12,8 +12,8 @@ from types import ModuleType
 from typing import Any
 
 from .._core import lib
-from .base import Engine, Family
-from .play import core_number
+from .base import Family
+from .play import CorePlay, core_number
 from .player import Player
 
 #: Shortcuts of the two-deck games (docs/search.md) and their C flags.
@@ -26,21 +26,18 @@ SHORTCUTS = {
 }
 
 
-def family(
-    name: str, position: type[Any], fields: ModuleType, core: ModuleType, engine: Engine, player: Player[Any]
-) -> Family:
+def family(name: str, position: type[Any], fields: ModuleType, core: ModuleType) -> Family:
     """The record of a family this core plays: ``fields``, its variant
     module (the variant's class ``VARIANT``, ``SCHEMA`` and ``make``);
     ``core``, its conversion of rules and positions (``rules``,
-    ``position``)."""
+    ``position``, ``from_table``)."""
     return Family(
         name=name,
         variant=fields.VARIANT,
         schema=fields.SCHEMA,
         make_variant=fields.make,
         position=position,
-        engine=engine,
-        player=player,
+        player=Player(CorePlay(name, core.rules, core.position, core.from_table)),
         core_number=core_number(name),
         rules_struct=core.rules,
         position_struct=core.position,

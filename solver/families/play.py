@@ -16,7 +16,8 @@ reference engines (:mod:`solver.rules`) check both in the tests
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .._core import ffi, lib
 from ..cards import Card
 from ..errors import CoreError
-from ..notation import Move
+from ..notation import IllegalMoveError, Move
 
 if TYPE_CHECKING:
     from .._core import CData
@@ -57,6 +58,8 @@ _ACTIONS = {
     "move": lib.SOLVER_MOVE,
 }
 _ERR = 240
+#: Where a position made by the core keeps the core's struct of it.
+_KEPT = "_core_table"
 
 
 def place_name(kind: int, index: int, engine: bool = False) -> str:
@@ -86,14 +89,17 @@ def record_move(m: CData, engine: bool = False) -> Move:
 
 def place_record(name: str, two_decks: bool) -> tuple[int, int] | None:
     """The kind and index of a place the player names (None: no such place;
-    a bare ``cell``, ``kbase``... has index 0 / no suit: -1)."""
+    a bare ``cell`` has index 0, a bare ``kbase``, ``abase``, ``foundation``
+    SOLVER_ANY_SUIT)."""
     kind, _, index = name.partition(":")
     found = [k for k, n in _NAMES.items() if n == kind]
     if not found:
         return None
     k = found[-1] if two_decks else found[0]  # "reserve": the two-deck games' piles, the Tomb's sixes
     if k in _SUIT_PLACES:
-        return (k, "CSHD".index(index)) if index and index in "CSHD" and len(index) == 1 else (k, -1)
+        if not index:
+            return k, lib.SOLVER_ANY_SUIT
+        return (k, "CSHD".index(index)) if len(index) == 1 and index in "CSHD" else None
     if not index:
         return k, 0
     return (k, int(index)) if index.isascii() and index.isdigit() and int(index) < 100 else None
@@ -127,34 +133,126 @@ class CorePlay:
         """The family's number in the core."""
         return core_number(self.family)
 
+    def _table(self, pos: Any) -> CData:
+        """The core's play struct of ``pos``: a copy of the one the core left
+        when it made ``pos`` (:meth:`apply`), else made from the position,
+        every place checked."""
+        kept = pos.__dict__.get(_KEPT)
+        if kept is None:
+            return self.table(pos)
+        ctype, data = kept
+        t = ffi.new(ctype)
+        ffi.memmove(t, data, len(data))
+        return t
+
     def _call(self, verb: str) -> Any:
         call = getattr(lib, f"solver_play_{verb}")
         return lambda *args: call(self.number, *args)
 
-    def moves(self, pos: Any) -> tuple[list[Move], CData]:
-        """Every legal move of ``pos``, as Moves (cards named) and as the
-        core's array of move records (the i-th record: ``array + i``)."""
+    def moves(self, pos: Any, engine: bool = False) -> tuple[list[Move], CData]:
+        """Every legal move of ``pos``, as Moves (cards named; ``engine``: the
+        places as the solution format names them) and as the core's array of
+        move records (the i-th record: ``array + i``)."""
         out = ffi.new("solver_move[]", lib.PLAY_MAX_MOVES)
         err = ffi.new("char[]", _ERR)
-        n = self._call("moves")(self.rules(pos.variant), self.table(pos), out, lib.PLAY_MAX_MOVES, err, _ERR)
+        n = self._call("moves")(self.rules(pos.variant), self._table(pos), out, lib.PLAY_MAX_MOVES, err, _ERR)
         if n < 0:
             raise CoreError(ffi.string(err).decode())
-        return [record_move(out[i]) for i in range(min(n, lib.PLAY_MAX_MOVES))], out
+        return [record_move(out[i], engine) for i in range(min(n, lib.PLAY_MAX_MOVES))], out
 
-    def apply(self, pos: Any, m: CData, engine_move: Move) -> Any:
-        """The position after the move record ``m`` (``engine_move``: the
-        move as the reference engine writes it, for the position's
-        history), or the core's reason as a string."""
-        t = self.table(pos)
+    def apply(self, pos: Any, m: CData) -> tuple[CData, Any] | str:
+        """The move record ``m`` (a player's move: its places may be named by
+        their kind alone) applied to ``pos``: the move as made (the core's
+        record of it, every place numbered, a turn's cards named) and the
+        position after it; or the core's reason it is refused, as a string."""
+        t = self._table(pos)
+        played = ffi.new("solver_move *")
         err = ffi.new("char[]", _ERR)
-        if self._call("apply")(self.rules(pos.variant), t, m, err, _ERR) != 0:
+        if self._call("apply")(self.rules(pos.variant), t, m, played, err, _ERR) != 0:
             return ffi.string(err).decode()
         after = self.from_table(t, pos.variant)
-        return replace(after, deal=pos.deal, moves_played=pos.moves_played + 1, history=pos.history + (engine_move,))
+        history = pos.history + (record_move(played, engine=True),)
+        after = replace(after, deal=pos.deal, moves_played=pos.moves_played + 1, history=history)
+        # The struct kept beside the (frozen) position, outside its fields: a
+        # position made from it by dataclasses.replace is converted afresh.
+        object.__setattr__(after, _KEPT, (ffi.typeof(t), bytes(ffi.buffer(t))))
+        return played, after
+
+    def made(self, pos: Any, move: Move) -> tuple[CData, Any]:
+        """``move`` (the solution format's, or a player's) applied to ``pos``:
+        the core's record of the move as made and the position after it. A
+        move the rules refuse raises :class:`~solver.notation.IllegalMoveError`
+        with the core's reason; so does a turn or a deal naming other cards
+        than the stock turns."""
+        record = self.record(move, two_decks=pos.variant.decks == 2)
+        out = f"there is no place {move.src or move.dst} in this game" if record is None else self.apply(pos, record)
+        if isinstance(out, str):
+            raise IllegalMoveError(f"{move}: {out}", move, out)
+        played, after = out
+        if move.cards and move.action in ("turn", "deal"):
+            turned = record_move(played).cards
+            if move.cards != turned:
+                shown = " ".join(c.pretty() for c in turned)
+                reason = (
+                    f"the next stock card is {shown}"
+                    if len(turned) == 1
+                    else f"the next {len(turned)} stock cards are {shown}"
+                )
+                raise IllegalMoveError(f"{move}: {reason}", move, reason)
+        return played, after
+
+    def play(self, pos: Any, move: Move) -> tuple[Move, Any]:
+        """``move`` (the solution format's, or a player's) applied to ``pos``:
+        the move as made, in the solution format (its cards named), and the
+        position after it (:meth:`made`)."""
+        played, after = self.made(pos, move)
+        return record_move(played, engine=True), after
+
+    def replay(self, start: Any, moves: Iterable[Move]) -> Any:
+        """The position after ``moves`` (the solution format's) from
+        ``start``; the first the rules refuse raises
+        :class:`~solver.notation.IllegalMoveError` saying its 1-based number."""
+        pos = start
+        for number, move in enumerate(moves, 1):
+            try:
+                _, pos = self.play(pos, move)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"move {number} ({move}): {exc.reason}", move, exc.reason, number) from None
+        return pos
+
+    def legal(self, pos: Any) -> list[Move]:
+        """The legal moves of ``pos`` in the solution format, each once (a
+        move onto one of several empty cells is one move there)."""
+        out: list[Move] = []
+        for m in self.moves(pos, engine=True)[0]:
+            if m not in out:
+                out.append(m)
+        return out
+
+    def view(self, pos: Any) -> dict[str, Any]:
+        """The table of ``pos`` as a player sees it (the core's JSON: the
+        counts of face-down cards, never which they are)."""
+        rules, t = self.rules(pos.variant), self._table(pos)
+        err = ffi.new("char[]", _ERR)
+        size = 1024
+        while True:
+            out = ffi.new("char[]", size)
+            n = self._call("view")(rules, t, out, size, err, _ERR)
+            if n < 0:
+                raise CoreError(ffi.string(err).decode())
+            if n < size:
+                view: dict[str, Any] = json.loads(ffi.string(out).decode())
+                return view
+            size = n + 1
+
+    def restricted(self, pos: Any) -> bool:
+        """Whether a restriction of the rules holds now (Paciência Napoleão's
+        first rounds: only a card that starts a base leaves the piles)."""
+        return bool(self._call("restricted")(self.rules(pos.variant), self._table(pos)) > 0)
 
     def auto(self, pos: Any, enabled: bool) -> Move | None:
         out = ffi.new("solver_move *")
-        if not self._call("auto")(self.rules(pos.variant), self.table(pos), enabled, out):
+        if not self._call("auto")(self.rules(pos.variant), self._table(pos), enabled, out):
             return None
         return record_move(out)
 
@@ -170,5 +268,5 @@ class CorePlay:
                 if place is None:
                     return None
                 setattr(r, side, place[0])
-                setattr(r, f"{side}_index", max(place[1], 0))
+                setattr(r, f"{side}_index", place[1])
         return r

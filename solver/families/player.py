@@ -1,49 +1,26 @@
-"""What every family's player side shares: the refusals a game says before
-asking the rules, numbered places, and the base of each family's
-:class:`Player` (:mod:`solver.session` plays through it).
+"""A family's rules of play for a player: :class:`Player`, over the core's
+(:mod:`solver.session` plays through it), and how a player's move names a
+legal one.
 
->>> indexed("cell:2", "cell", 4), indexed("cell", "cell", 4)
-(1, None)
+>>> from solver.cards import Card
+>>> names(Move("move", src="waste", dst="cell"), Move.move(Card.parse("JD"), "waste", "cell:3"))
+True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
-from ..cards import Card
-from ..notation import Move
+from ..notation import IllegalMoveError, Move
 from .play import CorePlay, record_move
 
 
-def indexed(place: str, kind: str, count: int) -> int | None:
-    """The 0-based index of ``kind:N`` (1..count); ``None`` for the bare kind."""
-    _, sep, index = place.partition(":")
-    if not sep:
-        return None
-    if not (index.isascii() and index.isdigit()) or not 1 <= int(index) <= count:
-        raise Refused(f"there is no {place!r}: {kind}s are numbered 1 to {count}")
-    return int(index) - 1
-
-
 class Refused(Exception):
-    """A move the game refuses before asking the engine (the reason
-    names only what the player sees)."""
+    """A move the rules refuse (the reason names only what the player sees)."""
 
 
 #: The positions of one family.
 P = TypeVar("P")
-
-#: A function fixing the position after an engine's move: the place the
-#: player chose among interchangeable ones.
-Fix = Callable[[P], P]
-
-
-def card_move(m: Move) -> tuple[Card, str, str]:
-    """The card and places of an engine's card move (it names all three)."""
-    assert m.card is not None and m.src is not None and m.dst is not None, m
-    return m.card, m.src, m.dst
 
 
 def move_places(move: Move) -> tuple[str, str]:
@@ -54,17 +31,15 @@ def move_places(move: Move) -> tuple[str, str]:
 
 
 class Player(Generic[P]):
-    """What a family adds to its rules of play for a player (one subclass a
-    family): its moves in the player's notation, which names no card the
-    player cannot see, and its table as the player sees it.
+    """A family's rules of play for a player, all of them the core's
+    (csrc/play.h, which the page runs too): its moves in the player's
+    notation, which names no card the player cannot see, the refusals with
+    their reasons, the moves the rules make by themselves, and the table as
+    the player sees it."""
 
-    ``engine``: the rules of play, today the family's reference engine
-    (:mod:`solver.rules`), which every move is checked by."""
-
-    engine: Any
-
-    #: The rules of play: the core's (csrc/play.h), which the page runs too.
-    core: CorePlay
+    def __init__(self, core: CorePlay) -> None:
+        #: The rules of play: the core's.
+        self.core = core
 
     def legal(self, pos: P) -> list[Move]:
         """The legal moves in the player's notation, by the core."""
@@ -74,62 +49,43 @@ class Player(Generic[P]):
         """``move`` (the player's notation) played by the core: the move as
         played (its card and places named, no hidden card) and the position
         after it. A move the rules refuse raises :class:`Refused` with the
-        reason (the player's side's, else the core's)."""
+        core's reason."""
+        if move.action == "move":
+            move_places(move)
         legal, records = self.core.moves(pos)
-        for i, m in enumerate(legal):
-            if names(move, m):
-                after = self.core.apply(pos, records + i, record_move(records[i], engine=True))
-                assert not isinstance(after, str), after
-                return self.blind(m), after
-        engine_move, _ = self.to_engine(pos, move)  # the player's side's refusals
-        record = self.core.record(move, two_decks=pos.variant.decks == 2)  # type: ignore[attr-defined]
+        record = next((records + i for i, m in enumerate(legal) if names(move, m)), None)
+        if record is None:
+            record = self.core.record(move, two_decks=pos.variant.decks == 2)  # type: ignore[attr-defined]
         if record is None:
             raise Refused(f"there is no place {move.src or move.dst} in this game")
-        after = self.core.apply(pos, record, engine_move)
-        if isinstance(after, str):
-            raise Refused(after)
-        return self.blind(engine_move), after
+        out = self.core.apply(pos, record)
+        if isinstance(out, str):
+            raise Refused(out)
+        played, after = out
+        return self.blind(record_move(played)), after
 
     def auto(self, pos: P, enabled: bool) -> Move | None:
         """The move the rules make by themselves in ``pos``, if any (the core's)."""
         m = self.core.auto(pos, enabled)
         return None if m is None else self.blind(m)
 
-    def reference_auto(self, pos: P, enabled: bool) -> Move | None:
-        """The move the rules make by themselves, by the reference engine."""
-        return None
-
-    def reference_legal(self, pos: P) -> list[Move]:
-        """The legal moves in the player's notation, by the reference engine."""
-        raise NotImplementedError
-
-    def reference_play(self, pos: P, move: Move) -> tuple[Move, P]:
-        """``move`` (the player's notation) played by the reference engine:
-        the move as played (its card and places named) and the position
-        after it. Raises :class:`Refused`, or the engine's
-        :class:`~solver.notation.IllegalMoveError`."""
-        engine_move, fix = self.to_engine(pos, move)
-        after = self.engine.play(pos, engine_move)
-        played = self.to_player(pos, engine_move)
-        if fix is not None:
-            after, played = fix(after), replace(played, dst=move.dst)
-        return played, after
-
-    def to_engine(self, pos: P, move: Move) -> tuple[Move, Fix[P] | None]:
-        """The engine's move for ``move`` and a function fixing the position
-        after it (the place the player chose among interchangeable ones)."""
-        raise NotImplementedError
-
     def to_player(self, pos: P, move: Move) -> Move:
-        """An engine move of ``pos`` in the player's notation."""
-        raise NotImplementedError
+        """A move of ``pos`` in the solution format (a line's, the blind
+        player's) in the player's notation: each place by its number (a cell,
+        a corner: the one the core puts the card in)."""
+        try:
+            played, _ = self.core.made(pos, move)
+        except IllegalMoveError as exc:
+            raise Refused(exc.reason) from None
+        return self.blind(record_move(played))
 
     def view(self, pos: P) -> dict[str, Any]:
-        raise NotImplementedError
+        """The table as the player sees it, as JSON (the core's)."""
+        return self.core.view(pos)
 
     @staticmethod
     def blind(move: Move) -> Move:
-        """An engine move with the cards the player does not see taken out."""
+        """A move with the cards the player does not see taken out."""
         if move.action in ("turn", "deal"):
             return Move(move.action)
         if move.action == "jewel":
@@ -157,11 +113,3 @@ def names(move: Move, m: Move) -> bool:
 def kind(place: str | None) -> str:
     """The kind of a place: ``cell`` of ``cell:2``."""
     return (place or "").partition(":")[0]
-
-
-def card_name(c: Card | None) -> str | None:
-    return None if c is None else str(c)
-
-
-def top(cards: tuple[Card, ...]) -> dict[str, Any]:
-    return {"top": card_name(cards[-1]) if cards else None, "count": len(cards)}

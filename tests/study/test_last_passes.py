@@ -5,7 +5,7 @@ import pytest
 
 from solver import core
 from solver.api import solve, start_position
-from solver.families import engine
+from solver.rules import reference as engine
 
 
 def _reference_last_pass_starts(pos):

@@ -8,12 +8,11 @@ structs), player.
 
 from __future__ import annotations
 
-from ...rules import jewel as engine
 from .. import deck2
-from . import core, player, variant
+from . import core, variant
 from .position import JewelPosition
 from .variant import JewelVariant
 
 __all__ = ["FAMILY", "JewelPosition", "JewelVariant"]
 
-FAMILY = deck2.family("jewel", JewelPosition, variant, core, engine, player.Player())
+FAMILY = deck2.family("jewel", JewelPosition, variant, core)

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 
 from ...cards import SUITS, Card
 from ...deals import Deal, DealError
-from ...errors import VariantError
+from ...errors import CoreError, VariantError
 from ...notation import Move
-from ...rules.jewel import space_pending
 from ..base import BaseVariant
 from .variant import JewelVariant
 
@@ -126,7 +125,12 @@ class JewelPosition:
         for i, pile in enumerate(self.bottoms, 1):
             lines.append(row(f"bottom {i}:", cards(pile)))
         jewels = f"{len(self.jewels)} face down"
-        pending = space_pending(self)
+        from . import FAMILY  # the family's record, which needs this class first
+
+        try:
+            pending = FAMILY.player.view(self)["jewels"]["pending"]
+        except CoreError:  # a position no game reaches (built by hand): no place is said to wait
+            pending = None
         if pending:
             jewels += f" (the next fills {pending})"
         lines.append(row("jewels:", jewels))

@@ -7,12 +7,11 @@ variant, position, core (the two-deck core's structs), player.
 
 from __future__ import annotations
 
-from ...rules import napoleao as engine
 from .. import deck2
-from . import core, player, variant
+from . import core, variant
 from .position import NapoleaoPosition
 from .variant import NapoleaoVariant
 
 __all__ = ["FAMILY", "NapoleaoPosition", "NapoleaoVariant"]
 
-FAMILY = deck2.family("napoleao", NapoleaoPosition, variant, core, engine, player.Player())
+FAMILY = deck2.family("napoleao", NapoleaoPosition, variant, core)

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 
 from ...cards import SUITS, Card
 from ...deals import Deal, DealError
-from ...errors import VariantError
+from ...errors import CoreError, VariantError
 from ...notation import Move
-from ...rules.napoleao import restricted
 from ..base import BaseVariant
 from .variant import NapoleaoVariant
 
@@ -138,7 +137,13 @@ class NapoleaoPosition:
             status += ", no round dealt yet"
         else:
             status += f", round {self.rounds}"
-            if restricted(self):
+            from . import FAMILY  # the family's record, which needs this class first
+
+            try:
+                restricted = FAMILY.player.core.restricted(self)
+            except CoreError:  # a position no game reaches (built by hand): no restriction is said
+                restricted = False
+            if restricted:
                 status += " (restricted: only a King or an Ace that starts an empty base leaves the piles)"
         lines.append(status)
         lines.append(f"score: {self.score}/{DECK_SIZE}" + (" (won)" if self.won else ""))

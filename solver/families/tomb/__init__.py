@@ -7,10 +7,10 @@ the family, and its parts by module: variant, position, core, player.
 
 from __future__ import annotations
 
-from ...rules import tomb as engine
 from ..base import Family
-from ..play import core_number
-from . import core, player, variant
+from ..play import CorePlay, core_number
+from ..player import Player
+from . import core, variant
 from .position import TombPosition
 from .variant import TombVariant
 
@@ -22,8 +22,7 @@ FAMILY = Family(
     schema=variant.SCHEMA,
     make_variant=variant.make,
     position=TombPosition,
-    engine=engine,
-    player=player.Player(),
+    player=Player(CorePlay("tomb", core.rules, core.table, core.from_table)),
     core_number=core_number("tomb"),
     rules_struct=core.rules,
     position_struct=core.position,

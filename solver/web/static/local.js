@@ -23,9 +23,10 @@
 // variants list's), and the hints' limits. `bits(name)` gives the verdict
 // index's bitset of a variant (inflated: a Uint8Array), or {bits, unknown}.
 //
-// Ported from Python, and to be kept in step with it: solver/session.py
-// (Game, _Lines), solver/families/*/player.py (the refusals said before the
-// rules are asked, the views), solver/hints.py (hint, _fallback),
+// The rules of play, their refusals and the table a player sees are the
+// core's. Ported from Python, and to be kept in step with it:
+// solver/session.py (Game, _Lines), solver/families/player.py (a player's
+// move named among the legal ones), solver/hints.py (hint, _fallback),
 // solver/blind.py (the careful player: fair hints, the hints' fallback, the
 // difficulty), solver/verdicts (lookup, random_deal, difficulty) and
 // solver/web/__init__.py (the routes, _view, _hint_json, _fair_hint_json,
@@ -33,13 +34,14 @@
 
 import { Core } from "./core.js";
 import {
-  HOME_PLACES, MoveError, brief, cardOf, cardPretty, cardRank, cardSuit, cardText, describe, isObject, moveJson,
-  parseMove, placeKind, pyRepr, say, stepName, stepText,
+  HOME_PLACES, MoveError, brief, cardOf, cardRank, describe, isObject, moveJson, parseMove, placeKind, say,
+  stepName, stepText,
 } from "./words.js";
 
 const MAX_NUMBER = 10n ** 20n;
 const MAX_MOVES = 5000;
 const LINE_ROOM = 10000;
+const VIEW_ROOM = 16384; // bytes for a view's JSON (solver_play_view): a jewel box's is under 2,000
 const DIFFICULTIES = {
   blind: "a careful player who cannot see the stock wins it",
   sighted: "only a player who sees the stock wins it; the careful blind player loses it",
@@ -57,7 +59,6 @@ export class ApiError extends Error {
     this.status = status;
   }
 }
-class Refused extends Error {}
 class IllegalMove extends MoveError {}
 const bad = (status, message) => new ApiError(status, message);
 
@@ -81,6 +82,8 @@ class Play {
     this.stateBuf = c.malloc(Math.max(...core.families.map((f) => this.L[f.table][""])));
     this.movesBuf = c.malloc(this.moveSize * this.K.PLAY_MAX_MOVES);
     this.record = c.malloc(this.moveSize);
+    this.played = c.malloc(this.moveSize);
+    this.viewBuf = c.malloc(VIEW_ROOM);
     this.err = c.malloc(240);
     this.cardsBuf = c.malloc(104);
     this.textBuf = c.malloc(64);
@@ -118,13 +121,16 @@ class Play {
   }
 
   // A place name as the core's (kind, index), as play.place_record reads
-  // it (a bare suited place: suit 0), or null for no such place.
+  // it (a bare suited place: SOLVER_ANY_SUIT), or null for no such place.
   placeOf(name, twoDecks) {
     const i = name.indexOf(":");
     const kind = i < 0 ? name : name.slice(0, i), index = i < 0 ? "" : name.slice(i + 1);
     if (!Object.prototype.hasOwnProperty.call(this.placeKinds, kind)) return null;
     const k = kind === "reserve" && twoDecks ? this.K.SOLVER_PLACE_RESERVE_PILE : this.placeKinds[kind];
-    if (this.suitKinds.includes(k)) return [k, index.length === 1 && "CSHD".includes(index) ? "CSHD".indexOf(index) : 0];
+    if (this.suitKinds.includes(k)) {
+      if (!index) return [k, this.K.SOLVER_ANY_SUIT];
+      return index.length === 1 && "CSHD".includes(index) ? [k, "CSHD".indexOf(index)] : null;
+    }
     if (!index) return [k, 0];
     return /^[0-9]+$/.test(index) && Number(index) < 100 ? [k, Number(index)] : null;
   }
@@ -216,13 +222,14 @@ class Rules {
     return out;
   }
 
-  // The core's move applied: the position after it, or {error}.
+  // The core's move applied: the position after it and the move as made
+  // (every place numbered), or {error}.
   applyRecord(state, move) {
     const p = this.play;
     p.load(state);
-    p.writeRecord(move, !this.tomb);
-    if (this.cApply(this.ptr, p.stateBuf, p.record, p.err, 240) !== 0) return { error: p.errText() };
-    return { state: p.save(this.size) };
+    p.writeRecord(move, this.decks === 2);
+    if (this.cApply(this.ptr, p.stateBuf, p.record, p.played, p.err, 240) !== 0) return { error: p.errText() };
+    return { state: p.save(this.size), played: p.readRecord(p.played) };
   }
 
   auto(state, enabled) {
@@ -263,15 +270,7 @@ class Rules {
     const n = i32(s, this.f[count] + 4 * i), base = this.f[field] + stride * i;
     return Array.from(s.subarray(base, base + n));
   }
-  cornerCards(s, i) {
-    const n = i32(s, this.f.corners + 4 * i), base = this.f.corner_cards + 7 * i;
-    return Array.from(s.subarray(base, base + n));
-  }
-  tombCards(s) { return Array.from(s.subarray(this.f.tomb_cards, this.f.tomb_cards + i32(s, this.f.tomb))); }
   jewelPile(s, i) { return this.pile(s, "tableau", "ntableau", 104, i); }
-  lid(s) {
-    return Array.from(s.subarray(this.f.lid, this.f.lid + 5)).map((c) => (c === this.play.K.DECK2_NO_CARD ? null : c));
-  }
 
   // The exact position (every field, every card), as a string: two
   // positions are equal when their keys are.
@@ -289,247 +288,52 @@ class Rules {
     return parts.map((x) => String.fromCharCode(x.length, ...x)).join("");
   }
 
-  // The place the next jewel must fill (jewel.space_pending), or null.
-  pending(s) {
-    if (!i32(s, this.f.njewels)) return null;
-    const lid = this.lid(s);
-    for (let i = 0; i < 5; i++) if (lid[i] === null) return `lid:${i + 1}`;
-    for (let i = 0; i < 8; i++) if (!i32(s, this.f.ntableau + 4 * i)) return i < 4 ? `side:${i + 1}` : `bottom:${i - 3}`;
-    return null;
-  }
-
-  // -- a player's move: the refusals the family says before asking the
-  // rules (solver/families/*/player.py, to_engine), then the core's
-
-  // Plays `move` (parsed player's notation), as Player.play does: the
-  // legal move it names, else the refusals of the player's side, else the
-  // core's reason. Returns {played, state}; throws IllegalMove saying why,
-  // naming nothing the player cannot see.
+  // -- a player's move (Player.play): the legal move it names, else the
+  // move as it is given, played by the core. Returns {played, state};
+  // throws IllegalMove with the core's reason, naming nothing the player
+  // cannot see.
   apply(state, move) {
-    const legal = this.moves(state);
-    for (const m of legal) {
-      if (!names(move, m)) continue;
-      const out = this.applyRecord(state, m);
-      if (out.error !== undefined) throw new Error(`the core refuses its own move ${describe(m)}: ${out.error}`);
-      return { played: m, state: out.state };
+    const refuse = (why) => new IllegalMove(`${describe(move)}: ${why}`);
+    if (move.action === "move" && (!move.src || !move.dst)) {
+      throw refuse("a move needs 'from' and 'to': place names such as 'waste', 'cell:2' or 'pile:7'");
     }
-    try {
-      const played = this.tomb ? this.prepareTomb(state, move)
-        : this.family === "napoleao" ? this.prepareNapoleao(state, move) : this.prepareJewel(state, move);
-      if (!this.play.recordable(move, !this.tomb)) throw new Refused(`there is no place ${move.src || move.dst} in this game`);
-      const out = this.applyRecord(state, move);
-      if (out.error !== undefined) throw new Refused(out.error);
-      return { played, state: out.state };
-    } catch (e) {
-      if (e instanceof Refused) throw new IllegalMove(`${describe(move)}: ${e.message}`);
-      throw e;
+    const named = this.moves(state).find((m) => names(move, m));
+    if (!named && !this.play.recordable(move, this.decks === 2)) {
+      throw refuse(`there is no place ${move.src || move.dst} in this game`);
     }
+    const out = this.applyRecord(state, named || move);
+    if (out.error === undefined) return { played: out.played, state: out.state };
+    if (named) throw new Error(`the core refuses its own move ${describe(named)}: ${out.error}`);
+    throw refuse(out.error);
   }
 
-  prepareTomb(s, move) {
-    const v = this.rules, a = move.action;
-    if (a === "turn" || a === "redeal") return blind(a);
-    if (a !== "move") throw new Refused(`there is no ${a} in ${this.name}; actions are turn, redeal, move`);
-    const { src, dst } = move;
-    const card = this.tombSourceCard(s, src, move.card);
-    const srcKind = placeKind(src), dstKind = placeKind(dst);
-    const cells = this.tombCells(s);
-    const counts = [0, 1, 2, 3].map((i) => i32(s, this.f.corners + 4 * i));
-    const accepts = (n) => (n === 0 ? cardRank(card) === 7 : 6 + n < 13 && cardRank(card) === 7 + n);
-    if (dst.includes(":") && (dstKind === "cell" || dstKind === "corner") && !(dstKind === "cell" && !v.cells)) {
-      const i = indexed(dst, dstKind, dstKind === "cell" ? v.cells : 4);
-      if (dstKind === "cell") {
-        if (cells[i] !== null) throw new Refused(`cell ${i + 1} holds ${cardPretty(cells[i])}`);
-      } else if (!accepts(counts[i])) {
-        const n = counts[i];
-        if (!n) throw new Refused(`corner ${i + 1} is empty: it takes only a 7`);
-        if (6 + n === 13) throw new Refused(`corner ${i + 1} is full`);
-        const top = this.cornerCards(s, i)[n - 1];
-        throw new Refused(`corner ${i + 1} shows ${cardPretty(top)} and wants ${rankName(cardRank(top) + 1)}`);
-      }
-    }
-    return { action: "move", card, src: srcKind, dst: dstKind };
-  }
-
-  tombSourceCard(s, src, card) {
-    const v = this.rules, kind = placeKind(src);
-    if (kind === "waste") {
-      const n = i32(s, this.f.nwaste);
-      if (!n) throw new Refused("the waste is empty");
-      return card ?? u8(s, this.f.waste + n - 1);
-    }
-    if (kind === "cell") {
-      if (!v.cells) throw new Refused(`${this.name} has no cells`);
-      const i = indexed(src, "cell", v.cells);
-      if (i === null) {
-        if (card === null) throw new Refused(`say which cell: cell:1 .. cell:${v.cells}`);
-        return card;
-      }
-      const held = this.tombCells(s)[i];
-      if (held === null) throw new Refused(`cell ${i + 1} is empty`);
-      if (card !== null && card !== held) throw new Refused(`cell ${i + 1} holds ${cardPretty(held)}`);
-      return held;
-    }
-    if (kind === "reserve") {
-      if (!v.sixes_reserve) throw new Refused(`${this.name} has no sixes reserve`);
-      const n = i32(s, this.f.nreserve);
-      if (!n) throw new Refused("the sixes reserve is empty");
-      return card ?? u8(s, this.f.reserve + n - 1);
-    }
-    if (kind === "stock") throw new Refused("turn the stock first: its cards are face down");
-    if (kind === "corner" || kind === "tomb") throw new Refused("cards on the foundations never move again");
-    throw new Refused(`unknown place ${brief(src)}; places are waste, cell:N, reserve, corner:N, tomb`);
-  }
-
-  prepareNapoleao(s, move) {
-    const a = move.action;
-    if (a === "deal" || a === "redeal") return blind(a);
-    if (a !== "move") throw new Refused(`there is no ${a} in ${this.name}; actions are deal, redeal, move`);
-    const { src } = move;
-    let { dst } = move;
-    const kind = placeKind(src);
-    if (kind !== "pile") {
-      if (kind === "kbase" || kind === "abase") throw new Refused("cards on the bases never move again");
-      throw new Refused(`unknown place ${brief(src)}: a card leaves only a pile (pile:1 .. pile:12)`);
-    }
-    const i = indexed(src, "pile", 12);
-    if (i === null) throw new Refused("say which pile: pile:1 .. pile:12");
-    const pile = this.pile(s, "piles", "npiles", 104, i);
-    if (!pile.length) throw new Refused(`pile ${i + 1} is empty`);
-    const top = pile[pile.length - 1];
-    if (move.card !== null && move.card !== top) throw new Refused(`the top of pile ${i + 1} is ${cardPretty(top)}`);
-    if (dst === "kbase" || dst === "abase") dst = `${dst}:${cardSuit(top)}`;
-    return { action: "move", card: top, src, dst };
-  }
-
-  prepareJewel(s, move) {
-    const a = move.action, pending = this.pending(s);
-    if (a === "jewel") {
-      if (pending === null) throw new Refused(i32(s, this.f.njewels) ? "no space waits for a jewel" : "no jewels are left");
-      if (move.dst !== null && move.dst !== pending) throw new Refused(`the space to fill is ${pending}`);
-      return { action: "jewel", card: null, src: null, dst: pending };
-    }
-    if (pending !== null) throw new Refused(`${pending} is empty: the next jewel must fill it first`);
-    if (a === "turn") return blind(a);
-    if (a !== "move") throw new Refused(`there is no ${a} in ${this.name}; actions are turn, move, jewel`);
-    const { src } = move;
-    let { dst } = move;
-    const kind = placeKind(src);
-    let top = null;
-    if (kind === "stock") {
-      const t = i32(s, this.f.turned);
-      if (t === this.play.K.DECK2_NO_CARD) throw new Refused("no card is turned: turn the stock first");
-      top = t;
-    } else if (kind === "lid") {
-      const i = indexed(src, "lid", 5);
-      top = i !== null ? this.lid(s)[i] : null;
-    } else if (kind === "side" || kind === "bottom") {
-      const i = indexed(src, kind, 4);
-      const pile = i !== null ? this.jewelPile(s, kind === "side" ? i : i + 4) : [];
-      top = pile.length ? pile[pile.length - 1] : null;
-    } else if (kind === "reserve") {
-      const count = this.rules.reserves;
-      const i = count ? indexed(src, "reserve", count) : null;
-      if (!count) throw new Refused("this game has no reserves");
-      const pile = i !== null ? this.pile(s, "reserves", "nreserves", 104, i) : [];
-      top = pile.length ? pile[pile.length - 1] : null;
-    } else if (kind === "foundation") {
-      throw new Refused("cards on the foundations never move again");
-    } else {
-      throw new Refused(`unknown place ${brief(src)}; places are stock, lid:N, side:N, bottom:N, reserve:N`);
-    }
-    if (kind !== "stock" && !src.includes(":")) throw new Refused(`say which ${kind}: ${kind}:1, ${kind}:2...`);
-    if (top === null) throw new Refused(`${src.replaceAll(":", " ")} is empty`);
-    const card = move.card ?? top;
-    if (dst === "foundation") dst = `foundation:${cardSuit(card)}`;
-    return { action: "move", card, src, dst };
-  }
-
-  // -- the table as the player sees it (the families' view())
+  // -- the table as the player sees it: the core's view (solver_play_view)
 
   table(s) {
-    return this.tomb ? this.tombView(s) : this.family === "napoleao" ? this.napoleaoView(s) : this.jewelView(s);
+    const p = this.play;
+    p.load(s);
+    const n = p.c.solver_play_view(this.fam.number, this.ptr, p.stateBuf, p.viewBuf, VIEW_ROOM, p.err, 240);
+    if (n < 0) throw bad(400, p.errText());
+    if (n >= VIEW_ROOM) throw new Error(`a view of ${n} bytes: more than the ${VIEW_ROOM} kept for it`);
+    return JSON.parse(p.core.text(p.viewBuf, n));
   }
 
-  tombView(s) {
-    const v = this.rules;
-    const waste = this.pile(s, "waste", "nwaste");
-    const tomb = this.tombCards(s);
-    const n = tomb.length;
-    const fan = waste.slice(Math.max(0, waste.length - Math.min(v.turn, 3)));
-    return {
-      stock: { count: i32(s, this.f.nstock) },
-      waste: { count: waste.length, fan: fan.map(cardText) },
-      cells: this.tombCells(s).map((c) => (c === null ? null : cardText(c))),
-      reserve: v.sixes_reserve ? this.pile(s, "reserve", "nreserve").map(cardText) : null,
-      corners: [0, 1, 2, 3].map((i) => top(this.cornerCards(s, i))),
-      tomb: { ...top(tomb), wants: n >= 24 ? null : 6 - (n % 6), round: Math.min(Math.floor(n / 6) + 1, 4), rounds: 4 },
-      pass: { number: i32(s, this.f.redeals) + 1, of: v.passes },
-    };
+  // -- a move of a line of the search (the solution format's) played by
+  // the core: {played (the player's notation: a card's place numbered as
+  // the core put it), state}, or {error} (Player.to_player)
+
+  lineMove(state, m) {
+    const card = m.card === undefined || m.card === null ? null : cardIndex(m.card);
+    return this.applyRecord(state, { action: m.action, card, src: m.from ?? null, dst: m.to ?? null });
   }
 
-  napoleaoView(s) {
-    const bases = (field, rank) => Object.fromEntries([..."CSHD"].map((suit, i) => {
-      const n = i32(s, this.f[field] + 4 * i);
-      return [suit, { count: n, top: n ? cardText(cardOf(rank(n), suit)) : null }];
-    }));
-    return {
-      stock: { count: i32(s, this.f.nstock) },
-      piles: Array.from({ length: 12 }, (_, i) => top(this.pile(s, "piles", "npiles", 104, i))),
-      kbases: bases("kbases", (n) => 14 - n),
-      abases: bases("abases", (n) => n),
-      pass: { number: i32(s, this.f.redeals) + 1, of: this.rules.redeals + 1 },
-      round: i32(s, this.f.rounds),
-      restricted: this.restricted(s),
-    };
-  }
-
-  jewelView(s) {
-    const turned = i32(s, this.f.turned);
-    return {
-      stock: { count: i32(s, this.f.nstock) },
-      turned: turned === this.play.K.DECK2_NO_CARD ? null : cardText(turned),
-      lid: this.lid(s).map((c) => (c === null ? null : cardText(c))),
-      sides: [0, 1, 2, 3].map((i) => this.jewelPile(s, i).map(cardText)),
-      bottoms: [4, 5, 6, 7].map((i) => this.jewelPile(s, i).map(cardText)),
-      jewels: { count: i32(s, this.f.njewels), pending: this.pending(s) },
-      reserves: Array.from({ length: this.rules.reserves }, (_, i) => top(this.pile(s, "reserves", "nreserves", 104, i))),
-      foundations: Object.fromEntries([..."CSHD"].map((suit, i) => [suit, [0, 1].map((k) => {
-        const n = i32(s, this.f.foundations + 4 * (2 * i + k));
-        return { count: n, top: n ? cardText(cardOf(n, suit)) : null };
-      })])),
-    };
-  }
-
-  // -- a line of the search (the solution format's moves) in the player's
-  // notation: a Tomb card goes to the first cell or corner that takes it,
-  // as the rules put it (to_player)
-
-  toPlayer(state, m, legal = null) {
-    if (m.action === "turn" || m.action === "deal" || m.action === "redeal") return blind(m.action);
-    if (m.action === "jewel") return { action: "jewel", card: null, src: null, dst: m.to };
-    const card = cardIndex(m.card);
-    if (!this.tomb) return { action: "move", card, src: m.from, dst: m.to };
-    return (legal || this.moves(state)).find((x) => x.action === "move" && x.card === card
-      && placeKind(x.src) === m.from && placeKind(x.dst) === m.to) || null;
+  toPlayer(state, m) {
+    const out = this.lineMove(state, m);
+    return out.error === undefined ? out.played : null;
   }
 }
 
-const blind = (action) => ({ action, card: null, src: null, dst: null });
-const top = (cards) => ({ top: cards.length ? cardText(cards[cards.length - 1]) : null, count: cards.length });
 const cardIndex = (text) => cardOf("A23456789TJQK".indexOf(text[0]) + 1, text[1]);
-const rankName = (rank) => ({ 1: "an A", 8: "an 8", 11: "a J", 12: "a Q", 13: "a K" }[rank] || `a ${rank}`);
-
-// player.indexed: the 0-based index of "kind:N" (1..count), null for the bare kind.
-function indexed(place, kind, count) {
-  const i = place.indexOf(":");
-  if (i < 0) return null;
-  const index = place.slice(i + 1);
-  if (!/^[0-9]+$/.test(index) || Number(index) < 1 || Number(index) > count) {
-    throw new Refused(`there is no ${pyRepr(place)}: ${kind}s are numbered 1 to ${count}`);
-  }
-  return Number(index) - 1;
-}
 
 // player.names: does the player's `move` name the legal move `m`? Its
 // action, and for a card move its places (a bare "cell", "kbase"... names
@@ -546,7 +350,7 @@ function names(move, m) {
 
 const sameMove = (a, b) => a.action === b.action && a.card === b.card && a.src === b.src && a.dst === b.dst;
 
-// The legal moves as the rules list them (solver/rules, legal_moves): a
+// The legal moves as the solution format names them (CorePlay.legal): a
 // Tomb card going to a cell or a corner once, onto the first that takes it.
 function engineMoves(rules, legal) {
   if (!rules.tomb) return legal;
@@ -666,9 +470,8 @@ class Lines {
     let k = 0;
     for (const m of h.line) {
       k += 1;
-      const move = rules.toPlayer(state, m);
-      const after = move && rules.applyRecord(state, move);
-      if (!after || after.error !== undefined) break;
+      const after = rules.lineMove(state, m);
+      if (after.error !== undefined) break;
       state = after.state;
       where.set(variant + "\n" + rules.key(state), k);
     }
