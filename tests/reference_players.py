@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Generic, TypeVar
 
 from solver.cards import Card
-from solver.families.player import Refused, move_places
+from solver.families.player import Player, Refused, move_places
 from solver.inputs import brief
 from solver.notation import Move
 from solver.rules import jewel, napoleao, tomb
@@ -80,13 +80,7 @@ class Reference(Generic[P]):
     def to_player(self, pos: P, move: Move) -> Move:
         raise NotImplementedError
 
-    @staticmethod
-    def blind(move: Move) -> Move:
-        if move.action in ("turn", "deal"):
-            return Move(move.action)
-        if move.action == "jewel":
-            return Move("jewel", dst=move.dst)
-        return move
+    blind = staticmethod(Player.blind)
 
 
 class TombReference(Reference[Any]):
