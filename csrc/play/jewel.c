@@ -830,7 +830,6 @@ static int jewel_play_score(const void *rules, const void *table)
     return score;
 }
 
-/* The family's rules of play, for the registry (families/registry.c). */
 /* The table as a player sees it (solver_play_view): no card of the stock
  * and no jewel. */
 static void jewel_play_view(const void *rules, const void *table, view_text *v)
@@ -839,14 +838,11 @@ static void jewel_play_view(const void *rules, const void *table, view_text *v)
     const deck2_position *p = table;
     place pending;
     view_put(v, "{\"stock\": {\"count\": %d}, \"turned\": ", p->nstock);
-    view_card(v, p->turned == NO ? -1 : p->turned);
-    view_put(v, ", \"lid\": [");
-    for (int i = 0; i < DECK2_LID; i++) {
-        view_put(v, i ? ", " : "");
-        view_card(v, p->lid[i] == NO ? -1 : p->lid[i]);
-    }
+    view_card(v, p->turned); /* NO: null */
+    view_put(v, ", \"lid\": ");
+    view_cards(v, p->lid, DECK2_LID);
     for (int q = 0; q < DECK2_TABLEAU; q++) {
-        view_put(v, q == 0 ? "], \"sides\": [" : q == 4 ? "], \"bottoms\": [" : ", ");
+        view_put(v, q == 0 ? ", \"sides\": [" : q == 4 ? "], \"bottoms\": [" : ", ");
         view_cards(v, p->tableau[q], p->ntableau[q]);
     }
     view_put(v, "], \"jewels\": {\"count\": %d, \"pending\": ", p->njewels);
@@ -864,15 +860,15 @@ static void jewel_play_view(const void *rules, const void *table, view_text *v)
         view_put(v, "%s\"%c\": [", s ? ", " : "", CARD_SUITS[s]);
         for (int k = 0; k < 2; k++) {
             int n = p->foundations[s][k];
-            view_put(v, "%s{\"count\": %d, \"top\": ", k ? ", " : "", n);
-            view_card(v, n ? s * 13 + n - 1 : -1);
-            view_put(v, "}");
+            view_put(v, k ? ", " : "");
+            view_count(v, n, n ? s * 13 + n - 1 : -1);
         }
         view_put(v, "]");
     }
     view_put(v, "}}");
 }
 
+/* The family's rules of play, for the registry (families/registry.c). */
 const play_verbs jewel_play = {
     .start = jewel_play_start,
     .moves = jewel_play_moves,

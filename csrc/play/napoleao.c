@@ -440,21 +440,18 @@ static int napoleao_play_apply(const void *rules, void *table, const solver_move
     deck2_position *p = table;
     char text[200];
     solver_move done;
+    int rc;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     if (!m)
         return rules_fail(err, errlen, "no move given");
-    if (!played)
-        played = &done;
     switch (m->action) {
     case SOLVER_DEAL:
     case SOLVER_REDEAL:
-        done = stock_move(p, m->action);
-        if ((m->action == SOLVER_DEAL ? apply_deal(r, p, err, errlen) : apply_redeal(r, p, err, errlen)) < 0)
-            return -1;
-        *played = done;
-        return 0;
-    case SOLVER_MOVE: return apply_move(r, p, m, played, err, errlen);
+        done = stock_move(p, m->action); /* as listed, before it is made: a deal names its cards */
+        rc = m->action == SOLVER_DEAL ? apply_deal(r, p, err, errlen) : apply_redeal(r, p, err, errlen);
+        break;
+    case SOLVER_MOVE: rc = apply_move(r, p, m, &done, err, errlen); break;
     case SOLVER_TURN:
     case SOLVER_JEWEL_FILL:
         snprintf(text, sizeof text, "there is no %s in Paciência Napoleão; actions are deal, redeal, move",
@@ -464,6 +461,9 @@ static int napoleao_play_apply(const void *rules, void *table, const solver_move
         snprintf(text, sizeof text, "unknown action %d; actions are deal, redeal, move", m->action);
         return rules_fail(err, errlen, text);
     }
+    if (rc == 0 && played)
+        *played = done;
+    return rc;
 }
 
 /* ------------------------------------------------------------------------
@@ -492,7 +492,6 @@ static int napoleao_play_restricted(const void *rules, const void *table)
     return r && p && restricted(r, p);
 }
 
-/* The family's rules of play, for the registry (families/registry.c). */
 /* The table as a player sees it (solver_play_view): no card of the stock. */
 static void napoleao_play_view(const void *rules, const void *table, view_text *v)
 {
@@ -509,9 +508,8 @@ static void napoleao_play_view(const void *rules, const void *table, view_text *
         view_put(v, kind == KBASE ? ", \"kbases\": {" : ", \"abases\": {");
         for (int s = 0; s < 4; s++) {
             int n = counts[s], top = s * 13 + (kind == KBASE ? KING + 1 - n : n) - 1;
-            view_put(v, "%s\"%c\": {\"count\": %d, \"top\": ", s ? ", " : "", CARD_SUITS[s], n);
-            view_card(v, n ? top : -1);
-            view_put(v, "}");
+            view_put(v, "%s\"%c\": ", s ? ", " : "", CARD_SUITS[s]);
+            view_count(v, n, n ? top : -1);
         }
         view_put(v, "}");
     }
@@ -519,6 +517,7 @@ static void napoleao_play_view(const void *rules, const void *table, view_text *
              r->redeals + 1, p->rounds, restricted(r, p) ? "true" : "false");
 }
 
+/* The family's rules of play, for the registry (families/registry.c). */
 const play_verbs napoleao_play = {
     .start = napoleao_play_start,
     .moves = napoleao_play_moves,

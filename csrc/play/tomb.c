@@ -656,12 +656,9 @@ static void play_view(const void *rules, const void *table, view_text *v)
     fan = fan < p->nwaste ? fan : p->nwaste;
     view_put(v, "{\"stock\": {\"count\": %d}, \"waste\": {\"count\": %d, \"fan\": ", p->nstock, p->nwaste);
     view_cards(v, p->waste + p->nwaste - fan, fan);
-    view_put(v, "}, \"cells\": [");
-    for (int i = 0; i < r->cells; i++) {
-        view_put(v, i ? ", " : "");
-        view_card(v, p->cells[i] == SOLVER_NO_CARD ? -1 : p->cells[i]);
-    }
-    view_put(v, "], \"reserve\": ");
+    view_put(v, "}, \"cells\": ");
+    view_cards(v, p->cells, r->cells); /* SOLVER_NO_CARD: null */
+    view_put(v, ", \"reserve\": ");
     if (r->sixes_reserve)
         view_cards(v, p->reserve, p->nreserve);
     else

@@ -47,6 +47,14 @@ static inline void view_top_fields(view_text *v, const uint8_t *cards, int n)
     view_put(v, ", \"count\": %d", n);
 }
 
+/* {"count": n, "top": <card, or null>}: a base or foundation by its count */
+static inline void view_count(view_text *v, int n, int card)
+{
+    view_put(v, "{\"count\": %d, \"top\": ", n);
+    view_card(v, card);
+    view_put(v, "}");
+}
+
 /* {"top": ..., "count": n} */
 static inline void view_top(view_text *v, const uint8_t *cards, int n)
 {
@@ -55,7 +63,7 @@ static inline void view_top(view_text *v, const uint8_t *cards, int n)
     view_put(v, "}");
 }
 
-/* A list of n cards, bottom first. */
+/* A list of n cards, bottom first (null for a place with none). */
 static inline void view_cards(view_text *v, const uint8_t *cards, int n)
 {
     view_put(v, "[");

@@ -52,17 +52,17 @@ class Player(Generic[P]):
         core's reason."""
         if move.action == "move":
             move_places(move)
-        legal, records = self.core.moves(pos)
-        record = next((records + i for i, m in enumerate(legal) if names(move, m)), None)
-        if record is None:
-            record = self.core.record(move, two_decks=pos.variant.decks == 2)  # type: ignore[attr-defined]
-        if record is None:
-            raise Refused(f"there is no place {move.src or move.dst} in this game")
-        out = self.core.apply(pos, record)
-        if isinstance(out, str):
-            raise Refused(out)
-        played, after = out
+        named = next((m for m in self.core.moves(pos)[0] if names(move, m)), move)
+        played, after = self._made(pos, named)
         return self.blind(record_move(played)), after
+
+    def _made(self, pos: P, move: Move) -> tuple[Any, P]:
+        """The core's record of ``move`` as made and the position after it;
+        :class:`Refused` with the core's reason."""
+        try:
+            return self.core.made(pos, move)
+        except IllegalMoveError as exc:
+            raise Refused(exc.reason) from None
 
     def auto(self, pos: P, enabled: bool) -> Move | None:
         """The move the rules make by themselves in ``pos``, if any (the core's)."""
@@ -73,10 +73,7 @@ class Player(Generic[P]):
         """A move of ``pos`` in the solution format (a line's, the blind
         player's) in the player's notation: each place by its number (a cell,
         a corner: the one the core puts the card in)."""
-        try:
-            played, _ = self.core.made(pos, move)
-        except IllegalMoveError as exc:
-            raise Refused(exc.reason) from None
+        played, _ = self._made(pos, move)
         return self.blind(record_move(played))
 
     def view(self, pos: P) -> dict[str, Any]:
