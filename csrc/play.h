@@ -100,4 +100,52 @@ int solver_play_view(int family, const void *rules, const void *table, char *out
  * other families, -1 for no family. */
 int solver_play_restricted(int family, const void *rules, const void *table);
 
+/* A position's key, written into out (len bytes; returns its length, len or
+ * more: it was cut short), or -1 with the reason in err for an impossible
+ * position or no family: two positions of a family have the same key only
+ * when they are the same, every place and every card. `canonical` (1): the
+ * places a player cannot tell apart are compared by what they hold, not by
+ * where (the Tomb's cells and sixes reserve as sets of cards, its corners
+ * and tomb by their counts: which card of a rank sits on which corner
+ * changes nothing that can follow); the blind games count repetitions with
+ * it. */
+int solver_play_key(int family, const void *rules, const void *table, int canonical, uint8_t *out, int len, char *err,
+                    int errlen);
+
+/* The blind players of docs/winnability.md, players who never see the
+ * stock's order (solver/blind.py): */
+#define SOLVER_BLIND_SIMPLE 0  /* every card home it can; parks the top waste card only to free the one under it
+                                  when that one would then go home; else turns or redeals */
+#define SOLVER_BLIND_CAREFUL 1 /* the same, and parks the top waste card a foundation wants within `within`
+                                  ranks, keeping the last empty cell where keep_last_cell; a 6 goes to the
+                                  sixes reserve */
+#define SOLVER_BLIND_WITHIN 3  /* the careful player's `within` by default */
+#define SOLVER_KEY_ROOM 1024   /* more bytes than any family's key (solver_play_key) */
+
+/* The choice of the blind player `strategy` (within, keep_last_cell: the
+ * careful player's; keep_last_cell -1 for the variant's default, kept where
+ * the waste is turned over again) among the n moves of offered, a list as
+ * solver_play_moves makes it, perhaps with some left out: its index, or -1
+ * where the player would stop; -2 with the reason in err (a family with no
+ * blind player, no such strategy, an impossible position). The player reads
+ * of the table only what a player sees. */
+int solver_play_choose(int family, const void *rules, const void *table, int strategy, int within, int keep_last_cell,
+                       const solver_move *offered, int n, char *err, int errlen);
+
+/* A blind game of `strategy` (as solver_play_choose) from table to its end:
+ * until no move is offered, the player stops, or max_moves moves. A move
+ * that would bring back a position of the game (by its canonical key) is
+ * not offered, so every game ends. Leaves the last position in table,
+ * writes the moves as made (as solver_play_apply writes them) into line (at
+ * most cap of them) and how many positions the game went through into
+ * *positions; returns the number of moves, or -1 with the reason in err. */
+int solver_play_blind(int family, const void *rules, void *table, int strategy, int within, int keep_last_cell,
+                      int max_moves, solver_move *line, int cap, int *positions, char *err, int errlen);
+
+/* How many ranks a foundation must still build before it takes card (0: it
+ * fits now; -1: no foundation will take it), as a player counts it; -2 for
+ * a family whose players do not count so, an impossible position or no
+ * card. */
+int solver_play_distance(int family, const void *rules, const void *table, int card);
+
 #endif

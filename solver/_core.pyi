@@ -73,6 +73,10 @@ class _Lib:
     SOLVER_MOVES_CACHE: int
     SOLVER_NO_CARD: int
     SOLVER_ANY_SUIT: int
+    SOLVER_BLIND_CAREFUL: int
+    SOLVER_BLIND_SIMPLE: int
+    SOLVER_BLIND_WITHIN: int
+    SOLVER_KEY_ROOM: int
     SOLVER_PLACE_ABASE: int
     SOLVER_PLACE_BOTTOM: int
     SOLVER_PLACE_CELL: int
@@ -125,6 +129,38 @@ class _Lib:
     def solver_play_auto(self, family: int, r: CData, t: CData, enabled: int, out: CData) -> int: ...
     def solver_play_score(self, family: int, r: CData, t: CData) -> int: ...
     def solver_play_restricted(self, family: int, r: CData, t: CData) -> int: ...
+    def solver_play_key(
+        self, family: int, r: CData, t: CData, canonical: int, out: CData, n: int, err: CData, errlen: int
+    ) -> int: ...
+    def solver_play_choose(
+        self,
+        family: int,
+        r: CData,
+        t: CData,
+        strategy: int,
+        within: int,
+        keep_last_cell: int,
+        offered: CData,
+        n: int,
+        err: CData,
+        errlen: int,
+    ) -> int: ...
+    def solver_play_blind(
+        self,
+        family: int,
+        r: CData,
+        t: CData,
+        strategy: int,
+        within: int,
+        keep_last_cell: int,
+        max_moves: int,
+        line: CData,
+        cap: int,
+        positions: CData,
+        err: CData,
+        errlen: int,
+    ) -> int: ...
+    def solver_play_distance(self, family: int, r: CData, t: CData, card: int) -> int: ...
     def solver_memory_part(self, part: int) -> CData: ...
     def solver_free(self, s: CData) -> None: ...
 

@@ -50,17 +50,19 @@ from __future__ import annotations
 import json
 import time
 import warnings
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, cast, runtime_checkable
 
 from . import families
+from ._core import ffi, lib
 from .api import DEFAULT_VARIANT, Result, line_position, to_deal
 from .cards import Card
 from .deals import Deal
 from .errors import ResultError, VariantError
 from .errors import StrategyError as StrategyError
 from .families import AnyPosition
+from .families.play import CorePlay
 from .families.tomb import TombPosition, TombVariant
 from .inputs import brief, check_depth, load_json
 from .notation import FOUNDATIONS, Move
@@ -89,8 +91,8 @@ __all__ = [
 #: :func:`play` replaces it by the real turn.
 TURN = Move("turn")
 
-#: Ranks of the corners (built up from 7) and of the tomb (built down from 6).
-_CORNER_BASE, _KING, _TOMB_BASE, _TOMB_SIZE = 7, 13, 6, 24
+#: Where a View keeps what the core's players read of the position behind it.
+_BEHIND = "_behind"
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,11 @@ class View:
     - ``moves``: the legal moves (the core's rules of play), the turn written as
       :data:`TURN` with no cards, and without moves that would repeat a
       position of this game.
+
+    What the foundations want (:attr:`tomb_wants`, :meth:`distance`) the
+    core's rules say, from the position behind the view; the library's own
+    players (:class:`Simple`, :class:`Careful`) are the core's too, and read
+    of that position only what the fields above show.
     """
 
     variant: TombVariant
@@ -129,43 +136,32 @@ class View:
     @property
     def score(self) -> int:
         """Cards on the foundations."""
-        corners = sum(c.rank - _CORNER_BASE + 1 for c in self.corners if c is not None)
-        return corners + self.tomb_count
+        return int(self._position().score)
 
     @property
     def tomb_wants(self) -> int | None:
         """The rank the tomb takes next (6 down to 1, four times), ``None`` when full."""
-        if self.tomb_count >= _TOMB_SIZE:
-            return None
-        return _TOMB_BASE - self.tomb_count % _TOMB_BASE
+        wants = _core(self._position()).view(self._position())["tomb"]["wants"]
+        return None if wants is None else int(wants)
 
     def fits(self, card: Card | None) -> bool:
         """Whether ``card`` would go on a foundation now."""
         return card is not None and self.distance(card) == 0
 
     def distance(self, card: Card) -> int | None:
-        """How many ranks a foundation must still build before it takes ``card``:
-        0 when it fits now; ``None`` when no foundation can take it any more
-        (never the case for a card still in play).
+        """How many ranks a foundation must still build before it takes
+        ``card``: 0 when it fits now; ``None`` when no foundation can take it
+        any more (never the case for a card still in play). The nearest
+        foundation counts: the tomb, wanting a 4, is 1 away from a 3 and 5
+        away from a 5 (it runs 6..A and starts again); a corner showing a 7
+        is 2 away from a 10. The core counts it (solver_play_distance)."""
+        return _core(self._position()).distance(self._position(), card)
 
-        For the tomb, wanting rank ``w``, a card of rank ``r`` <= 6 is
-        ``(w - r) mod 6`` away (the tomb runs 6..A and starts again). For a
-        corner, wanting ``n`` (7 when empty), a card of rank ``r`` >= ``n`` is
-        ``r - n`` away; the nearest corner counts.
-        """
-        r = card.rank
-        if r <= _TOMB_BASE:
-            wants = self.tomb_wants
-            if wants is None:
-                return None
-            d = (wants - r) % _TOMB_BASE
-            return d if d < _TOMB_SIZE - self.tomb_count else None
-        best = None
-        for top in self.corners:
-            nxt = _CORNER_BASE if top is None else top.rank + 1
-            if nxt <= r <= _KING and (best is None or r - nxt < best):
-                best = r - nxt
-        return best
+    def _position(self) -> TombPosition:
+        behind = self.__dict__.get(_BEHIND)
+        if behind is None:
+            raise StrategyError("this View was not made by play() or view_of(): there is no position behind it")
+        return cast(TombPosition, behind[0])
 
     def find(self, card: Card | None, src: str, dests: Sequence[str]) -> Move | None:
         """The offered move of ``card`` from ``src`` to the first of ``dests``
@@ -195,38 +191,37 @@ class Strategy(Protocol):
     def choose(self, view: View, moves: tuple[Move, ...]) -> Move | None: ...
 
 
-def _home_move(view: View) -> Move | None:
-    """A card home: cell cards first (they free a cell), then the reserve, then the waste."""
-    for src in ("cell", "reserve", "waste"):
-        for m in view.moves:
-            if m.action == "move" and m.src == src and m.dst in FOUNDATIONS:
-                return m
-    return None
+def _core(pos: TombPosition) -> CorePlay:
+    return families.of(pos.variant).player.core
 
 
-def _park_move(view: View) -> Move | None:
-    """Park the top waste card: a 6 in the sixes reserve if there is one, else a cell."""
-    top = view.waste_top
-    dests = ("reserve", "cell") if top is not None and top.rank == _TOMB_BASE else ("cell",)
-    return view.find(top, "waste", dests)
+def _core_choice(strategy: tuple[int, int, int], view: View, moves: tuple[Move, ...]) -> Move | None:
+    """The core's player's choice among ``moves`` (of ``view.moves``), from
+    the position behind the view."""
+    pos = view._position()
+    _, offered = view.__dict__[_BEHIND]
+    chosen = [(shown, record) for shown in moves for seen, _, record in offered if seen == shown]
+    records = ffi.new("solver_move[]", max(len(chosen), 1))
+    for k, (_, record) in enumerate(chosen):
+        records[k] = record[0]
+    i = _core(pos).choose(pos, strategy, records, len(chosen))
+    return None if i is None else chosen[i][0]
 
 
 class Simple:
     """Plays anything home; parks the top waste card only to free the card
     underneath when that card would then go home; otherwise turns or redeals.
-    Never plays a cell card anywhere but home."""
+    Never plays a cell card anywhere but home. The core's player
+    (SOLVER_BLIND_SIMPLE, csrc/play.h)."""
 
     name = "simple"
 
+    def strategy(self) -> tuple[int, int, int]:
+        """The core's player and its parameters (solver_play_choose)."""
+        return (lib.SOLVER_BLIND_SIMPLE, 0, -1)
+
     def choose(self, view: View, moves: tuple[Move, ...]) -> Move | None:
-        home = _home_move(view)
-        if home is not None:
-            return home
-        if view.fits(view.waste_under):
-            park = _park_move(view)
-            if park is not None:
-                return park
-        return view.turn_or_redeal()
+        return _core_choice(self.strategy(), view, moves)
 
     def __repr__(self) -> str:
         return "Simple()"
@@ -250,29 +245,13 @@ class Careful(Simple):
 
     name = "careful"
 
-    def __init__(self, within: int = 3, keep_last_cell: bool | None = None) -> None:
+    def __init__(self, within: int = lib.SOLVER_BLIND_WITHIN, keep_last_cell: bool | None = None) -> None:
         self.within = within
         self.keep_last_cell = keep_last_cell
 
-    def choose(self, view: View, moves: tuple[Move, ...]) -> Move | None:
-        home = _home_move(view)
-        if home is not None:
-            return home
-        top = view.waste_top
-        if top is not None:
-            park = _park_move(view)
-            if park is not None:
-                if park.dst == "reserve" or view.fits(view.waste_under):
-                    return park
-                d = view.distance(top)
-                if d is not None and d <= self.within:
-                    keep = self.keep_last_cell
-                    if keep is None:
-                        keep = view.variant.passes > 1
-                    free = sum(c is None for c in view.cells)
-                    if park.dst != "cell" or not keep or free > 1:
-                        return park
-        return view.turn_or_redeal()
+    def strategy(self) -> tuple[int, int, int]:
+        keep = -1 if self.keep_last_cell is None else int(self.keep_last_cell)
+        return (lib.SOLVER_BLIND_CAREFUL, self.within, keep)
 
     def __repr__(self) -> str:
         return f"Careful(within={self.within}, keep_last_cell={self.keep_last_cell})"
@@ -301,17 +280,10 @@ def get_strategy(which: str | Strategy | Chooser) -> Strategy | Chooser:
     raise StrategyError(f"a strategy is a name or an object with choose(view, moves), not {which!r}")
 
 
-def _key(pos: TombPosition) -> Hashable:
-    """The exact position (cells and corners as multisets): for repetitions."""
-    return (
-        pos.stock,
-        pos.waste,
-        tuple(sorted(c.index for c in pos.cells if c is not None)),
-        tuple(sorted(c.index for c in pos.reserve)),
-        tuple(sorted(len(c) for c in pos.corners)),
-        len(pos.tomb),
-        pos.redeals,
-    )
+def _key(pos: TombPosition) -> bytes:
+    """The position as the core tells repetitions apart (its canonical key:
+    cells and the sixes reserve as sets, corners by their counts)."""
+    return _core(pos).key(pos, canonical=True)
 
 
 def _may_repeat(move: Move) -> bool:
@@ -321,24 +293,35 @@ def _may_repeat(move: Move) -> bool:
     return move.action == "move" and move.dst not in FOUNDATIONS
 
 
-def _offered(pos: TombPosition, seen: set[Hashable] | None) -> list[tuple[Move, Move]]:
-    """(move as the strategy sees it, real move) for every legal move of ``pos``
+#: A legal move offered: as the strategy sees it, as the solution format
+#: names it, and the core's record of it.
+_Offer = tuple[Move, Move, Any]
+
+
+def _offered(pos: TombPosition, seen: set[bytes] | None) -> list[_Offer]:
+    """Every legal move of ``pos`` (each once, as :meth:`CorePlay.legal`)
     that does not repeat a position in ``seen``."""
-    out = []
-    core = families.of(pos.variant).player.core
-    for m in core.legal(pos):
+    out: list[_Offer] = []
+    core = _core(pos)
+    moves, records = core.moves(pos, engine=True)
+    for i, m in enumerate(moves):
+        if any(m == real for _, real, _ in out):
+            continue
+        record = ffi.new("solver_move *", records[i])
         if m.action == "turn":
-            out.append((TURN, m))
+            out.append((TURN, m, record))
             continue
-        if seen is not None and _may_repeat(m) and _key(core.play(pos, m)[1]) in seen:
-            continue
-        out.append((m, m))
+        if seen is not None and _may_repeat(m):
+            after = core.apply(pos, records + i)
+            if not isinstance(after, str) and _key(after[1]) in seen:
+                continue
+        out.append((m, m, record))
     return out
 
 
-def _view(pos: TombPosition, moves: tuple[Move, ...]) -> View:
+def _view(pos: TombPosition, offered: list[_Offer]) -> View:
     v = pos.variant
-    return View(
+    view = View(
         variant=v,
         waste_top=pos.waste[-1] if pos.waste else None,
         waste_under=pos.waste[-2] if len(pos.waste) > 1 else None,
@@ -350,23 +333,27 @@ def _view(pos: TombPosition, moves: tuple[Move, ...]) -> View:
         tomb_count=len(pos.tomb),
         stock_count=len(pos.stock),
         redeals_left=v.passes - 1 - pos.redeals,
-        moves=moves,
+        moves=tuple(shown for shown, _, _ in offered),
     )
+    # Beside the fields, as a position keeps its struct: the position and
+    # the records of the moves, for the core's players.
+    object.__setattr__(view, _BEHIND, (pos, offered))
+    return view
 
 
 def view_of(pos: TombPosition) -> View:
     """The :class:`View` of a position (all legal moves offered; no game history)."""
-    return _view(pos, tuple(shown for shown, _ in _offered(pos, None)))
+    return _view(pos, _offered(pos, None))
 
 
 def careful_move(pos: TombPosition) -> Move | None:
     """The careful player's choice in ``pos`` (from what a player sees), as
     the legal move it stands for (a turn with the cards it turns); ``None``
     when it would stop. A hint that does not peek, and the hints' fallback."""
-    offered = _offered(pos, None)
-    view = _view(pos, tuple(shown for shown, _ in offered))
-    choice = careful.choose(view, view.moves)
-    return next((real for shown, real in offered if shown == choice), None)
+    core = _core(pos)
+    moves, records = core.moves(pos, engine=True)
+    i = core.choose(pos, careful.strategy(), records, min(len(moves), lib.PLAY_MAX_MOVES))
+    return None if i is None else moves[i]
 
 
 def _choose(chooser: Strategy | Chooser, view: View) -> Move | None:
@@ -559,24 +546,30 @@ def _strategy_name(strategy: object, chooser: object) -> str:
     return named if isinstance(named, str) else type(chooser).__name__
 
 
-def _play_out(pos: TombPosition, chooser: Strategy | Chooser, max_moves: int) -> tuple[TombPosition, set[Hashable]]:
-    """The game of ``chooser`` from ``pos`` to its end, and the positions it
-    went through."""
+def _play_out(pos: TombPosition, chooser: Strategy | Chooser, max_moves: int) -> tuple[tuple[Move, ...], int, int]:
+    """The game of ``chooser`` from ``pos`` to its end: its moves, its score
+    at the end and the positions it went through. The library's players
+    play the whole game in the core (solver_play_blind); any other strategy
+    is asked each move here, from the same core's moves, by the same
+    rule of repetition."""
+    if type(chooser) in (Simple, Careful):
+        moves, score, positions = _core(pos).blind(pos, cast(Simple, chooser).strategy(), max_moves)
+        return tuple(moves), score, positions
     seen = {_key(pos)}
     while not pos.won and pos.moves_played < max_moves:
         offered = _offered(pos, seen)
         if not offered:
             break
-        choice = _choose(chooser, _view(pos, tuple(shown for shown, _ in offered)))
+        choice = _choose(chooser, _view(pos, offered))
         if choice is None:
             break
-        real = next((r for shown, r in offered if shown == choice), None)
+        real = next((r for shown, r, _ in offered if shown == choice), None)
         if real is None:
             name = getattr(chooser, "name", repr(chooser))
             raise StrategyError(f"strategy {name!r} chose {choice!r}, which is not one of the offered moves")
-        _, pos = families.of(pos.variant).player.core.play(pos, real)
+        _, pos = _core(pos).play(pos, real)
         seen.add(_key(pos))
-    return pos, seen
+    return pos.history, pos.score, len(seen)
 
 
 def play(
@@ -609,18 +602,18 @@ def play(
             f"play (the blind players) is written for the Napoleon's Tomb variants; {rules_of.name} is not one"
         )
     the_deal = to_deal(deal)
-    pos, seen = _play_out(family.position.start(the_deal, rules_of), chooser, max_moves)
+    moves, score, positions = _play_out(family.position.start(the_deal, rules_of), chooser, max_moves)
     return BlindGame(
-        variant=pos.variant.name,
-        fingerprint=pos.variant.fingerprint,
+        variant=rules_of.name,
+        fingerprint=rules_of.fingerprint,
         deal=the_deal.number,
         cards=tuple(the_deal.cards),
         strategy=_strategy_name(strategy, chooser),
-        won=pos.won,
-        score=pos.score,
-        moves=pos.history,
-        stats=BlindStats(positions=len(seen), seconds=time.perf_counter() - started),
-        rules=pos.variant,
+        won=score == len(the_deal.cards),
+        score=score,
+        moves=moves,
+        stats=BlindStats(positions=positions, seconds=time.perf_counter() - started),
+        rules=rules_of,
     )
 
 

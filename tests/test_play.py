@@ -173,6 +173,14 @@ def test_simple_parks_only_to_free_a_card_that_goes_home():
     assert s.choose(view, view.moves) == c.choose(view, view.moves) == Move.move(C("7H"), "waste", "corner")
 
 
+def test_careful_parks_a_card_within_its_ranks_and_no_further():
+    # An empty corner wants a 7: a 10 is three ranks away, parked by the
+    # careful player (within 3), not by one within 2.
+    view = play_module.view_of(_position("9H TC", turns=2))
+    assert STRATEGIES["careful"].choose(view, view.moves) == Move.move(C("TC"), "waste", "cell")
+    assert play_module.Careful(within=2).choose(view, view.moves) == play_module.TURN
+
+
 def test_distance_counts_the_tomb_round_and_the_nearest_corner():
     pos = _position("6C 5C 7D 8D 9D")
     for m in [Move.move(C("6C"), "waste", "tomb")] + [

@@ -11,6 +11,7 @@
 
 #include "deck2.h"
 #include "handle.h"
+#include "key.h"
 #include "play.h"
 #include "registry.h"
 #include "rules.h"
@@ -58,8 +59,7 @@ const char *solver_family_name(int family)
     return f ? f->name : NULL;
 }
 
-/* The entry of family, given its rules; else NULL with the reason in err. */
-static const family_entry *find(int family, const void *rules, char *err, int errlen)
+const family_entry *family_find(int family, const void *rules, char *err, int errlen)
 {
     const family_entry *f = family_entry_of(family);
     if (!f) {
@@ -75,7 +75,7 @@ static const family_entry *find(int family, const void *rules, char *err, int er
 
 solver *solver_new(int family, const void *rules, const void *pos, unsigned flags, char *err, int errlen)
 {
-    const family_entry *f = find(family, rules, err, errlen);
+    const family_entry *f = family_find(family, rules, err, errlen);
     if (!f)
         return NULL;
     if (!pos) {
@@ -90,21 +90,21 @@ solver *solver_new(int family, const void *rules, const void *pos, unsigned flag
 
 int solver_play_start(int family, const void *rules, const uint8_t *cards, int n, void *out, char *err, int errlen)
 {
-    const family_entry *f = find(family, rules, err, errlen);
+    const family_entry *f = family_find(family, rules, err, errlen);
     return f ? f->play->start(rules, cards, n, out, err, errlen) : -1;
 }
 
 int solver_play_moves(int family, const void *rules, const void *table, solver_move *out, int max, char *err,
                       int errlen)
 {
-    const family_entry *f = find(family, rules, err, errlen);
+    const family_entry *f = family_find(family, rules, err, errlen);
     return f ? f->play->moves(rules, table, out, max, err, errlen) : -1;
 }
 
 int solver_play_apply(int family, const void *rules, void *table, const solver_move *m, solver_move *played, char *err,
                       int errlen)
 {
-    const family_entry *f = find(family, rules, err, errlen);
+    const family_entry *f = family_find(family, rules, err, errlen);
     return f ? f->play->apply(rules, table, m, played, err, errlen) : -1;
 }
 
@@ -124,7 +124,7 @@ int solver_play_score(int family, const void *rules, const void *table)
 
 int solver_play_view(int family, const void *rules, const void *table, char *out, int len, char *err, int errlen)
 {
-    const family_entry *f = find(family, rules, err, errlen);
+    const family_entry *f = family_find(family, rules, err, errlen);
     if (!f || f->play->moves(rules, table, NULL, 0, err, errlen) < 0) /* the position checked */
         return -1;
     view_text v = { len > 0 ? out : NULL, len > 0 ? len : 0, 0 };
@@ -140,4 +140,15 @@ int solver_play_restricted(int family, const void *rules, const void *table)
     if (!f || !rules)
         return -1;
     return f->play->restricted ? f->play->restricted(rules, table) : 0;
+}
+
+int solver_play_key(int family, const void *rules, const void *table, int canonical, uint8_t *out, int len, char *err,
+                    int errlen)
+{
+    const family_entry *f = family_find(family, rules, err, errlen);
+    if (!f || f->play->moves(rules, table, NULL, 0, err, errlen) < 0) /* the position checked */
+        return -1;
+    key_text k = { len > 0 ? out : NULL, len > 0 ? len : 0, 0 };
+    f->play->key(rules, table, canonical != 0, &k);
+    return k.n;
 }

@@ -15,6 +15,7 @@
 #include "solver.h"
 
 struct view_text; /* csrc/play/view.h */
+struct key_text;  /* csrc/play/key.h */
 
 /* A family's rules of play (play.h says what each does): rules is its rules
  * struct, table the position a player sees (its play struct). */
@@ -26,6 +27,11 @@ typedef struct {
     int (*score)(const void *rules, const void *table);
     int (*restricted)(const void *rules, const void *table); /* NULL: never */
     void (*view)(const void *rules, const void *table, struct view_text *out); /* of a possible table */
+    void (*key)(const void *rules, const void *table, int canonical, struct key_text *out); /* likewise */
+    /* The blind players: NULL where the family has none. */
+    int (*choose)(const void *rules, const void *table, int strategy, int within, int keep_last_cell,
+                  const solver_move *offered, int n);
+    int (*distance)(const void *rules, const void *table, int card);
 } play_verbs;
 
 /* A family's search: a new handle for its rules and a position (its search
@@ -48,5 +54,8 @@ typedef struct {
 
 /* The family numbered id, or NULL. */
 const family_entry *family_entry_of(int id);
+
+/* The entry of family, given its rules; else NULL with the reason in err. */
+const family_entry *family_find(int family, const void *rules, char *err, int errlen);
 
 #endif

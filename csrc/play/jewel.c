@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "key.h"
 #include "view.h"
 #include "rules.h"
 #include "deck2_ops.h"
@@ -868,6 +869,25 @@ static void jewel_play_view(const void *rules, const void *table, view_text *v)
     view_put(v, "}}");
 }
 
+/* Every field of the game, each place where it is (the places are told
+ * apart by the jewels' order of filling: none is canonical but itself). */
+static void jewel_play_key(const void *rules, const void *table, int canonical, key_text *k)
+{
+    (void)canonical;
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
+    key_cards(k, p->stock, p->nstock);
+    key_int(k, p->turned);
+    key_cards(k, p->lid, DECK2_LID); /* DECK2_NO_CARD for an empty place */
+    for (int q = 0; q < DECK2_TABLEAU; q++)
+        key_cards(k, p->tableau[q], p->ntableau[q]);
+    key_cards(k, p->jewels, p->njewels);
+    for (int i = 0; i < r->reserves; i++)
+        key_cards(k, p->reserves[i], p->nreserves[i]);
+    for (int s = 0; s < 4; s++)
+        key_ints(k, p->foundations[s], 2);
+}
+
 /* The family's rules of play, for the registry (families/registry.c). */
 const play_verbs jewel_play = {
     .start = jewel_play_start,
@@ -876,4 +896,5 @@ const play_verbs jewel_play = {
     .automatic = jewel_play_auto,
     .score = jewel_play_score,
     .view = jewel_play_view,
+    .key = jewel_play_key,
 };

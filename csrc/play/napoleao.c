@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "key.h"
 #include "view.h"
 #include "rules.h"
 #include "deck2_ops.h"
@@ -517,6 +518,22 @@ static void napoleao_play_view(const void *rules, const void *table, view_text *
              r->redeals + 1, p->rounds, restricted(r, p) ? "true" : "false");
 }
 
+/* Every field of the game (its piles are not interchangeable: none is
+ * canonical but itself). */
+static void napoleao_play_key(const void *rules, const void *table, int canonical, key_text *k)
+{
+    (void)rules;
+    (void)canonical;
+    const deck2_position *p = table;
+    key_cards(k, p->stock, p->nstock);
+    for (int i = 0; i < DECK2_PILES; i++)
+        key_cards(k, p->piles[i], p->npiles[i]);
+    key_ints(k, p->kbases, 4);
+    key_ints(k, p->abases, 4);
+    key_int(k, p->redeals);
+    key_int(k, p->rounds);
+}
+
 /* The family's rules of play, for the registry (families/registry.c). */
 const play_verbs napoleao_play = {
     .start = napoleao_play_start,
@@ -525,4 +542,5 @@ const play_verbs napoleao_play = {
     .score = napoleao_play_score,
     .restricted = napoleao_play_restricted,
     .view = napoleao_play_view,
+    .key = napoleao_play_key,
 };

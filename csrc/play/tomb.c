@@ -19,6 +19,7 @@
 #include "play.h"
 #include "registry.h"
 #include "tomb_rules.h"
+#include "key.h"
 #include "view.h"
 
 #define RANK(c) ((c) % 13 + 1)
@@ -676,6 +677,148 @@ static void play_view(const void *rules, const void *table, view_text *v)
     view_put(v, ", \"pass\": {\"number\": %d, \"of\": %d}}", p->redeals + 1, r->passes);
 }
 
+/* ------------------------------------------------------------------------
+ * The key (solver_play_key) and the blind players (solver_play_choose) */
+
+/* Sorts n small numbers (insertion: a handful of cells, a reserve's 6s). */
+static void sort_small(int *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            int x = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = x;
+        }
+}
+
+static void play_key(const void *rules, const void *table, int canonical, key_text *k)
+{
+    const tomb_rules *r = rules;
+    const tomb_table *t = table;
+    const tomb_position *p = &t->pos;
+    key_cards(k, p->stock, p->nstock);
+    key_cards(k, p->waste, p->nwaste);
+    key_int(k, p->redeals);
+    if (!canonical) {
+        key_cards(k, p->cells, r->cells); /* SOLVER_NO_CARD for an empty cell */
+        key_cards(k, p->reserve, p->nreserve);
+        for (int i = 0; i < NCORNERS; i++)
+            key_cards(k, t->corner_cards[i], p->corners[i]);
+        key_cards(k, t->tomb_cards, p->tomb);
+        return;
+    }
+    int v[SOLVER_MAX_CELLS], n = 0;
+    for (int i = 0; i < r->cells; i++)
+        if (p->cells[i] != SOLVER_NO_CARD)
+            v[n++] = p->cells[i];
+    sort_small(v, n);
+    key_int(k, n);
+    key_ints(k, v, n);
+    for (n = 0; n < p->nreserve; n++)
+        v[n] = p->reserve[n];
+    sort_small(v, n);
+    key_int(k, n);
+    key_ints(k, v, n);
+    int corners[NCORNERS];
+    memcpy(corners, p->corners, sizeof corners);
+    sort_small(corners, NCORNERS);
+    key_ints(k, corners, NCORNERS);
+    key_int(k, p->tomb);
+}
+
+/* How many cards a foundation must still take before it takes card: the
+ * fewest over the corners and the tomb, by what each wants next (-1: none
+ * will). */
+static int distance(const tomb_table *t, int card)
+{
+    int rank = RANK(card), best = -1;
+    for (int k = 0; tomb_wants(t->pos.tomb + k); k++)
+        if (tomb_wants(t->pos.tomb + k) == rank) {
+            best = k;
+            break;
+        }
+    for (int i = 0; i < NCORNERS; i++)
+        for (int k = 0; tomb_corner_wants(t->pos.corners[i] + k) && (best < 0 || k < best); k++)
+            if (tomb_corner_wants(t->pos.corners[i] + k) == rank) {
+                best = k;
+                break;
+            }
+    return best;
+}
+
+static int play_distance(const void *rules, const void *table, int card)
+{
+    (void)rules;
+    return distance(table, card);
+}
+
+static int is_home(int place)
+{
+    return place == SOLVER_PLACE_CORNER || place == SOLVER_PLACE_TOMB;
+}
+
+/* The first offered move of card from src to dst, or -1. */
+static int find_move(const solver_move *offered, int n, int card, int src, int dst)
+{
+    for (int i = 0; i < n; i++)
+        if (offered[i].action == SOLVER_MOVE && offered[i].card == card && offered[i].src == src
+            && offered[i].dst == dst)
+            return i;
+    return -1;
+}
+
+/* A card home, cells first (it frees a cell), then the reserve, then the
+ * waste; -1 for none. */
+static int home_move(const solver_move *offered, int n)
+{
+    static const int order[] = { SOLVER_PLACE_CELL, SOLVER_PLACE_RESERVE, SOLVER_PLACE_WASTE };
+    for (int o = 0; o < 3; o++)
+        for (int i = 0; i < n; i++)
+            if (offered[i].action == SOLVER_MOVE && offered[i].src == order[o] && is_home(offered[i].dst))
+                return i;
+    return -1;
+}
+
+/* The top waste card parked: a 6 in the sixes reserve if it may go there,
+ * else a cell; -1 for neither. */
+static int park_move(const solver_move *offered, int n, int top)
+{
+    int i = tomb_reserve_takes(RANK(top)) ? find_move(offered, n, top, SOLVER_PLACE_WASTE, SOLVER_PLACE_RESERVE) : -1;
+    return i >= 0 ? i : find_move(offered, n, top, SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL);
+}
+
+/* The simple and the careful player of play.h, from what a player sees: the
+ * top two waste cards, the cells, the foundations, the passes. */
+static int play_choose(const void *rules, const void *table, int strategy, int within, int keep_last_cell,
+                       const solver_move *offered, int n)
+{
+    const tomb_rules *r = rules;
+    const tomb_table *t = table;
+    const tomb_position *p = &t->pos;
+    int i = home_move(offered, n);
+    if (i >= 0)
+        return i;
+    int top = p->nwaste ? p->waste[p->nwaste - 1] : -1, under = p->nwaste > 1 ? p->waste[p->nwaste - 2] : -1;
+    int park = top >= 0 ? park_move(offered, n, top) : -1;
+    if (park >= 0) {
+        if ((strategy == SOLVER_BLIND_CAREFUL && offered[park].dst == SOLVER_PLACE_RESERVE)
+            || (under >= 0 && distance(t, under) == 0))
+            return park;
+        int d = distance(t, top);
+        if (strategy == SOLVER_BLIND_CAREFUL && d >= 0 && d <= within) {
+            int keep = keep_last_cell < 0 ? r->passes > 1 : keep_last_cell, free = 0;
+            for (int c = 0; c < r->cells; c++)
+                free += p->cells[c] == SOLVER_NO_CARD;
+            if (offered[park].dst != SOLVER_PLACE_CELL || !keep || free > 1)
+                return park;
+        }
+    }
+    for (i = 0; i < n; i++)
+        if (offered[i].action == SOLVER_TURN || offered[i].action == SOLVER_REDEAL)
+            return i;
+    return -1;
+}
+
 /* The family's rules of play, for the registry (families/registry.c). */
 const play_verbs tomb_play = {
     .start = play_start,
@@ -684,4 +827,7 @@ const play_verbs tomb_play = {
     .automatic = play_auto,
     .score = play_score,
     .view = play_view,
+    .key = play_key,
+    .choose = play_choose,
+    .distance = play_distance,
 };

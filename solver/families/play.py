@@ -58,6 +58,7 @@ _ACTIONS = {
     "move": lib.SOLVER_MOVE,
 }
 _ERR = 240
+_KEY_ROOM = lib.SOLVER_KEY_ROOM
 #: Where a position made by the core keeps the core's struct of it.
 _KEPT = "_core_table"
 
@@ -244,6 +245,55 @@ class CorePlay:
                 view: dict[str, Any] = json.loads(ffi.string(out).decode())
                 return view
             size = n + 1
+
+    def key(self, pos: Any, canonical: bool = False) -> bytes:
+        """The core's key of ``pos``: equal only for the same position
+        (``canonical``: the places a player cannot tell apart compared by
+        what they hold, as the blind games count repetitions)."""
+        return self._key(self.rules(pos.variant), self._table(pos), canonical)
+
+    def _key(self, rules: CData, table: CData, canonical: bool) -> bytes:
+        err = ffi.new("char[]", _ERR)
+        out = ffi.new("uint8_t[]", _KEY_ROOM)
+        n = self._call("key")(rules, table, canonical, out, _KEY_ROOM, err, _ERR)
+        if n < 0:
+            raise CoreError(ffi.string(err).decode())
+        if n > _KEY_ROOM:
+            raise CoreError(f"a key of {n} bytes: more than the {_KEY_ROOM} kept for it")
+        return bytes(ffi.buffer(out, n))
+
+    def choose(self, pos: Any, strategy: tuple[int, int, int], records: CData, n: int) -> int | None:
+        """The index among the ``n`` move records of ``records`` (moves of
+        ``pos``, as :meth:`moves` lists them, perhaps some left out) of the
+        blind player's move (``strategy``: its number, ``within`` and
+        ``keep_last_cell``, as play.h's solver_play_choose takes them), or
+        None where it would stop."""
+        err = ffi.new("char[]", _ERR)
+        i = self._call("choose")(self.rules(pos.variant), self._table(pos), *strategy, records, n, err, _ERR)
+        if i < -1:
+            raise CoreError(ffi.string(err).decode())
+        return None if i < 0 else int(i)
+
+    def blind(self, pos: Any, strategy: tuple[int, int, int], max_moves: int) -> tuple[list[Move], int, int]:
+        """The blind game of ``strategy`` (as :meth:`choose`) from ``pos``
+        (solver_play_blind): its moves in the solution format, the score at
+        its end and the positions it went through."""
+        rules, t = self.rules(pos.variant), self._table(pos)
+        line = ffi.new("solver_move[]", max(max_moves, 1))
+        positions = ffi.new("int *")
+        err = ffi.new("char[]", _ERR)
+        n = self._call("blind")(rules, t, *strategy, max_moves, line, max_moves, positions, err, _ERR)
+        if n < 0:
+            raise CoreError(ffi.string(err).decode())
+        return [record_move(line[i], engine=True) for i in range(n)], self._call("score")(rules, t), positions[0]
+
+    def distance(self, pos: Any, card: Card) -> int | None:
+        """How many ranks a foundation must still build before it takes
+        ``card`` (0: it fits now), or None where none will."""
+        d = self._call("distance")(self.rules(pos.variant), self._table(pos), card.index)
+        if d < -1:
+            raise CoreError(f"the {self.family} games' players count no distances")
+        return None if d < 0 else int(d)
 
     def restricted(self, pos: Any) -> bool:
         """Whether a restriction of the rules holds now (Paciência Napoleão's

@@ -23,18 +23,19 @@
 // variants list's), and the hints' limits. `bits(name)` gives the verdict
 // index's bitset of a variant (inflated: a Uint8Array), or {bits, unknown}.
 //
-// The rules of play, their refusals and the table a player sees are the
-// core's. Ported from Python, and to be kept in step with it:
-// solver/session.py (Game, _Lines), solver/families/player.py (a player's
-// move named among the legal ones), solver/hints.py (hint, _fallback),
-// solver/blind.py (the careful player: fair hints, the hints' fallback, the
+// The rules of play, their refusals, the table a player sees, a
+// position's key and the careful blind player are the core's. Ported from
+// Python, and to be kept in step with it: solver/session.py (Game,
+// _Lines), solver/families/player.py (a player's move named among the
+// legal ones), solver/hints.py (hint, _fallback), solver/blind.py (where
+// the careful player is asked: fair hints, the hints' fallback, the
 // difficulty), solver/verdicts (lookup, random_deal, difficulty) and
 // solver/web/__init__.py (the routes, _view, _hint_json, _fair_hint_json,
 // _search_winnable).
 
 import { Core } from "./core.js";
 import {
-  HOME_PLACES, MoveError, brief, cardOf, cardRank, describe, isObject, moveJson, parseMove, placeKind, say,
+  HOME_PLACES, MoveError, brief, cardOf, describe, isObject, moveJson, parseMove, placeKind, say,
   stepName, stepText,
 } from "./words.js";
 
@@ -84,6 +85,7 @@ class Play {
     this.record = c.malloc(this.moveSize);
     this.played = c.malloc(this.moveSize);
     this.viewBuf = c.malloc(VIEW_ROOM);
+    this.keyBuf = c.malloc(this.K.SOLVER_KEY_ROOM);
     this.err = c.malloc(240);
     this.cardsBuf = c.malloc(104);
     this.textBuf = c.malloc(64);
@@ -175,9 +177,6 @@ class Play {
 
 // -- a variant: its rules, its structs, its place of the rules of play
 
-const u8 = (s, o) => s[o];
-const i32 = (s, o) => s[o] | (s[o + 1] << 8) | (s[o + 2] << 16) | (s[o + 3] << 24);
-
 class Rules {
   constructor(play, name, info) {
     Object.assign(this, info);
@@ -192,11 +191,6 @@ class Rules {
     const c = play.c;
     [this.cStart, this.cMoves, this.cApply, this.cAuto] = ["start", "moves", "apply", "auto"]
       .map((f) => (...args) => c[`solver_play_${f}`](fam.number, ...args));
-    // Offsets of the position's fields in the play struct.
-    const L = play.L;
-    const at = (type, base) => Object.fromEntries(Object.entries(L[type]).filter(([k]) => k)
-      .map(([k, [o]]) => [k, base + o]));
-    this.f = { ...at(fam.position, fam.position_in_table), ...at(fam.table, 0) };
   }
 
   // The start of deal `number` (a BigInt), as the core lays it out.
@@ -256,36 +250,38 @@ class Rules {
     return state.slice(at, at + this.play.L[this.fam.position][""]);
   }
 
-  // -- reading the struct
-
-  tombCells(s) {
-    const out = [];
-    for (let i = 0; i < this.rules.cells; i++) {
-      const c = u8(s, this.f.cells + i);
-      out.push(c === this.play.K.SOLVER_NO_CARD ? null : c);
-    }
-    return out;
-  }
-  pile(s, field, count, stride = 0, i = 0) {
-    const n = i32(s, this.f[count] + 4 * i), base = this.f[field] + stride * i;
-    return Array.from(s.subarray(base, base + n));
-  }
-  jewelPile(s, i) { return this.pile(s, "tableau", "ntableau", 104, i); }
-
-  // The exact position (every field, every card), as a string: two
-  // positions are equal when their keys are.
+  // The exact position (every place, every card: solver_play_key), as a
+  // string: two positions are equal when their keys are.
   key(s) {
-    if (this.tomb) return String.fromCharCode(...s);
-    const n = (f, i = 0) => i32(s, this.f[f] + 4 * i);
-    const parts = [this.pile(s, "stock", "nstock")];
-    for (let i = 0; i < 12; i++) parts.push(this.pile(s, "piles", "npiles", 104, i));
-    parts.push([0, 1, 2, 3].flatMap((i) => [n("kbases", i), n("abases", i)]), [n("redeals"), n("rounds"), n("turned")]);
-    parts.push(Array.from(s.subarray(this.f.lid, this.f.lid + 5)));
-    for (let i = 0; i < 8; i++) parts.push(this.jewelPile(s, i));
-    parts.push(this.pile(s, "jewels", "njewels"));
-    for (let i = 0; i < 3; i++) parts.push(this.pile(s, "reserves", "nreserves", 104, i));
-    parts.push([0, 1, 2, 3, 4, 5, 6, 7].map((i) => n("foundations", i)));
-    return parts.map((x) => String.fromCharCode(x.length, ...x)).join("");
+    const p = this.play;
+    p.load(s);
+    const n = p.c.solver_play_key(this.fam.number, this.ptr, p.stateBuf, 0, p.keyBuf, p.K.SOLVER_KEY_ROOM, p.err, 240);
+    if (n < 0) throw bad(400, p.errText());
+    return String.fromCharCode(...p.mem().subarray(p.keyBuf, p.keyBuf + n));
+  }
+
+  // -- the careful blind player (solver/blind.py: the core's, play.h)
+
+  // Its move in state, from what a player sees, or null where it would stop.
+  careful(state) {
+    const p = this.play, K = p.K;
+    p.load(state);
+    const n = this.cMoves(this.ptr, p.stateBuf, p.movesBuf, K.PLAY_MAX_MOVES, p.err, 240);
+    if (n < 0) throw bad(400, p.errText());
+    const i = p.c.solver_play_choose(this.fam.number, this.ptr, p.stateBuf, K.SOLVER_BLIND_CAREFUL,
+      K.SOLVER_BLIND_WITHIN, -1, p.movesBuf, Math.min(n, K.PLAY_MAX_MOVES), p.err, 240);
+    if (i < -1) throw bad(400, p.errText());
+    return i < 0 ? null : p.readRecord(p.movesBuf + i * p.moveSize);
+  }
+
+  // blind.play with the careful player: does it win the deal from state?
+  carefulWins(state, maxMoves = 10000) {
+    const p = this.play, K = p.K;
+    p.load(state);
+    const n = p.c.solver_play_blind(this.fam.number, this.ptr, p.stateBuf, K.SOLVER_BLIND_CAREFUL,
+      K.SOLVER_BLIND_WITHIN, -1, maxMoves, 0, 0, 0, p.err, 240);
+    if (n < 0) throw bad(400, p.errText());
+    return p.c.solver_play_score(this.fam.number, this.ptr, p.stateBuf) === this.cards;
   }
 
   // -- a player's move (Player.play): the legal move it names, else the
@@ -363,81 +359,6 @@ function engineMoves(rules, legal) {
     }
   }
   return out;
-}
-
-// -- the careful blind player (solver/blind.py, Careful): from what a
-// player sees, over the offered moves (engineMoves' of the position)
-
-function carefulMove(rules, s, moves) {
-  const waste = rules.pile(s, "waste", "nwaste");
-  const wasteTop = waste.length ? waste[waste.length - 1] : null;
-  const wasteUnder = waste.length > 1 ? waste[waste.length - 2] : null;
-  const tombCount = i32(s, rules.f.tomb);
-  const corners = [0, 1, 2, 3].map((i) => i32(s, rules.f.corners + 4 * i));
-  const distance = (card) => {
-    const r = cardRank(card);
-    if (r <= 6) {
-      if (tombCount >= 24) return null;
-      const wants = 6 - (tombCount % 6);
-      const d = (((wants - r) % 6) + 6) % 6;
-      return d < 24 - tombCount ? d : null;
-    }
-    let best = null;
-    for (const n of corners) {
-      const next = n === 0 ? 7 : 7 + n;
-      if (next <= r && r <= 13 && (best === null || r - next < best)) best = r - next;
-    }
-    return best;
-  };
-  const fits = (card) => card !== null && distance(card) === 0;
-  const isMove = (m) => m.action === "move";
-  for (const src of ["cell", "reserve", "waste"]) {
-    const home = moves.find((m) => isMove(m) && placeKind(m.src) === src && ["corner", "tomb"].includes(placeKind(m.dst)));
-    if (home) return home;
-  }
-  if (wasteTop !== null) {
-    const dests = cardRank(wasteTop) === 6 ? ["reserve", "cell"] : ["cell"];
-    let park = null;
-    for (const dst of dests) {
-      park = moves.find((m) => isMove(m) && m.card === wasteTop && m.src === "waste" && placeKind(m.dst) === dst);
-      if (park) break;
-    }
-    if (park) {
-      if (placeKind(park.dst) === "reserve" || fits(wasteUnder)) return park;
-      const d = distance(wasteTop);
-      if (d !== null && d <= 3) {
-        const keep = rules.rules.passes > 1;
-        const free = rules.tombCells(s).filter((c) => c === null).length;
-        if (placeKind(park.dst) !== "cell" || !keep || free > 1) return park;
-      }
-    }
-  }
-  return moves.find((m) => m.action === "turn" || m.action === "redeal") || null;
-}
-
-// blind.play with the careful player: does it win the deal from its start?
-// (A move that would bring back a position of the game is not offered.)
-function carefulWins(rules, state, maxMoves = 10000) {
-  const key = (s) => {
-    const sorted = (a) => a.slice().sort((x, y) => x - y);
-    return JSON.stringify([rules.pile(s, "stock", "nstock"), rules.pile(s, "waste", "nwaste"),
-      sorted(rules.tombCells(s).filter((c) => c !== null)), sorted(rules.pile(s, "reserve", "nreserve")),
-      sorted([0, 1, 2, 3].map((i) => i32(s, rules.f.corners + 4 * i))), i32(s, rules.f.tomb), i32(s, rules.f.redeals)]);
-  };
-  const seen = new Set([key(state)]);
-  const total = rules.cards;
-  for (let played = 0; rules.score(state) !== total && played < maxMoves; played++) {
-    const offered = engineMoves(rules, rules.moves(state)).filter((m) => {
-      if (m.action !== "move" || ["corner", "tomb"].includes(placeKind(m.dst))) return true;
-      return !seen.has(key(rules.apply(state, m).state));
-    });
-    if (!offered.length) break;
-    const choice = carefulMove(rules, state, offered);
-    if (choice === null) break;
-    state = rules.apply(state, choice).state;
-    seen.add(key(state));
-  }
-  return rules.score(state) === total;
 }
 
 // -- the lines of recent hints (session._Lines)
@@ -751,7 +672,7 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
     if (!legal.length) return null;
     const candidates = [];
     if (rules.blind_players) {
-      const choice = carefulMove(rules, state, legal);
+      const choice = rules.careful(state);
       if (choice) candidates.push(choice);
     }
     for (const m of legal) if (!candidates.some((c) => sameMove(c, m))) candidates.push(m);
@@ -786,7 +707,7 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
       throw bad(400, "a fair hint needs the blind player, written for the Napoleon's Tomb variants;"
         + ` ${rules.name} is not one`);
     }
-    const move = carefulMove(rules, game.state, engineMoves(rules, rules.moves(game.state)));
+    const move = rules.careful(game.state);
     const text = move === null ? "Fair hint: the careful player would stop here (no move it likes)."
       : `Fair hint: ${say(move, "do", false)}. It is the careful player's move, chosen from what you`
         + " can see (never the stock's order): it proves nothing.";
@@ -867,7 +788,7 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
         winnable: found === "won" ? true : found === "lost" ? false : null, difficulty: null,
       };
       if (rules.blind_players) {
-        const level = carefulWins(rules, rules.start(deal)) ? "blind"
+        const level = rules.carefulWins(rules.start(deal)) ? "blind"
           : found === "won" ? "sighted" : found === "lost" ? "lost" : "unknown";
         out.difficulty = level;
         out.difficulty_text = DIFFICULTIES[level];
