@@ -148,4 +148,22 @@ int solver_play_blind(int family, const void *rules, void *table, int strategy, 
  * card. */
 int solver_play_distance(int family, const void *rules, const void *table, int card);
 
+/* The words of a move (csrc/play/vocabulary.c): an action's name
+ * (SOLVER_TURN: "turn"...) and a kind of place's (SOLVER_PLACE_CELL:
+ * "cell"...), NULL for none; how a kind's places are numbered and whether it
+ * is a foundation (1, else 0; -1 for no kind); the i-th kind of place of a
+ * family (i from 0; -1 past its last, or for no family); and the kind a
+ * family names so (-1: it has no place of that name). */
+#define SOLVER_NUMBERED_NONE 0       /* one place of its kind: "waste" */
+#define SOLVER_NUMBERED_INDEX 1      /* by its number, 1..: "pile:7" */
+#define SOLVER_NUMBERED_SUIT 2       /* by its suit: "kbase:H" */
+#define SOLVER_NUMBERED_FOR_PLAYER 3 /* by its number for a player ("cell:2"); by its kind alone in the
+                                        solution format, whose rules take the first that fits */
+const char *solver_action_name(int action);
+const char *solver_place_name(int kind);
+int solver_place_numbering(int kind);
+int solver_place_home(int kind);
+int solver_family_place(int family, int i);
+int solver_place_kind(int family, const char *name);
+
 #endif

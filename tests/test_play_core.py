@@ -25,7 +25,7 @@ from solver import families, start_position
 from solver._core import ffi, lib
 from solver.cards import Card
 from solver.deals import Deal, card_indexes
-from solver.families.play import CorePlay, record_move
+from solver.families.play import record_move
 from solver.families.player import Player, Refused
 from solver.notation import IllegalMoveError, Move
 from solver.variants import load, names
@@ -69,8 +69,8 @@ def to_move(m: Any) -> Move:
     return Player.blind(record_move(m))
 
 
-def to_record(move: Move, two_decks: bool) -> Any:
-    record = CorePlay.record(move, two_decks)
+def to_record(move: Move, variant: Any) -> Any:
+    record = families.of(variant).player.core.record(move)
     assert record is not None, move
     return record
 
@@ -89,7 +89,7 @@ def core_apply(variant: Any, rules: Any, t: Any, move: Move) -> tuple[Any, str |
     after = ffi.new(ffi.typeof(t).cname, t[0])
     err = ffi.new("char[]", 200)
     played = ffi.new("solver_move *")
-    if calls(variant)["apply"](rules, after, to_record(move, not is_tomb(variant)), played, err, 200) != 0:
+    if calls(variant)["apply"](rules, after, to_record(move, variant), played, err, 200) != 0:
         return None, ffi.string(err).decode(), None
     return after, None, to_move(played)
 

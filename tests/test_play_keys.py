@@ -123,3 +123,41 @@ def test_a_view_made_by_hand_has_no_position_behind_it() -> None:
         copy.distance(Card.parse("5H"))
     with pytest.raises(StrategyError, match="not made by play"):
         blind.careful.choose(copy, copy.moves)
+
+
+def test_the_words_of_a_move_come_from_the_cores_one_table() -> None:
+    """Each family's kinds of place by name (the two "reserve"s told apart
+    by the family), how each is numbered, and which are foundations."""
+    from solver.families.play import core_number, place_name, place_record
+    from solver.notation import HOME_PLACES
+
+    def kinds(family: str) -> list[str]:
+        out, number = [], core_number(family)
+        while (k := lib.solver_family_place(number, len(out))) >= 0:
+            out.append(ffi.string(lib.solver_place_name(k)).decode())
+        return out
+
+    assert kinds("tomb") == ["stock", "waste", "cell", "reserve", "corner", "tomb"]
+    assert kinds("napoleao") == ["stock", "pile", "kbase", "abase"]
+    assert kinds("jewel") == ["stock", "lid", "side", "bottom", "reserve", "foundation"]
+    assert place_record("reserve", core_number("tomb")) == (lib.SOLVER_PLACE_RESERVE, 0)
+    assert place_record("reserve:2", core_number("jewel")) == (lib.SOLVER_PLACE_RESERVE_PILE, 2)
+    assert place_record("kbase", core_number("napoleao")) == (lib.SOLVER_PLACE_KBASE, lib.SOLVER_ANY_SUIT)
+    assert place_record("stack:1", core_number("jewel")) is None
+    assert place_name(lib.SOLVER_PLACE_CELL, 2) == "cell:2" and place_name(lib.SOLVER_PLACE_CELL, 2, True) == "cell"
+    assert place_name(lib.SOLVER_PLACE_PILE, 7, True) == "pile:7" and place_name(lib.SOLVER_PLACE_KBASE, 2) == "kbase:H"
+    homes = set()
+    k = 0
+    while lib.solver_place_name(k) != ffi.NULL:
+        if lib.solver_place_home(k):
+            homes.add(ffi.string(lib.solver_place_name(k)).decode())
+        k += 1
+    assert homes == HOME_PLACES
+    assert [ffi.string(lib.solver_action_name(a)).decode() for a in range(5)] == [
+        "turn",
+        "redeal",
+        "move",
+        "deal",
+        "jewel",
+    ]
+    assert lib.solver_action_name(5) == ffi.NULL and lib.solver_place_numbering(99) == -1

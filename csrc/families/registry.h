@@ -32,6 +32,7 @@ typedef struct {
     int (*choose)(const void *rules, const void *table, int strategy, int within, int keep_last_cell,
                   const solver_move *offered, int n);
     int (*distance)(const void *rules, const void *table, int card);
+    const int *places; /* its kinds of place (SOLVER_PLACE_*), -1 after the last */
 } play_verbs;
 
 /* A family's search: a new handle for its rules and a position (its search

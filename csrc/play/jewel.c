@@ -897,4 +897,6 @@ const play_verbs jewel_play = {
     .score = jewel_play_score,
     .view = jewel_play_view,
     .key = jewel_play_key,
+    .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_LID, SOLVER_PLACE_SIDE, SOLVER_PLACE_BOTTOM,
+                             SOLVER_PLACE_RESERVE_PILE, SOLVER_PLACE_FOUNDATION, -1 },
 };

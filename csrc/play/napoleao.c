@@ -543,4 +543,5 @@ const play_verbs napoleao_play = {
     .restricted = napoleao_play_restricted,
     .view = napoleao_play_view,
     .key = napoleao_play_key,
+    .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_PILE, SOLVER_PLACE_KBASE, SOLVER_PLACE_ABASE, -1 },
 };

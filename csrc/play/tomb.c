@@ -830,4 +830,6 @@ const play_verbs tomb_play = {
     .key = play_key,
     .choose = play_choose,
     .distance = play_distance,
+    .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL, SOLVER_PLACE_RESERVE,
+                             SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB, -1 },
 };

@@ -122,6 +122,10 @@ static const constant constants[] = {
     CONSTANT(SOLVER_BLIND_SIMPLE),
     CONSTANT(SOLVER_BLIND_CAREFUL),
     CONSTANT(SOLVER_BLIND_WITHIN),
+    CONSTANT(SOLVER_NUMBERED_NONE),
+    CONSTANT(SOLVER_NUMBERED_INDEX),
+    CONSTANT(SOLVER_NUMBERED_SUIT),
+    CONSTANT(SOLVER_NUMBERED_FOR_PLAYER),
     CONSTANT(SOLVER_TURN),
     CONSTANT(SOLVER_REDEAL),
     CONSTANT(SOLVER_MOVE),
@@ -161,8 +165,11 @@ static int row(size_t *n, int w)
 /* The layout as JSON, {"tomb_rules": {"": size, "turn": [offset, size],
  * ...}, ..., "constants": {"SOLVER_WON": 0, ...}, "families": [{"name":
  * "tomb", "rules": "tomb_rules", "table": "tomb_table", "position":
- * "tomb_position", "position_in_table": 0}, ...]} (the families by number,
- * each with its structs' types), written into out if it
+ * "tomb_position", "position_in_table": 0, "places": [0, 1, ...]}, ...],
+ * "actions": ["turn", ...], "places": [{"name": "stock", "numbering": 0,
+ * "home": false}, ...]} (the families by number, each with its structs'
+ * types and its kinds of place; the actions and the kinds of place by
+ * number, play.h's words), written into out if it
  * fits in size bytes; returns its length (without the closing zero), as
  * snprintf does, or -1. */
 int solver_layout(char *out, int size)
@@ -179,14 +186,24 @@ int solver_layout(char *out, int size)
     for (size_t i = 0; ok && i < COUNT(constants); i++)
         ok = row(n, snprintf(AT, ROOM, "%s\"%s\": %ld", i ? ", " : "}, \"constants\": {", constants[i].name,
                              constants[i].value));
-    ok = ok && row(n, snprintf(AT, ROOM, "}, \"families\": ["));
+    ok = ok && row(n, snprintf(AT, ROOM, "}, \"actions\": ["));
+    for (int a = 0; ok && solver_action_name(a); a++)
+        ok = row(n, snprintf(AT, ROOM, "%s\"%s\"", a ? ", " : "", solver_action_name(a)));
+    ok = ok && row(n, snprintf(AT, ROOM, "], \"places\": ["));
+    for (int k = 0; ok && solver_place_name(k); k++)
+        ok = row(n, snprintf(AT, ROOM, "%s{\"name\": \"%s\", \"numbering\": %d, \"home\": %s}", k ? ", " : "",
+                             solver_place_name(k), solver_place_numbering(k), solver_place_home(k) ? "true" : "false"));
+    ok = ok && row(n, snprintf(AT, ROOM, "], \"families\": ["));
     for (int i = 0; ok && i < solver_family_count(); i++) {
         const family_entry *f = family_entry_of(i);
         ok = row(n, snprintf(AT, ROOM,
                              "%s{\"name\": \"%s\", \"rules\": \"%s\", \"table\": \"%s\", \"position\": \"%s\", "
-                             "\"position_in_table\": %zu}",
+                             "\"position_in_table\": %zu, \"places\": [",
                              i ? ", " : "", f->name, f->rules.type, f->table.type, f->position.type,
                              f->position_in_table));
+        for (int k = 0; ok && solver_family_place(i, k) >= 0; k++)
+            ok = row(n, snprintf(AT, ROOM, "%s%d", k ? ", " : "", solver_family_place(i, k)));
+        ok = ok && row(n, snprintf(AT, ROOM, "]}"));
     }
     ok = ok && row(n, snprintf(AT, ROOM, "]}"));
     return ok ? (int)written : -1;

@@ -31,32 +31,21 @@ if TYPE_CHECKING:
     from .._core import CData
 
 _CARDS = tuple(Card.from_index(i) for i in range(52))
-_NAMES = {
-    lib.SOLVER_PLACE_STOCK: "stock",
-    lib.SOLVER_PLACE_WASTE: "waste",
-    lib.SOLVER_PLACE_CELL: "cell",
-    lib.SOLVER_PLACE_RESERVE: "reserve",
-    lib.SOLVER_PLACE_CORNER: "corner",
-    lib.SOLVER_PLACE_TOMB: "tomb",
-    lib.SOLVER_PLACE_PILE: "pile",
-    lib.SOLVER_PLACE_KBASE: "kbase",
-    lib.SOLVER_PLACE_ABASE: "abase",
-    lib.SOLVER_PLACE_LID: "lid",
-    lib.SOLVER_PLACE_SIDE: "side",
-    lib.SOLVER_PLACE_BOTTOM: "bottom",
-    lib.SOLVER_PLACE_RESERVE_PILE: "reserve",
-    lib.SOLVER_PLACE_FOUNDATION: "foundation",
-}
-_SUIT_PLACES = (lib.SOLVER_PLACE_KBASE, lib.SOLVER_PLACE_ABASE, lib.SOLVER_PLACE_FOUNDATION)
-#: The Tomb's places that the player numbers and its engine does not.
-_TOMB_NUMBERED = (lib.SOLVER_PLACE_CELL, lib.SOLVER_PLACE_CORNER)
-_ACTIONS = {
-    "turn": lib.SOLVER_TURN,
-    "deal": lib.SOLVER_DEAL,
-    "redeal": lib.SOLVER_REDEAL,
-    "jewel": lib.SOLVER_JEWEL_FILL,
-    "move": lib.SOLVER_MOVE,
-}
+
+
+def _words(name_of: Callable[[int], CData]) -> dict[int, str]:
+    """The core's words by number (csrc/play/vocabulary.c), to the first it has not."""
+    out: dict[int, str] = {}
+    while (name := name_of(len(out))) != ffi.NULL:
+        out[len(out)] = ffi.string(name).decode()
+    return out
+
+
+#: The kinds of place by number, and the actions, as the core names them.
+_NAMES = _words(lib.solver_place_name)
+_ACTIONS = {name: number for number, name in _words(lib.solver_action_name).items()}
+_NUMBERING = {kind: lib.solver_place_numbering(kind) for kind in _NAMES}
+
 _ERR = 240
 _KEY_ROOM = lib.SOLVER_KEY_ROOM
 #: Where a position made by the core keeps the core's struct of it.
@@ -65,12 +54,12 @@ _KEPT = "_core_table"
 
 def place_name(kind: int, index: int, engine: bool = False) -> str:
     """The name of a place of a move record: ``cell:2``, ``kbase:H``;
-    ``engine``: as the reference engine names it (the Tomb's cells and
+    ``engine``: as the solution format names it (the Tomb's cells and
     corners without their number)."""
-    name = _NAMES[kind]
-    if kind in _SUIT_PLACES:
+    name, numbering = _NAMES[kind], _NUMBERING[kind]
+    if numbering == lib.SOLVER_NUMBERED_SUIT:
         return f"{name}:{'CSHD'[index]}"
-    if not index or (engine and kind in _TOMB_NUMBERED):
+    if not index or (engine and numbering == lib.SOLVER_NUMBERED_FOR_PLAYER):
         return name
     return f"{name}:{index}"
 
@@ -88,16 +77,18 @@ def record_move(m: CData, engine: bool = False) -> Move:
     return Move.move(_CARDS[m.card], place_name(m.src, m.src_index, engine), place_name(m.dst, m.dst_index, engine))
 
 
-def place_record(name: str, two_decks: bool) -> tuple[int, int] | None:
-    """The kind and index of a place the player names (None: no such place;
-    a bare ``cell`` has index 0, a bare ``kbase``, ``abase``, ``foundation``
+def place_record(name: str, family: int) -> tuple[int, int] | None:
+    """The kind and index of a place the player names in the family
+    numbered ``family`` (None: no such place in any game; a bare ``cell``
+    has index 0, a bare ``kbase``, ``abase``, ``foundation``
     SOLVER_ANY_SUIT)."""
     kind, _, index = name.partition(":")
-    found = [k for k, n in _NAMES.items() if n == kind]
-    if not found:
-        return None
-    k = found[-1] if two_decks else found[0]  # "reserve": the two-deck games' piles, the Tomb's sixes
-    if k in _SUIT_PLACES:
+    k = lib.solver_place_kind(family, kind.encode())
+    if k < 0:  # a place of another family's: the family's rules word the refusal
+        k = next((number for number, n in _NAMES.items() if n == kind), -1)
+        if k < 0:
+            return None
+    if _NUMBERING[k] == lib.SOLVER_NUMBERED_SUIT:
         if not index:
             return k, lib.SOLVER_ANY_SUIT
         return (k, "CSHD".index(index)) if len(index) == 1 and index in "CSHD" else None
@@ -185,7 +176,7 @@ class CorePlay:
         move the rules refuse raises :class:`~solver.notation.IllegalMoveError`
         with the core's reason; so does a turn or a deal naming other cards
         than the stock turns."""
-        record = self.record(move, two_decks=pos.variant.decks == 2)
+        record = self.record(move)
         out = f"there is no place {move.src or move.dst} in this game" if record is None else self.apply(pos, record)
         if isinstance(out, str):
             raise IllegalMoveError(f"{move}: {out}", move, out)
@@ -306,15 +297,14 @@ class CorePlay:
             return None
         return record_move(out)
 
-    @staticmethod
-    def record(move: Move, two_decks: bool) -> CData | None:
+    def record(self, move: Move) -> CData | None:
         """The move record of a player's move (None: it names no place there is)."""
         r = ffi.new("solver_move *")
         r.action = _ACTIONS[move.action]
         r.card = move.card.index if move.card is not None else lib.SOLVER_NO_CARD
         for name, side in ((move.src, "src"), (move.dst, "dst")):
             if name:
-                place = place_record(name, two_decks)
+                place = place_record(name, self.number)
                 if place is None:
                     return None
                 setattr(r, side, place[0])

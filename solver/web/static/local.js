@@ -35,7 +35,7 @@
 
 import { Core } from "./core.js";
 import {
-  HOME_PLACES, MoveError, brief, cardOf, describe, isObject, moveJson, parseMove, placeKind, say,
+  MoveError, brief, cardOf, describe, isObject, moveJson, parseMove, placeKind, say,
   stepName, stepText,
 } from "./words.js";
 
@@ -89,21 +89,10 @@ class Play {
     this.err = c.malloc(240);
     this.cardsBuf = c.malloc(104);
     this.textBuf = c.malloc(64);
-    const K = this.K;
-    this.placeNames = {
-      [K.SOLVER_PLACE_STOCK]: "stock", [K.SOLVER_PLACE_WASTE]: "waste", [K.SOLVER_PLACE_CELL]: "cell",
-      [K.SOLVER_PLACE_RESERVE]: "reserve", [K.SOLVER_PLACE_CORNER]: "corner", [K.SOLVER_PLACE_TOMB]: "tomb",
-      [K.SOLVER_PLACE_PILE]: "pile", [K.SOLVER_PLACE_KBASE]: "kbase", [K.SOLVER_PLACE_ABASE]: "abase",
-      [K.SOLVER_PLACE_LID]: "lid", [K.SOLVER_PLACE_SIDE]: "side", [K.SOLVER_PLACE_BOTTOM]: "bottom",
-      [K.SOLVER_PLACE_RESERVE_PILE]: "reserve", [K.SOLVER_PLACE_FOUNDATION]: "foundation",
-    };
-    this.placeKinds = {};
-    for (const [k, name] of Object.entries(this.placeNames)) {
-      if (!(name in this.placeKinds)) this.placeKinds[name] = Number(k);
-    }
-    this.suitKinds = [K.SOLVER_PLACE_KBASE, K.SOLVER_PLACE_ABASE, K.SOLVER_PLACE_FOUNDATION];
-    this.actions = { turn: K.SOLVER_TURN, redeal: K.SOLVER_REDEAL, move: K.SOLVER_MOVE, deal: K.SOLVER_DEAL,
-      jewel: K.SOLVER_JEWEL_FILL };
+    // The words of a move, the core's (csrc/play/vocabulary.c): the kinds of
+    // place by number, and the actions.
+    this.places = this.L.places;
+    this.actions = Object.fromEntries(this.L.actions.map((name, a) => [name, a]));
   }
 
   mem() { return this.core.bytes(); }
@@ -117,19 +106,27 @@ class Play {
   save(size) { return this.mem().slice(this.stateBuf, this.stateBuf + size); }
 
   placeName(kind, index) {
-    const name = this.placeNames[kind];
-    if (this.suitKinds.includes(kind)) return `${name}:${"CSHD"[index]}`;
+    const { name, numbering } = this.places[kind];
+    if (numbering === this.K.SOLVER_NUMBERED_SUIT) return `${name}:${"CSHD"[index]}`;
     return index ? `${name}:${index}` : name;
   }
 
-  // A place name as the core's (kind, index), as play.place_record reads
-  // it (a bare suited place: SOLVER_ANY_SUIT), or null for no such place.
-  placeOf(name, twoDecks) {
+  // The kind of place a family names `kind` (solver_place_kind), or -1.
+  kindOf(family, kind) {
+    return this.core.families[family].places.find((k) => this.places[k].name === kind) ?? -1;
+  }
+
+  // A place name as the core's (kind, index) in a family, as
+  // play.place_record reads it (a bare suited place: SOLVER_ANY_SUIT; a
+  // place of another family's, for the family's rules to refuse), or null
+  // for no such place in any game.
+  placeOf(name, family) {
     const i = name.indexOf(":");
     const kind = i < 0 ? name : name.slice(0, i), index = i < 0 ? "" : name.slice(i + 1);
-    if (!Object.prototype.hasOwnProperty.call(this.placeKinds, kind)) return null;
-    const k = kind === "reserve" && twoDecks ? this.K.SOLVER_PLACE_RESERVE_PILE : this.placeKinds[kind];
-    if (this.suitKinds.includes(k)) {
+    let k = this.kindOf(family, kind);
+    if (k < 0) k = this.places.findIndex((p) => p.name === kind);
+    if (k < 0) return null;
+    if (this.places[k].numbering === this.K.SOLVER_NUMBERED_SUIT) {
       if (!index) return [k, this.K.SOLVER_ANY_SUIT];
       return index.length === 1 && "CSHD".includes(index) ? [k, "CSHD".indexOf(index)] : null;
     }
@@ -137,22 +134,34 @@ class Play {
     return /^[0-9]+$/.test(index) && Number(index) < 100 ? [k, Number(index)] : null;
   }
 
-  recordable(m, twoDecks) {
-    return [m.src, m.dst].every((p) => !p || this.placeOf(p, twoDecks) !== null);
+  // A place as the solution format names it: a kind numbered for the
+  // player only (the Tomb's cells, corners) by its kind alone.
+  engineName(name, family) {
+    const k = name ? this.kindOf(family, placeKind(name)) : -1;
+    return k >= 0 && this.places[k].numbering === this.K.SOLVER_NUMBERED_FOR_PLAYER ? placeKind(name) : name;
   }
 
-  writeRecord(m, twoDecks) {
+  isHome(name, family) {
+    const k = name ? this.kindOf(family, placeKind(name)) : -1;
+    return k >= 0 && this.places[k].home;
+  }
+
+  recordable(m, family) {
+    return [m.src, m.dst].every((p) => !p || this.placeOf(p, family) !== null);
+  }
+
+  writeRecord(m, family) {
     const v = this.view(), o = this.L.solver_move, p = this.record;
     this.mem().fill(0, p, p + this.moveSize);
     v.setInt32(p + o.action[0], this.actions[m.action], true);
     v.setInt32(p + o.card[0], m.card === null || m.card === undefined ? this.K.SOLVER_NO_CARD : m.card, true);
     if (m.src) {
-      const [k, i] = this.placeOf(m.src, twoDecks) || [99, 0];
+      const [k, i] = this.placeOf(m.src, family) || [99, 0];
       v.setInt32(p + o.src[0], k, true);
       v.setInt32(p + o.src_index[0], i, true);
     }
     if (m.dst) {
-      const [k, i] = this.placeOf(m.dst, twoDecks) || [99, 0];
+      const [k, i] = this.placeOf(m.dst, family) || [99, 0];
       v.setInt32(p + o.dst[0], k, true);
       v.setInt32(p + o.dst_index[0], i, true);
     }
@@ -182,7 +191,6 @@ class Rules {
     Object.assign(this, info);
     this.name = name;
     this.play = play;
-    this.tomb = info.family === "tomb";
     const fam = play.core.family(info.family);
     this.fam = fam;
     this.type = fam.table;
@@ -221,7 +229,7 @@ class Rules {
   applyRecord(state, move) {
     const p = this.play;
     p.load(state);
-    p.writeRecord(move, this.decks === 2);
+    p.writeRecord(move, this.fam.number);
     if (this.cApply(this.ptr, p.stateBuf, p.record, p.played, p.err, 240) !== 0) return { error: p.errText() };
     return { state: p.save(this.size), played: p.readRecord(p.played) };
   }
@@ -294,7 +302,7 @@ class Rules {
       throw refuse("a move needs 'from' and 'to': place names such as 'waste', 'cell:2' or 'pile:7'");
     }
     const named = this.moves(state).find((m) => names(move, m));
-    if (!named && !this.play.recordable(move, this.decks === 2)) {
+    if (!named && !this.play.recordable(move, this.fam.number)) {
       throw refuse(`there is no place ${move.src || move.dst} in this game`);
     }
     const out = this.applyRecord(state, named || move);
@@ -346,13 +354,14 @@ function names(move, m) {
 
 const sameMove = (a, b) => a.action === b.action && a.card === b.card && a.src === b.src && a.dst === b.dst;
 
-// The legal moves as the solution format names them (CorePlay.legal): a
-// Tomb card going to a cell or a corner once, onto the first that takes it.
+// The legal moves as the solution format names them (CorePlay.legal), each
+// once: a Tomb card going to a cell or a corner once, onto the first that
+// takes it.
 function engineMoves(rules, legal) {
-  if (!rules.tomb) return legal;
   const seen = new Set(), out = [];
+  const name = (p) => rules.play.engineName(p, rules.fam.number);
   for (const m of legal) {
-    const key = m.action === "move" ? `${m.card}/${placeKind(m.src)}/${placeKind(m.dst)}` : m.action;
+    const key = [m.action, m.card, name(m.src), name(m.dst)].join("/");
     if (!seen.has(key)) {
       seen.add(key);
       out.push(m);
@@ -478,7 +487,7 @@ class Game {
     const total = this.rules.cards;
     while (this.rules.score(state) !== total) {
       const legal = this.rules.moves(state);
-      const home = legal.find((m) => m.action === "move" && HOME_PLACES.includes(placeKind(m.dst)));
+      const home = legal.find((m) => m.action === "move" && this.rules.play.isHome(m.dst, this.rules.fam.number));
       const stock = legal.find((m) => m.action !== "move");
       if ((!home && !stock) || steps.length > 4 * total) return null;
       const s = this.step(state, home || stock, this.auto);

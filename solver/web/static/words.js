@@ -15,7 +15,6 @@ const SYMBOL_SUITS = { "♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C
 
 export const ACTIONS = ["turn", "deal", "redeal", "jewel", "move"];
 export const BLIND_ACTIONS = ["turn", "deal", "redeal", "jewel"];
-export const HOME_PLACES = ["corner", "tomb", "kbase", "abase", "foundation"];
 const FIELDS = ["action", "from", "to", "card", "text"];
 
 export class MoveError extends Error {}
