@@ -141,7 +141,8 @@ class View:
     @property
     def tomb_wants(self) -> int | None:
         """The rank the tomb takes next (6 down to 1, four times), ``None`` when full."""
-        wants = _core(self._position()).view(self._position())["tomb"]["wants"]
+        pos = self._position()
+        wants = _core(pos).view(pos)["tomb"]["wants"]
         return None if wants is None else int(wants)
 
     def fits(self, card: Card | None) -> bool:
@@ -155,7 +156,8 @@ class View:
         foundation counts: the tomb, wanting a 4, is 1 away from a 3 and 5
         away from a 5 (it runs 6..A and starts again); a corner showing a 7
         is 2 away from a 10. The core counts it (solver_play_distance)."""
-        return _core(self._position()).distance(self._position(), card)
+        pos = self._position()
+        return _core(pos).distance(pos, card)
 
     def _position(self) -> TombPosition:
         behind = self.__dict__.get(_BEHIND)
@@ -352,7 +354,7 @@ def careful_move(pos: TombPosition) -> Move | None:
     when it would stop. A hint that does not peek, and the hints' fallback."""
     core = _core(pos)
     moves, records = core.moves(pos, engine=True)
-    i = core.choose(pos, careful.strategy(), records, min(len(moves), lib.PLAY_MAX_MOVES))
+    i = core.choose(pos, careful.strategy(), records, len(moves))
     return None if i is None else moves[i]
 
 

@@ -88,6 +88,12 @@ solver *solver_new(int family, const void *rules, const void *pos, unsigned flag
     return s;
 }
 
+const family_entry *family_checked(int family, const void *rules, const void *table, char *err, int errlen)
+{
+    const family_entry *f = family_find(family, rules, err, errlen);
+    return f && f->play->moves(rules, table, NULL, 0, err, errlen) >= 0 ? f : NULL;
+}
+
 int solver_play_start(int family, const void *rules, const uint8_t *cards, int n, void *out, char *err, int errlen)
 {
     const family_entry *f = family_find(family, rules, err, errlen);
@@ -124,8 +130,8 @@ int solver_play_score(int family, const void *rules, const void *table)
 
 int solver_play_view(int family, const void *rules, const void *table, char *out, int len, char *err, int errlen)
 {
-    const family_entry *f = family_find(family, rules, err, errlen);
-    if (!f || f->play->moves(rules, table, NULL, 0, err, errlen) < 0) /* the position checked */
+    const family_entry *f = family_checked(family, rules, table, err, errlen);
+    if (!f)
         return -1;
     view_text v = { len > 0 ? out : NULL, len > 0 ? len : 0, 0 };
     if (v.out)
@@ -145,8 +151,8 @@ int solver_play_restricted(int family, const void *rules, const void *table)
 int solver_play_key(int family, const void *rules, const void *table, int canonical, uint8_t *out, int len, char *err,
                     int errlen)
 {
-    const family_entry *f = family_find(family, rules, err, errlen);
-    if (!f || f->play->moves(rules, table, NULL, 0, err, errlen) < 0) /* the position checked */
+    const family_entry *f = family_checked(family, rules, table, err, errlen);
+    if (!f)
         return -1;
     key_text k = { len > 0 ? out : NULL, len > 0 ? len : 0, 0 };
     f->play->key(rules, table, canonical != 0, &k);

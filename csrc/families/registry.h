@@ -59,4 +59,8 @@ const family_entry *family_entry_of(int id);
 /* The entry of family, given its rules; else NULL with the reason in err. */
 const family_entry *family_find(int family, const void *rules, char *err, int errlen);
 
+/* The same, given also a table of the family that its rules accept (checked
+ * by its moves verb); else NULL with the reason in err. */
+const family_entry *family_checked(int family, const void *rules, const void *table, char *err, int errlen);
+
 #endif

@@ -23,8 +23,8 @@
  * reason in err. */
 static const family_entry *blind_family(int family, const void *rules, const void *table, char *err, int errlen)
 {
-    const family_entry *f = family_find(family, rules, err, errlen);
-    if (!f || f->play->moves(rules, table, NULL, 0, err, errlen) < 0)
+    const family_entry *f = family_checked(family, rules, table, err, errlen);
+    if (!f)
         return NULL;
     if (!f->play->choose) {
         char text[120];

@@ -752,11 +752,6 @@ static int play_distance(const void *rules, const void *table, int card)
     return distance(table, card);
 }
 
-static int is_home(int place)
-{
-    return place == SOLVER_PLACE_CORNER || place == SOLVER_PLACE_TOMB;
-}
-
 /* The first offered move of card from src to dst, or -1. */
 static int find_move(const solver_move *offered, int n, int card, int src, int dst)
 {
@@ -774,7 +769,8 @@ static int home_move(const solver_move *offered, int n)
     static const int order[] = { SOLVER_PLACE_CELL, SOLVER_PLACE_RESERVE, SOLVER_PLACE_WASTE };
     for (int o = 0; o < 3; o++)
         for (int i = 0; i < n; i++)
-            if (offered[i].action == SOLVER_MOVE && offered[i].src == order[o] && is_home(offered[i].dst))
+            if (offered[i].action == SOLVER_MOVE && offered[i].src == order[o]
+                && solver_place_home(offered[i].dst) == 1)
                 return i;
     return -1;
 }

@@ -214,13 +214,18 @@ class Rules {
     return p.save(this.size);
   }
 
-  moves(state) {
+  // The legal moves of state into the play's moves buffer: how many there.
+  listMoves(state) {
     const p = this.play;
     p.load(state);
     const n = this.cMoves(this.ptr, p.stateBuf, p.movesBuf, p.K.PLAY_MAX_MOVES, p.err, 240);
     if (n < 0) throw bad(400, p.errText());
-    const out = [];
-    for (let i = 0; i < Math.min(n, p.K.PLAY_MAX_MOVES); i++) out.push(p.readRecord(p.movesBuf + i * p.moveSize));
+    return Math.min(n, p.K.PLAY_MAX_MOVES);
+  }
+
+  moves(state) {
+    const p = this.play, out = [];
+    for (let i = 0, n = this.listMoves(state); i < n; i++) out.push(p.readRecord(p.movesBuf + i * p.moveSize));
     return out;
   }
 
@@ -273,11 +278,9 @@ class Rules {
   // Its move in state, from what a player sees, or null where it would stop.
   careful(state) {
     const p = this.play, K = p.K;
-    p.load(state);
-    const n = this.cMoves(this.ptr, p.stateBuf, p.movesBuf, K.PLAY_MAX_MOVES, p.err, 240);
-    if (n < 0) throw bad(400, p.errText());
+    const n = this.listMoves(state);
     const i = p.c.solver_play_choose(this.fam.number, this.ptr, p.stateBuf, K.SOLVER_BLIND_CAREFUL,
-      K.SOLVER_BLIND_WITHIN, -1, p.movesBuf, Math.min(n, K.PLAY_MAX_MOVES), p.err, 240);
+      K.SOLVER_BLIND_WITHIN, -1, p.movesBuf, n, p.err, 240);
     if (i < -1) throw bad(400, p.errText());
     return i < 0 ? null : p.readRecord(p.movesBuf + i * p.moveSize);
   }
