@@ -95,6 +95,13 @@ int solver_play_score(int family, const void *rules, const void *table);
  * family's (docs/web.md, "The view"). */
 int solver_play_view(int family, const void *rules, const void *table, char *out, int len, char *err, int errlen);
 
+/* The table as the page draws it, as a JSON object (csrc/play/layout.h;
+ * docs/web.md, "The layout"): its areas, each a grid of spots, each spot a
+ * place with where it sits, how its cards lie, the cards a player sees, its
+ * label and its name for a screen reader; and the status line's counter.
+ * Written and returned as solver_play_view writes and returns the view. */
+int solver_play_layout(int family, const void *rules, const void *table, char *out, int len, char *err, int errlen);
+
 /* Paciência Napoleão: 1 while the restriction of the first rounds holds
  * (only a card that starts a base may leave the piles), else 0; 0 for the
  * other families, -1 for no family. */

@@ -340,6 +340,7 @@ class Game:
             "can_redo": self.can_redo,
             "finishable": not pos.won and bool(legal) and self.finish_steps() is not None,
             "table": self._family.view(pos),
+            "layout": self._family.layout(pos),
             "legal": [move_json(m) for m in legal],
         }
 

@@ -40,9 +40,21 @@ def visible(pos) -> set[str]:
     return names
 
 
+def _without_slots(data):
+    """``data`` without what a layout's spot says it takes: its empty slot's
+    text ("A♣") and the card it takes next, which name the rules' wants,
+    not a card of the deal."""
+    if isinstance(data, dict):
+        return {k: _without_slots(v) for k, v in data.items() if not (k in ("empty", "takes") and "fan" in data)}
+    if isinstance(data, list):
+        return [_without_slots(v) for v in data]
+    return data
+
+
 def cards_named(data) -> set[str]:
     """Every card name in a JSON value (as text: keys, values, messages).
     Messages write cards as 9♣; both spellings are found."""
+    data = _without_slots(data)
     text = json.dumps(data, ensure_ascii=False) if not isinstance(data, str) else data
     for symbol, suit in (("♣", "C"), ("♠", "S"), ("♥", "H"), ("♦", "D")):
         text = re.sub(r"\b(10|[A2-9JQK])" + symbol, lambda m, suit=suit: ("T" if m[1] == "10" else m[1]) + suit, text)

@@ -7,6 +7,7 @@
  * constructor in its own files, and one entry below.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "deck2.h"
@@ -137,6 +138,25 @@ int solver_play_view(int family, const void *rules, const void *table, char *out
     if (v.out)
         v.out[0] = 0;
     f->play->view(rules, table, &v);
+    return v.n;
+}
+
+int solver_play_layout(int family, const void *rules, const void *table, char *out, int len, char *err, int errlen)
+{
+    const family_entry *f = family_checked(family, rules, table, err, errlen);
+    if (!f)
+        return -1;
+    solver_move *moves = malloc(PLAY_MAX_MOVES * sizeof *moves);
+    if (!moves)
+        return rules_fail(err, errlen, "out of memory");
+    int n = f->play->moves(rules, table, moves, PLAY_MAX_MOVES, err, errlen), redeal = 0;
+    for (int i = 0; i < n; i++)
+        redeal |= moves[i].action == SOLVER_REDEAL;
+    free(moves);
+    view_text v = { len > 0 ? out : NULL, len > 0 ? len : 0, 0 };
+    if (v.out)
+        v.out[0] = 0;
+    f->play->layout(rules, table, redeal, &v);
     return v.n;
 }
 

@@ -27,6 +27,9 @@ typedef struct {
     int (*score)(const void *rules, const void *table);
     int (*restricted)(const void *rules, const void *table); /* NULL: never */
     void (*view)(const void *rules, const void *table, struct view_text *out); /* of a possible table */
+    /* Where its places sit and their words (play/layout.h); redeal: a redeal
+     * is among the legal moves. */
+    void (*layout)(const void *rules, const void *table, int redeal, struct view_text *out);
     void (*key)(const void *rules, const void *table, int canonical, struct key_text *out); /* likewise */
     /* The blind players: NULL where the family has none. */
     int (*choose)(const void *rules, const void *table, int strategy, int within, int keep_last_cell,

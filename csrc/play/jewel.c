@@ -17,6 +17,7 @@
 #include "registry.h"
 #include "key.h"
 #include "view.h"
+#include "layout.h"
 #include "rules.h"
 #include "deck2_ops.h"
 #include "jewel_rules.h"
@@ -869,6 +870,104 @@ static void jewel_play_view(const void *rules, const void *table, view_text *v)
     view_put(v, "}}");
 }
 
+/* The layout (solver_play_layout): the stock, the turned card and the
+ * reserves in a column; the jewel box (its lid above, two sides either side
+ * of the jewels, the bottom below); the two foundations of each suit. On a
+ * narrow screen the box comes first. */
+static void jewel_layout_side(const deck2_rules *r, const deck2_position *p, view_text *v)
+{
+    char held[80];
+    layout_area(v, 1, 1, 1, 5, 2);
+    layout_spot s = layout_new("@deck");
+    s.count = p->nstock, s.back = 1, s.empty = "empty", s.action = "turn";
+    layout_name(&s, "stock: %s", p->nstock ? layout_cards(held, sizeof held, p->nstock) : "empty");
+    layout_label(&s, "stock %d", p->nstock);
+    layout_put(v, 1, &s);
+    layout_spot t = layout_new("stock");
+    uint8_t turned = (uint8_t)p->turned;
+    t.cards = &turned, t.ncards = t.count = p->turned != DECK2_NO_CARD, t.empty = "turned";
+    layout_name(&t, "turned card: %s", t.count ? layout_card(held, sizeof held, p->turned) : "none");
+    layout_label(&t, "turned");
+    layout_put(v, 0, &t);
+    for (int k = 0; k < r->reserves; k++) {
+        layout_spot x = layout_new("reserve:%d", k + 1);
+        x.cards = p->reserves[k], x.ncards = x.count = p->nreserves[k];
+        layout_name(&x, "reserve %d: %s", k + 1,
+                    layout_holding(held, sizeof held, x.count, x.count ? x.cards[x.count - 1] : -1));
+        layout_label(&x, "reserve %d", k + 1);
+        layout_put(v, 0, &x);
+    }
+}
+
+static void jewel_layout_box(const deck2_position *p, view_text *v)
+{
+    static const int AT[DECK2_TABLEAU][2] = { { 2, 1 }, { 2, 3 }, { 2, 7 }, { 2, 9 },
+                                              { 3, 2 }, { 3, 4 }, { 3, 6 }, { 3, 8 } };
+    char held[80];
+    layout_area(v, 0, 10, 0.5, 0, 1);
+    for (int i = 0; i < DECK2_LID; i++) {
+        layout_spot s = layout_new("lid:%d", i + 1);
+        s.row = 1, s.col = 2 * i + 1, s.span = 2, s.cards = &p->lid[i], s.ncards = s.count = p->lid[i] != DECK2_NO_CARD;
+        layout_name(&s, "lid %d: %s", i + 1, s.count ? layout_card(held, sizeof held, p->lid[i]) : "empty");
+        layout_label(&s, "lid %d", i + 1);
+        layout_put(v, i == 0, &s);
+    }
+    for (int q = 0; q < DECK2_TABLEAU; q++) {
+        const char *word = q < 4 ? "side" : "bottom";
+        int i = q < 4 ? q + 1 : q - 3;
+        layout_spot s = layout_new("%s:%d", word, i);
+        s.row = AT[q][0], s.col = AT[q][1], s.span = 2, s.fan = "down";
+        s.cards = p->tableau[q], s.ncards = s.count = p->ntableau[q];
+        layout_name(&s, "%s %d: %s", word, i,
+                    layout_holding(held, sizeof held, s.count, s.count ? s.cards[s.count - 1] : -1));
+        layout_label(&s, "%s %d", word, i);
+        layout_put(v, 0, &s);
+    }
+    layout_spot j = layout_new("%s", "");
+    j.row = 2, j.col = 5, j.span = 2, j.count = p->njewels, j.back = 1, j.empty = "no jewels";
+    layout_name(&j, "jewels: %d face down", p->njewels);
+    layout_label(&j, "jewels %d", p->njewels);
+    layout_put(v, 0, &j);
+}
+
+static void jewel_layout_foundations(const deck2_position *p, view_text *v)
+{
+    static const char *const EMPTY[4] = { "A♣", "A♠", "A♥", "A♦" };
+    char card[32];
+    layout_area(v, 0, 2, 1, 4, 3);
+    for (int s = 0; s < 4; s++)
+        for (int k = 0; k < 2; k++) {
+            int n = p->foundations[s][k];
+            uint8_t top = (uint8_t)(s * 13 + n - 1);
+            layout_spot f =
+                k ? layout_new("foundation:%c#2", CARD_SUITS[s]) : layout_new("foundation:%c", CARD_SUITS[s]);
+            snprintf(f.place, sizeof f.place, "foundation:%c", CARD_SUITS[s]);
+            f.cards = &top, f.ncards = n > 0, f.count = n, f.empty = EMPTY[s], f.takes = n < 13 ? s * 13 + n : -1;
+            f.home = 1;
+            if (n)
+                layout_name(&f, "foundation of %s (%s): %d of 13, %s on top", layout_suit(s), k ? "second" : "first", n,
+                            layout_card(card, sizeof card, top));
+            else
+                layout_name(&f, "foundation of %s (%s): empty", layout_suit(s), k ? "second" : "first");
+            layout_label(&f, "%d/13", n);
+            layout_put(v, s == 0 && k == 0, &f);
+        }
+}
+
+static void jewel_play_layout(const void *rules, const void *table, int redeal, view_text *v)
+{
+    (void)redeal;
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
+    char status[80];
+    layout_begin(v, "row");
+    jewel_layout_side(r, p, v);
+    jewel_layout_box(p, v);
+    jewel_layout_foundations(p, v);
+    snprintf(status, sizeof status, "Jewels left %d · stock %d", p->njewels, p->nstock);
+    layout_end(v, status);
+}
+
 /* Every field of the game, each place where it is (the places are told
  * apart by the jewels' order of filling: none is canonical but itself). */
 static void jewel_play_key(const void *rules, const void *table, int canonical, key_text *k)
@@ -896,6 +995,7 @@ const play_verbs jewel_play = {
     .automatic = jewel_play_auto,
     .score = jewel_play_score,
     .view = jewel_play_view,
+    .layout = jewel_play_layout,
     .key = jewel_play_key,
     .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_LID, SOLVER_PLACE_SIDE, SOLVER_PLACE_BOTTOM,
                              SOLVER_PLACE_RESERVE_PILE, SOLVER_PLACE_FOUNDATION, -1 },

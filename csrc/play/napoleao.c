@@ -16,6 +16,7 @@
 #include "registry.h"
 #include "key.h"
 #include "view.h"
+#include "layout.h"
 #include "rules.h"
 #include "deck2_ops.h"
 #include "napoleao_rules.h"
@@ -518,6 +519,69 @@ static void napoleao_play_view(const void *rules, const void *table, view_text *
              r->redeals + 1, p->rounds, restricted(r, p) ? "true" : "false");
 }
 
+/* The layout (solver_play_layout): the twelve piles in a ring, the King
+ * bases above the Ace bases inside it, the stock at its corner. */
+static void napoleao_layout_ring(const deck2_position *p, view_text *v)
+{
+    static const int AT[DECK2_PILES][2] = { { 1, 2 }, { 1, 3 }, { 1, 4 }, { 1, 5 }, { 2, 6 }, { 3, 6 },
+                                            { 4, 5 }, { 4, 4 }, { 4, 3 }, { 4, 2 }, { 3, 1 }, { 2, 1 } };
+    char held[80];
+    for (int i = 0; i < DECK2_PILES; i++) {
+        layout_spot s = layout_new("pile:%d", i + 1);
+        s.row = AT[i][0], s.col = AT[i][1];
+        s.cards = p->piles[i], s.ncards = s.count = p->npiles[i];
+        layout_name(&s, "pile %d: %s", i + 1,
+                    layout_holding(held, sizeof held, s.count, s.count ? s.cards[s.count - 1] : -1));
+        layout_label(&s, "pile %d", i + 1);
+        layout_put(v, i == 0, &s);
+    }
+}
+
+static void napoleao_layout_bases(const deck2_position *p, view_text *v)
+{
+    static const char *const EMPTY[2][4] = { { "K♣", "K♠", "K♥", "K♦" }, { "A♣", "A♠", "A♥", "A♦" } };
+    char card[32];
+    for (int kind = KBASE; kind <= ABASE; kind++)
+        for (int s = 0; s < 4; s++) {
+            int k = kind == KBASE ? 0 : 1, n = (kind == KBASE ? p->kbases : p->abases)[s];
+            uint8_t top = (uint8_t)(s * 13 + (kind == KBASE ? KING + 1 - n : n) - 1);
+            layout_spot b = layout_new("%cbase:%c", k ? 'a' : 'k', CARD_SUITS[s]);
+            b.row = 2 + k, b.col = 2 + s, b.cards = &top, b.ncards = n > 0, b.count = n, b.empty = EMPTY[k][s];
+            b.home = 1;
+            if (n)
+                layout_name(&b, "%s base of %s: %d of 13, %s on top", k ? "Ace" : "King", layout_suit(s), n,
+                            layout_card(card, sizeof card, top));
+            else
+                layout_name(&b, "%s base of %s: empty", k ? "Ace" : "King", layout_suit(s));
+            layout_label(&b, "%d/13", n);
+            layout_put(v, 0, &b);
+        }
+}
+
+static void napoleao_play_layout(const void *rules, const void *table, int redeal, view_text *v)
+{
+    const deck2_rules *r = rules;
+    const deck2_position *p = table;
+    char count[24], status[120];
+    layout_begin(v, "column");
+    layout_area(v, 1, 6, 1, 0, 0);
+    napoleao_layout_ring(p, v);
+    napoleao_layout_bases(p, v);
+    layout_spot s = layout_new("@deck");
+    s.row = 1, s.col = 6, s.count = p->nstock, s.back = 1, s.empty = redeal ? "↻" : "empty";
+    s.action = p->nstock ? "deal" : "redeal";
+    layout_name(&s, "stock: %s, pass %d of %d",
+                p->nstock ? layout_cards(count, sizeof count, p->nstock)
+                : redeal  ? "empty, redeal"
+                          : "empty",
+                p->redeals + 1, r->redeals + 1);
+    layout_label(&s, "stock %d · %d/%d", p->nstock, p->redeals + 1, r->redeals + 1);
+    layout_put(v, 0, &s);
+    snprintf(status, sizeof status, "Pass %d of %d · round %d%s", p->redeals + 1, r->redeals + 1, p->rounds,
+             restricted(r, p) ? " (only Kings and Aces leave the piles)" : "");
+    layout_end(v, status);
+}
+
 /* Every field of the game (its piles are not interchangeable: none is
  * canonical but itself). */
 static void napoleao_play_key(const void *rules, const void *table, int canonical, key_text *k)
@@ -542,6 +606,7 @@ const play_verbs napoleao_play = {
     .score = napoleao_play_score,
     .restricted = napoleao_play_restricted,
     .view = napoleao_play_view,
+    .layout = napoleao_play_layout,
     .key = napoleao_play_key,
     .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_PILE, SOLVER_PLACE_KBASE, SOLVER_PLACE_ABASE, -1 },
 };

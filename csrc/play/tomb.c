@@ -20,6 +20,7 @@
 #include "registry.h"
 #include "tomb_rules.h"
 #include "key.h"
+#include "layout.h"
 #include "view.h"
 
 #define RANK(c) ((c) % 13 + 1)
@@ -678,6 +679,120 @@ static void play_view(const void *rules, const void *table, view_text *v)
 }
 
 /* ------------------------------------------------------------------------
+ * The layout (solver_play_layout): the four corners at the X's ends, the
+ * tomb at its centre with the cells north, west, east and south of it; the
+ * stock, the waste and the sixes reserve in a row below. */
+
+static void layout_tomb_grid(const tomb_rules *r, const tomb_table *t, view_text *v)
+{
+    static const int CORNER_AT[4][2] = { { 1, 1 }, { 1, 5 }, { 3, 1 }, { 3, 5 } };
+    static const int CELL_AT[4][2] = { { 1, 3 }, { 2, 2 }, { 2, 4 }, { 3, 3 } };
+    const tomb_position *p = &t->pos;
+    char held[80], count[24];
+    layout_area(v, 1, 5, 1, 0, 0);
+    for (int i = 0; i < NCORNERS; i++) {
+        layout_spot s = layout_new("corner:%d", i + 1);
+        s.row = CORNER_AT[i][0], s.col = CORNER_AT[i][1];
+        s.cards = t->corner_cards[i], s.ncards = s.count = p->corners[i], s.empty = "7", s.home = 1;
+        layout_holding(held, sizeof held, s.count, s.count ? s.cards[s.count - 1] : -1);
+        layout_name(&s, "corner %d: %s", i + 1, s.count ? held : "empty, takes a 7");
+        layout_label(&s, "%s", s.count ? layout_cards(count, sizeof count, s.count) : "any 7");
+        layout_put(v, i == 0, &s);
+    }
+    layout_spot s = layout_new("tomb");
+    s.row = 2, s.col = 3, s.cards = t->tomb_cards, s.ncards = s.count = p->tomb, s.empty = "6", s.outline = 1,
+    s.home = 1;
+    int wants = tomb_wants(p->tomb), rounds = TOMB_SIZE / TOMB_BASE, round = p->tomb / TOMB_BASE + 1;
+    round = round < rounds ? round : rounds;
+    layout_holding(held, sizeof held, s.count, s.count ? s.cards[s.count - 1] : -1);
+    if (wants) {
+        layout_name(&s, "tomb: %s; wants %s, round %d of %d", held, layout_rank(wants), round, rounds);
+        layout_label(&s, "wants %s, round %d/%d", strchr(layout_rank(wants), ' ') + 1, round, rounds);
+    } else {
+        layout_name(&s, "tomb: %s; full", held);
+        layout_label(&s, "full");
+    }
+    layout_put(v, 0, &s);
+    for (int i = 0; i < r->cells; i++) {
+        layout_spot c = layout_new("cell:%d", i + 1);
+        c.row = CELL_AT[i][0], c.col = CELL_AT[i][1], c.empty = "cell";
+        int card = p->cells[i];
+        c.cards = &p->cells[i], c.ncards = c.count = card != SOLVER_NO_CARD;
+        layout_name(&c, "cell %d: %s", i + 1, c.count ? layout_card(held, sizeof held, card) : "empty");
+        layout_label(&c, "cell %d", i + 1);
+        layout_put(v, 0, &c);
+    }
+}
+
+static void layout_tomb_row(const tomb_rules *r, const tomb_table *t, int redeal, view_text *v)
+{
+    const tomb_position *p = &t->pos;
+    char held[200], count[24], card[32], pass[40] = "";
+    layout_area(v, 0, r->sixes_reserve ? 3 : 2, 0, 0, 0);
+    layout_spot s = layout_new("@deck");
+    s.count = p->nstock, s.back = 1, s.empty = redeal ? "↻" : "empty", s.action = p->nstock ? "turn" : "redeal";
+    if (r->passes > 1)
+        snprintf(pass, sizeof pass, ", pass %d of %d", p->redeals + 1, r->passes);
+    layout_name(&s, "stock: %s%s",
+                p->nstock ? layout_cards(count, sizeof count, p->nstock)
+                : redeal  ? "empty, redeal"
+                          : "empty",
+                pass);
+    layout_label(&s, "stock %d", p->nstock);
+    if (r->passes > 1)
+        snprintf(s.label + strlen(s.label), sizeof s.label - strlen(s.label), " · pass %d/%d", p->redeals + 1,
+                 r->passes);
+    layout_put(v, 1, &s);
+    int fan = r->turn < 3 ? r->turn : 3;
+    fan = fan < p->nwaste ? fan : p->nwaste;
+    layout_spot w = layout_new("waste");
+    w.fan = "right", w.cards = p->waste + p->nwaste - fan, w.ncards = fan, w.count = p->nwaste, w.empty = "waste";
+    if (fan > 1) {
+        int n = snprintf(held, sizeof held, ", showing ");
+        for (int i = 0; i < fan; i++)
+            n += snprintf(held + n, sizeof held - (size_t)n, "%s%s", i ? ", " : "",
+                          layout_card(card, sizeof card, w.cards[i]));
+        snprintf(held + n, sizeof held - (size_t)n, " (on top)");
+    } else if (p->nwaste)
+        snprintf(held, sizeof held, ", %s on top", layout_card(card, sizeof card, w.cards[0]));
+    else
+        held[0] = 0;
+    layout_name(&w, "waste: %s%s", p->nwaste ? layout_cards(count, sizeof count, p->nwaste) : "empty", held);
+    layout_label(&w, "waste %d", p->nwaste);
+    layout_put(v, 0, &w);
+    if (!r->sixes_reserve)
+        return;
+    layout_spot x = layout_new("reserve");
+    x.fan = "right", x.cards = p->reserve, x.ncards = x.count = p->nreserve, x.empty = "6s";
+    int n = 0;
+    held[0] = 0;
+    for (int i = 0; i < p->nreserve; i++)
+        n += snprintf(held + n, sizeof held - (size_t)n, "%s%s", i ? ", " : "",
+                      layout_card(card, sizeof card, p->reserve[i]));
+    layout_name(&x, "sixes reserve: %s", p->nreserve ? held : "empty");
+    layout_label(&x, "sixes reserve");
+    layout_put(v, 0, &x);
+}
+
+static void play_layout(const void *rules, const void *table, int redeal, view_text *v)
+{
+    const tomb_rules *r = rules;
+    const tomb_table *t = table;
+    const tomb_position *p = &t->pos;
+    char status[120];
+    int wants = tomb_wants(p->tomb), rounds = TOMB_SIZE / TOMB_BASE, round = p->tomb / TOMB_BASE + 1;
+    int n = wants ? snprintf(status, sizeof status, "Tomb: wants %s · round %d of %d", layout_rank(wants),
+                             round < rounds ? round : rounds, rounds)
+                  : snprintf(status, sizeof status, "Tomb: full");
+    if (r->passes > 1)
+        snprintf(status + n, sizeof status - (size_t)n, " · pass %d of %d", p->redeals + 1, r->passes);
+    layout_begin(v, "column");
+    layout_tomb_grid(r, t, v);
+    layout_tomb_row(r, t, redeal, v);
+    layout_end(v, status);
+}
+
+/* ------------------------------------------------------------------------
  * The key (solver_play_key) and the blind players (solver_play_choose) */
 
 /* Sorts n small numbers (insertion: a handful of cells, a reserve's 6s). */
@@ -823,6 +938,7 @@ const play_verbs tomb_play = {
     .automatic = play_auto,
     .score = play_score,
     .view = play_view,
+    .layout = play_layout,
     .key = play_key,
     .choose = play_choose,
     .distance = play_distance,

@@ -172,8 +172,10 @@ class Family:
     :mod:`solver.families` a family, one registration in its
     ``__init__``)."""
 
-    #: The ``family`` a variant file names.
+    #: The ``family`` a variant file names, and the game's name for a
+    #: player (the page's menu groups its variants under it).
     name: str
+    title: str
     #: Its variants' class, the fields of its variant files (dotted path ->
     #: type, check, allowed text) and the maker of a variant from them
     #: (``make(values, common, where)``).

@@ -26,13 +26,14 @@ SHORTCUTS = {
 }
 
 
-def family(name: str, position: type[Any], fields: ModuleType, core: ModuleType) -> Family:
+def family(name: str, title: str, position: type[Any], fields: ModuleType, core: ModuleType) -> Family:
     """The record of a family this core plays: ``fields``, its variant
     module (the variant's class ``VARIANT``, ``SCHEMA`` and ``make``);
     ``core``, its conversion of rules and positions (``rules``,
     ``position``, ``from_table``)."""
     return Family(
         name=name,
+        title=title,
         variant=fields.VARIANT,
         schema=fields.SCHEMA,
         make_variant=fields.make,

@@ -224,17 +224,26 @@ class CorePlay:
     def view(self, pos: Any) -> dict[str, Any]:
         """The table of ``pos`` as a player sees it (the core's JSON: the
         counts of face-down cards, never which they are)."""
+        return self._json("view", pos)
+
+    def layout(self, pos: Any) -> dict[str, Any]:
+        """The table of ``pos`` as the page draws it (the core's JSON,
+        docs/web.md, "The layout"): its areas of spots, their words, the
+        status line's counter; no face-down card."""
+        return self._json("layout", pos)
+
+    def _json(self, verb: str, pos: Any) -> dict[str, Any]:
         rules, t = self.rules(pos.variant), self._table(pos)
         err = ffi.new("char[]", _ERR)
-        size = 1024
+        size = 4096
         while True:
             out = ffi.new("char[]", size)
-            n = self._call("view")(rules, t, out, size, err, _ERR)
+            n = self._call(verb)(rules, t, out, size, err, _ERR)
             if n < 0:
                 raise CoreError(ffi.string(err).decode())
             if n < size:
-                view: dict[str, Any] = json.loads(ffi.string(out).decode())
-                return view
+                data: dict[str, Any] = json.loads(ffi.string(out).decode())
+                return data
             size = n + 1
 
     def key(self, pos: Any, canonical: bool = False) -> bytes:

@@ -80,6 +80,10 @@ class Player(Generic[P]):
         """The table as the player sees it, as JSON (the core's)."""
         return self.core.view(pos)
 
+    def layout(self, pos: P) -> dict[str, Any]:
+        """The table as the page draws it, as JSON (the core's)."""
+        return self.core.layout(pos)
+
     @staticmethod
     def blind(move: Move) -> Move:
         """A move with the cards the player does not see taken out."""

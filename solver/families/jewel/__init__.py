@@ -15,4 +15,4 @@ from .variant import JewelVariant
 
 __all__ = ["FAMILY", "JewelPosition", "JewelVariant"]
 
-FAMILY = deck2.family("jewel", JewelPosition, variant, core)
+FAMILY = deck2.family("jewel", "Paciência do Porta-Jóias", JewelPosition, variant, core)

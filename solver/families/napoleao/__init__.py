@@ -14,4 +14,4 @@ from .variant import NapoleaoVariant
 
 __all__ = ["FAMILY", "NapoleaoPosition", "NapoleaoVariant"]
 
-FAMILY = deck2.family("napoleao", NapoleaoPosition, variant, core)
+FAMILY = deck2.family("napoleao", "Paciência Napoleão", NapoleaoPosition, variant, core)

@@ -18,6 +18,7 @@ __all__ = ["FAMILY", "TombPosition", "TombVariant"]
 
 FAMILY = Family(
     name="tomb",
+    title="Napoleon's Tomb",
     variant=TombVariant,
     schema=variant.SCHEMA,
     make_variant=variant.make,

@@ -3,11 +3,7 @@
 "use strict";
 (() => {
   const SUIT = { C: "♣", S: "♠", H: "♥", D: "♦" };
-  const SUIT_NAME = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
   const RANK = { T: "10" };
-  const RANK_NAME = { A: "Ace", T: "10", J: "Jack", Q: "Queen", K: "King" };
-  const FAMILY = { tomb: "Napoleon's Tomb", napoleao: "Paciência Napoleão", jewel: "Paciência do Porta-Jóias" };
-  const HOME_KINDS = ["corner", "tomb", "kbase", "abase", "foundation"];
   const STORE = "tomb-solver.";
   const MAX_DEAL = 10n ** 20n;
   const $ = (id) => document.getElementById(id);
@@ -207,7 +203,6 @@
     setView(data.view);
   }
 
-  const cardName = (code) => `${RANK_NAME[code[0]] || code[0]} of ${SUIT_NAME[code[1]]}`;
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
   const titleOf = (name) => (variants.find((v) => v.name === name) || { title: name }).title || name;
 
@@ -254,13 +249,19 @@
     setView(data.view);
   }
 
+  // The stock's action (the layout names it); one the rules refuse now is
+  // asked for anyway, so that the player reads why.
   async function stockAction() {
     const m = view.legal.find((x) => x.action !== "move");
-    if (!m) {
-      if (view.table.turned) return say("Place the turned card first.");
-      return say(view.table.stock.count ? "The stock cannot be turned now." : "The stock is empty.");
+    if (m) return playMove(m);
+    const deck = $("table").querySelector('[data-key="@deck"]');
+    try {
+      await api("/api/play", gameBody({ move: { action: deck ? deck.dataset.action : "turn" } }));
+    } catch (e) {
+      if (e instanceof Superseded || e instanceof Busy) throw e;
+      return say(e.message.charAt(0).toUpperCase() + e.message.slice(1) + ".");
     }
-    await playMove(m);
+    await refresh();
   }
 
   // The solver's hint for the position now: one request a position, shared
@@ -467,22 +468,11 @@
   }
 
   function updateStatus() {
-    const t = view.table;
     const known = dealVerdict && dealVerdict.key === `${game.variant}/${game.deal}` ? dealVerdict.v : null;
     const shown = known && (settings.indicator || view.won || view.stuck);
     $("deal-info").textContent = `Deal ${game.deal}` + (shown ? ` · ${shortVerdict(known)}` : "");
     $("score").textContent = `Score ${view.score}/${view.total} · ${plural(game.steps.length, "move")}`;
-    let counter = "";
-    if (view.family === "tomb") {
-      counter = t.tomb.wants === null ? "Tomb: full" :
-        `Tomb: wants ${rankName(t.tomb.wants)} · round ${t.tomb.round} of ${t.tomb.rounds}`;
-      if (t.pass.of > 1) counter += ` · pass ${t.pass.number} of ${t.pass.of}`;
-    } else if (view.family === "napoleao") {
-      counter = `Pass ${t.pass.number} of ${t.pass.of} · round ${t.round}` + (t.restricted ? " (only Kings and Aces leave the piles)" : "");
-    } else if (view.family === "jewel") {
-      counter = `Jewels left ${t.jewels.count} · stock ${t.stock.count}`;
-    }
-    $("counter").textContent = counter;
+    $("counter").textContent = view.layout.status;
     const s = stats[game.variant] || { played: 0, won: 0 };
     $("wins").textContent = `Wins here: ${s.won} of ${plural(s.played, "game")} finished`;
     $("undo").disabled = !game.steps.length && !saved.aside;
@@ -492,7 +482,7 @@
     $("finish").disabled = !view.finishable;
     $("fair-hint").disabled = !view.fair_hint || view.won || view.stuck;
     $("fair-hint").title = view.fair_hint ? "the careful player's move, from what you can see"
-      : "the blind players are written for Napoleon's Tomb";
+      : "no blind player is written for this game";
     const back = $("back-to-previous");
     back.hidden = !saved.aside;
     back.textContent = asideText();
@@ -508,10 +498,6 @@
     const v = variants.find((x) => x.name === game.variant);
     $("description").textContent = v ? v.description : "";
   }
-  function rankName(r) {
-    return { 1: "an Ace", 8: "an 8", 11: "a Jack", 12: "a Queen", 13: "a King" }[r] || `a ${r}`;
-  }
-
   // -- drawing the table
 
   function el(tag, cls, text) {
@@ -567,17 +553,6 @@
     }
     return p;
   }
-  const holding = (count, top, what) => count ? `${plural(count, what || "card")}, ${cardName(top)} on top` : "empty";
-  function pile(key, top, count, empty, name, placeName) {
-    const p = place(key, "stack", name, placeName);
-    p.append(top ? cardEl(top) : slotEl(empty || ""));
-    return withCount(p, count);
-  }
-  function at(node, row, col) {
-    node.style.gridRow = row;
-    node.style.gridColumn = col;
-    return node;
-  }
   function labelled(node, text) {
     const wrap = el("div", "spot");
     const label = el("div", "label", text);
@@ -585,112 +560,45 @@
     wrap.append(node, label);
     return wrap;
   }
-  function deck(t, emptyText, name) {
-    const p = place("@deck", "stack", name);
-    p.append(t.stock.count ? backEl() : slotEl(emptyText));
-    return withCount(p, t.stock.count);
-  }
-  function fan(key, cards, cls, name, empty) {
-    const p = place(key, cls, name);
-    if (cards.length) cards.forEach((c) => p.append(cardEl(c)));
-    else p.append(slotEl(empty || ""));
-    return p;
-  }
 
-  function renderTomb(t, box) {
-    const grid = el("div", "tomb-grid");
-    const corners = [[1, 1], [1, 5], [3, 1], [3, 5]];
-    t.corners.forEach((c, i) => grid.append(at(labelled(
-      pile(`corner:${i + 1}`, c.top, c.count, "7", `corner ${i + 1}: ${c.count ? holding(c.count, c.top) : "empty, takes a 7"}`),
-      c.count ? plural(c.count, "card") : "any 7"), ...corners[i])));
-    const wants = t.tomb.wants === null ? "full" : `wants ${rankName(t.tomb.wants)}, round ${t.tomb.round} of ${t.tomb.rounds}`;
-    const tombName = `tomb: ${t.tomb.count ? holding(t.tomb.count, t.tomb.top) : "empty"}; ${wants}`;
-    const shortWants = t.tomb.wants === null ? "full" : `wants ${rankName(t.tomb.wants).split(" ")[1]}, round ${t.tomb.round}/${t.tomb.rounds}`;
-    grid.append(at(labelled(pile("tomb", t.tomb.top, t.tomb.count, "6", tombName), shortWants), 2, 3));
-    grid.lastChild.classList.add("tomb-centre");
-    grid.lastChild.lastChild.classList.add("two");
-    const cells = [[1, 3], [2, 2], [2, 4], [3, 3]];   // north, west, east, south of the tomb
-    t.cells.forEach((c, i) => grid.append(at(labelled(
-      pile(`cell:${i + 1}`, c, 1, "cell", `cell ${i + 1}: ${c ? cardName(c) : "empty"}`), `cell ${i + 1}`), ...cells[i])));
-    box.append(grid);
-    const row = el("div", "tomb-row");
-    const pass = t.pass.of > 1 ? `, pass ${t.pass.number} of ${t.pass.of}` : "";
-    const canRedeal = view.legal.some((m) => m.action === "redeal");
-    const stockName = `stock: ${t.stock.count ? plural(t.stock.count, "card") : canRedeal ? "empty, redeal" : "empty"}${pass}`;
-    row.append(labelled(deck(t, canRedeal ? "↻" : "empty", stockName),
-      `stock ${t.stock.count}` + (t.pass.of > 1 ? ` · pass ${t.pass.number}/${t.pass.of}` : "")));
-    const shown = t.waste.fan.length > 1 ? `, showing ${t.waste.fan.map(cardName).join(", ")} (on top)` :
-      t.waste.count ? `, ${cardName(t.waste.fan[0])} on top` : "";
-    const waste = fan("waste", t.waste.fan, "fan-right", `waste: ${t.waste.count ? plural(t.waste.count, "card") + shown : "empty"}`, "waste");
-    row.append(labelled(withCount(waste, t.waste.count), `waste ${t.waste.count}`));
-    if (t.reserve !== null) {
-      const r = fan("reserve", t.reserve, "fan-right reserve-sixes",
-        `sixes reserve: ${t.reserve.length ? t.reserve.map(cardName).join(", ") : "empty"}`, "6s");
-      row.append(labelled(r, "sixes reserve"));
+  // The table as its layout declares it (the core's, docs/web.md, "The
+  // layout"): areas, each a grid of spots; a spot is a place (data-key,
+  // data-place) drawn as a stack (its top card, a back when face down, or
+  // its empty slot) or a fan, its label under it, named for a screen reader
+  // by the layout's words. Nothing here knows a game.
+  function spotEl(s) {
+    const fanned = s.fan !== "stack";
+    let node;
+    if (s.key) node = place(s.key, fanned ? `fan-${s.fan}` : "stack", s.name, s.place);
+    else {
+      node = el("div", "place stack");
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", s.name);
     }
-    box.append(row);
+    if (s.cards.length) s.cards.forEach((c) => node.append(cardEl(c)));
+    else node.append(s.back && s.count ? backEl() : slotEl(s.empty));
+    if (s.fan === "down") node.style.setProperty("--down", `${downStep(s.cards.length)}px`);
+    if (s.fan !== "down" && (!fanned || s.count > s.cards.length)) withCount(node, s.count);
+    if (s.outline) node.classList.add("outlined");
+    if (s.takes) node.dataset.takes = s.takes;
+    if (s.home) node.dataset.home = "";
+    if (s.action) node.dataset.action = s.action;
+    const wrap = labelled(node, s.label);
+    if (s.at) {
+      wrap.style.gridRow = s.at[0];
+      wrap.style.gridColumn = s.span ? `${s.at[1]} / span ${s.span}` : s.at[1];
+    } else if (s.span) wrap.style.gridColumn = `span ${s.span}`;
+    return wrap;
   }
-
-  function renderNapoleao(t, box) {
-    const ring = el("div", "ring");
-    const spots = [[1, 2], [1, 3], [1, 4], [1, 5], [2, 6], [3, 6], [4, 5], [4, 4], [4, 3], [4, 2], [3, 1], [2, 1]];
-    t.piles.forEach((p, i) => ring.append(at(labelled(
-      pile(`pile:${i + 1}`, p.top, p.count, "", `pile ${i + 1}: ${holding(p.count, p.top)}`), `pile ${i + 1}`), ...spots[i])));
-    for (const [row, kind, first, word] of [[2, "kbase", "K", "King"], [3, "abase", "A", "Ace"]]) {
-      const bases = at(el("div", "bases-row"), row, "2 / span 4");
-      for (const s of "CSHD") {
-        const b = t[kind + "s"][s];
-        const name = `${word} base of ${SUIT_NAME[s]}: ${b.count ? `${b.count} of 13, ${cardName(b.top)} on top` : "empty"}`;
-        bases.append(labelled(pile(`${kind}:${s}`, b.top, b.count, first + SUIT[s], name), `${b.count}/13`));
-      }
-      ring.append(bases);
-    }
-    const canRedeal = view.legal.some((m) => m.action === "redeal");
-    const name = `stock: ${t.stock.count ? plural(t.stock.count, "card") : canRedeal ? "empty, redeal" : "empty"}, pass ${t.pass.number} of ${t.pass.of}`;
-    ring.append(at(labelled(deck(t, canRedeal ? "↻" : "empty", name), `stock ${t.stock.count} · ${t.pass.number}/${t.pass.of}`), 1, 6));
-    box.append(ring);
-  }
-
-  function renderJewel(t, box) {
-    const b = el("div", "box");
-    const lid = el("div", "box-row");
-    t.lid.forEach((c, i) => lid.append(labelled(pile(`lid:${i + 1}`, c, 1, "", `lid ${i + 1}: ${c ? cardName(c) : "empty"}`), `lid ${i + 1}`)));
-    b.append(lid);
-    const down = (key, cards, label) => {
-      const top = cards.length ? `, ${cardName(cards[cards.length - 1])} on top` : "";
-      const p = fan(key, cards, "fan-down", `${label}: ${cards.length ? plural(cards.length, "card") + top : "empty"}`);
-      p.style.setProperty("--down", `${downStep(cards.length)}px`);
-      return labelled(p, label);
-    };
-    const middle = el("div", "box-middle");
-    const left = el("div", "box-row");
-    const right = el("div", "box-row");
-    t.sides.forEach((cards, i) => (i < 2 ? left : right).append(down(`side:${i + 1}`, cards, `side ${i + 1}`)));
-    const jewels = el("div", "place stack jewels");
-    jewels.setAttribute("role", "img");
-    jewels.setAttribute("aria-label", `jewels: ${t.jewels.count} face down`);
-    jewels.append(t.jewels.count ? backEl() : slotEl("no jewels"));
-    middle.append(left, labelled(withCount(jewels, t.jewels.count), `jewels ${t.jewels.count}`), right);
-    b.append(middle);
-    const bottom = el("div", "box-row");
-    t.bottoms.forEach((cards, i) => bottom.append(down(`bottom:${i + 1}`, cards, `bottom ${i + 1}`)));
-    b.append(bottom);
-    const side = el("div", "jewel-side");
-    side.append(labelled(deck(t, "empty", `stock: ${t.stock.count ? plural(t.stock.count, "card") : "empty"}`), `stock ${t.stock.count}`));
-    side.append(labelled(pile("stock", t.turned, 1, "turned", `turned card: ${t.turned ? cardName(t.turned) : "none"}`), "turned"));
-    t.reserves.forEach((r, i) => side.append(labelled(
-      pile(`reserve:${i + 1}`, r.top, r.count, "", `reserve ${i + 1}: ${holding(r.count, r.top)}`), `reserve ${i + 1}`)));
-    const homes = el("div", "foundations");
-    for (const s of "CSHD") {
-      t.foundations[s].forEach((f, i) => {
-        const which = t.foundations[s].length > 1 ? (i ? " (second)" : " (first)") : "";
-        const name = `foundation of ${SUIT_NAME[s]}${which}: ${f.count ? `${f.count} of 13, ${cardName(f.top)} on top` : "empty"}`;
-        homes.append(labelled(pile(i ? `foundation:${s}#${i + 1}` : `foundation:${s}`, f.top, f.count, "A" + SUIT[s], name,
-          `foundation:${s}`), `${f.count}/13`));
-      });
-    }
-    box.append(side, b, homes);
-    box.classList.add("jewel-table");
+  function areaEl(a) {
+    const area = el("div", "area");
+    const column = a.step ? `calc((var(--cw) + var(--gutter)) * ${a.step})` : "auto";
+    area.style.setProperty("--cols", `repeat(${a.columns}, ${column})`);
+    if (a.narrow) area.style.setProperty("--cols-narrow", `repeat(${a.narrow}, ${column})`);
+    if (a.order) area.style.setProperty("--order", a.order);
+    area.classList.toggle("spaced", !a.step);
+    a.spots.forEach((s) => area.append(spotEl(s)));
+    return area;
   }
   // How far apart the cards of a side or bottom pile lie: closer as the pile
   // grows, so that the whole box fits the screen.
@@ -705,8 +613,8 @@
     const box = $("table");
     const hadFocus = box.contains(document.activeElement);
     box.textContent = "";
-    box.className = "";
-    ({ tomb: renderTomb, napoleao: renderNapoleao, jewel: renderJewel })[view.family](view.table, box);
+    box.className = `flow-${view.layout.flow}`;
+    view.layout.areas.forEach((a) => box.append(areaEl(a)));
     const places = [...box.querySelectorAll("[data-key]")];
     if (focusKey && !places.some((p) => p.dataset.key === focusKey)) focusKey = null;
     const targets = selected ? movesFrom(selected).map((m) => m.to) : [];
@@ -728,31 +636,30 @@
   // -- places and moves
 
   const kind = (key) => key.split(":")[0];
+  const isHome = (placeName) => $("table").querySelector(`[data-place="${CSS.escape(placeName)}"][data-home]`) !== null;
   const placeOf = (key) => {
     const p = $("table").querySelector(`[data-key="${CSS.escape(key)}"]`);
     return p ? p.dataset.place : key.split("#")[0];
   };
   const movesFrom = (key) => view.legal.filter((m) => m.action === "move" && m.from === placeOf(key));
   const findMove = (from, to) => view.legal.find((m) => m.action === "move" && m.from === placeOf(from) && m.to === placeOf(to));
-  // The place a move lands on: for two foundations of a suit, the one the
-  // card fits (its rank one above the foundation's count).
+  // The spot a move lands on: of two spots of one place (two foundations
+  // of a suit), the one that takes the card.
   function targetKey(move) {
-    if (view.family !== "jewel" || kind(move.to) !== "foundation") return move.to;
-    const suit = move.to.split(":")[1];
-    const found = view.table.foundations[suit];
-    const src = $("table").querySelector(`[data-key="${CSS.escape(move.from)}"]`);
+    const table = $("table");
+    const spots = [...table.querySelectorAll(`[data-place="${CSS.escape(move.to)}"]`)];
+    if (spots.length < 2) return move.to;
+    const src = table.querySelector(`[data-key="${CSS.escape(move.from)}"]`);
     const cards = src ? src.querySelectorAll(".card") : [];
     const code = move.card || (cards.length ? cards[cards.length - 1].dataset.card : null);
-    const rank = code ? "A23456789TJQK".indexOf(code[0]) + 1 : 0;
-    const i = found.findIndex((f) => f.count === rank - 1);
-    return i > 0 ? `foundation:${suit}#${i + 1}` : move.to;
+    return (spots.find((p) => p.dataset.takes === code) || spots[0]).dataset.key;
   }
 
   // The move a tap (or Enter) makes from a place: the first move home if
   // there is one, else the only destination, or the first of several of
   // one kind (the cells, the corners); null when the player must choose.
   function tapMove(moves) {
-    const home = moves.filter((m) => HOME_KINDS.includes(kind(m.to)));
+    const home = moves.filter((m) => isHome(m.to));
     const pool = home.length ? home : moves;
     return new Set(pool.map((m) => kind(m.to))).size === 1 ? pool[0] : null;
   }
@@ -1034,7 +941,7 @@
     const select = $("variant");
     for (const family of [...new Set(variants.map((v) => v.family))]) {
       const group = el("optgroup");
-      group.label = FAMILY[family] || family;
+      group.label = variants.find((v) => v.family === family).family_title || family;
       for (const v of variants.filter((x) => x.family === family)) {
         const o = el("option", "", v.title || v.name);
         o.value = v.name;

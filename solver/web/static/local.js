@@ -42,7 +42,7 @@ import {
 const MAX_NUMBER = 10n ** 20n;
 const MAX_MOVES = 5000;
 const LINE_ROOM = 10000;
-const VIEW_ROOM = 16384; // bytes for a view's JSON (solver_play_view): a jewel box's is under 2,000
+const VIEW_ROOM = 32768; // bytes for a view's or a layout's JSON: a jewel box's are under 2,000 and 8,000
 const DIFFICULTIES = {
   blind: "a careful player who cannot see the stock wins it",
   sighted: "only a player who sees the stock wins it; the careful blind player loses it",
@@ -315,13 +315,16 @@ class Rules {
   }
 
   // -- the table as the player sees it: the core's view (solver_play_view)
+  // and its layout for the renderer (solver_play_layout)
 
-  table(s) {
+  table(s) { return this.json("view", s); }
+  layout(s) { return this.json("layout", s); }
+  json(verb, s) {
     const p = this.play;
     p.load(s);
-    const n = p.c.solver_play_view(this.fam.number, this.ptr, p.stateBuf, p.viewBuf, VIEW_ROOM, p.err, 240);
+    const n = p.c[`solver_play_${verb}`](this.fam.number, this.ptr, p.stateBuf, p.viewBuf, VIEW_ROOM, p.err, 240);
     if (n < 0) throw bad(400, p.errText());
-    if (n >= VIEW_ROOM) throw new Error(`a view of ${n} bytes: more than the ${VIEW_ROOM} kept for it`);
+    if (n >= VIEW_ROOM) throw new Error(`a ${verb} of ${n} bytes: more than the ${VIEW_ROOM} kept for it`);
     return JSON.parse(p.core.text(p.viewBuf, n));
   }
 
@@ -520,6 +523,7 @@ class Game {
       can_redo: false,
       finishable: !won && legal.length > 0 && this.finishSteps() !== null,
       table: r.table(s),
+      layout: r.layout(s),
       legal: legal.map((m) => ({ ...moveJson(m), text: say(m) })),
       last: last ? { text: stepText(last), name: stepName(last) } : null,
     };
