@@ -103,3 +103,27 @@ def static_server(folder: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]
     finally:
         server.terminate()
         server.wait()
+
+
+def random_positions(name: str, deals: range, moves: int) -> list[Any]:
+    """The positions of random games of ``deals`` (each deal's own seed),
+    their starts included."""
+    import random
+
+    from solver import families, start_position
+    from solver.variants import load
+
+    variant = load(name)
+    core = families.of(variant).player.core
+    out = []
+    for deal in deals:
+        rng = random.Random(deal)
+        pos = start_position(deal, variant)
+        out.append(pos)
+        for _ in range(moves):
+            legal = core.legal(pos)
+            if not legal:
+                break
+            _, pos = core.play(pos, rng.choice(legal))
+            out.append(pos)
+    return out

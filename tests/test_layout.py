@@ -6,11 +6,11 @@ impossible position is refused with the reason."""
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any
 
 import pytest
 from leaks import leaked
+from support import random_positions
 
 from solver import families, start_position
 from solver._core import ffi, lib
@@ -23,24 +23,6 @@ from solver.variants import load, names
 VARIANTS = names()
 
 
-def games(name: str, deals: range, moves: int) -> list[Any]:
-    """The positions of random games of ``deals``, their starts included."""
-    variant = load(name)
-    core = families.of(variant).player.core
-    out = []
-    for deal in deals:
-        rng = random.Random(deal)
-        pos = start_position(deal, variant)
-        out.append(pos)
-        for _ in range(moves):
-            legal = core.legal(pos)
-            if not legal:
-                break
-            _, pos = core.play(pos, rng.choice(legal))
-            out.append(pos)
-    return out
-
-
 def spots(layout: dict[str, Any]) -> list[dict[str, Any]]:
     return [s for area in layout["areas"] for s in area["spots"]]
 
@@ -48,7 +30,7 @@ def spots(layout: dict[str, Any]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("name", VARIANTS)
 def test_every_place_a_move_names_is_drawn_once_named_by_what_it_holds(name: str) -> None:
     player = families.of(load(name)).player
-    for pos in games(name, range(1, 4), 60):
+    for pos in random_positions(name, range(1, 4), 60):
         layout = player.layout(pos)
         drawn = spots(layout)
         keys = [s["key"] for s in drawn if "key" in s]

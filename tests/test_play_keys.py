@@ -7,10 +7,10 @@ reason."""
 from __future__ import annotations
 
 import dataclasses
-import random
 from typing import Any
 
 import pytest
+from support import random_positions
 
 from solver import blind, families, start_position
 from solver._core import ffi, lib
@@ -22,28 +22,10 @@ VARIANTS = names()
 BLIND = [v for v in VARIANTS if families.of(load(v)).blind_players]
 
 
-def positions(name: str, deals: range, moves: int) -> list[Any]:
-    """The positions of random games of ``deals``, their starts included."""
-    variant = load(name)
-    core = families.of(variant).player.core
-    out = []
-    for deal in deals:
-        rng = random.Random(deal)
-        pos = start_position(deal, variant)
-        out.append(pos)
-        for _ in range(moves):
-            legal = core.legal(pos)
-            if not legal:
-                break
-            _, pos = core.play(pos, rng.choice(legal))
-            out.append(pos)
-    return out
-
-
 @pytest.mark.parametrize("name", VARIANTS)
 def test_two_positions_have_one_key_exactly_when_they_are_equal(name: str) -> None:
     core = families.of(load(name)).player.core
-    seen = positions(name, range(1, 5), 80)
+    seen = random_positions(name, range(1, 5), 80)
     keys = [core.key(p) for p in seen]
     for i in range(len(seen)):
         for j in range(i + 1, len(seen)):
