@@ -9,7 +9,7 @@ DEAL ?= 1
 VARIANT ?= napoleons-tomb
 ARGS ?=
 
-.PHONY: build browser wasm site solve serve index test test-slow test-asan test-tsan study test-study bench lint cwarn funclen cformat format clean
+.PHONY: build browser wasm site solve serve index test test-slow test-asan test-tsan study test-study test-js bench lint jslint cwarn funclen cformat format clean
 
 $(STAMP): pyproject.toml setup.py solver/_build.py $(shell find csrc -name '*.[ch]')
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -93,9 +93,15 @@ index: build
 # ThreadSanitizer, then the study build's tests.
 test: lint browser wasm
 	$(PY) -m pytest
+	$(MAKE) test-js
 	$(MAKE) test-asan
 	$(MAKE) test-tsan
 	$(MAKE) test-study
+
+# The page's modules' unit tests, in Node (tests/js/*.test.js), over the
+# static site (build/site: its core.wasm and its variants).
+test-js: $(NODE_TOOLS) site
+	node --test tests/js/
 
 test-slow: build
 	$(PY) -m pytest -m slow
@@ -158,11 +164,24 @@ test-study: study
 # (lint-imports); no function over 80 lines of C or 50 of Python (funclen);
 # the C sources: no warning (cwarn), laid out as .clang-format says
 # (cformat). `make format` lays out both languages.
-lint: build cwarn funclen cformat
+lint: build cwarn funclen cformat jslint
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports --no-cache
+
+# The web game's JavaScript tools, pinned in package-lock.json: ESLint
+# (eslint.config.js) and Prettier (.prettierrc.json) for make lint and
+# make format, linkedom for the unit tests' documents.
+NODE_TOOLS := node_modules/.installed
+$(NODE_TOOLS): package.json package-lock.json
+	@command -v npm >/dev/null || { echo "no npm: the JavaScript tools need Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+JS_SOURCES := solver/web/static/*.js tests/js/*.js eslint.config.js
+jslint: $(NODE_TOOLS)
+	node_modules/.bin/eslint $(JS_SOURCES)
+	node_modules/.bin/prettier --check --log-level=warn $(JS_SOURCES) solver/web/static/style.css
 
 # The C sources that cwarn and funclen check: every file under csrc/.
 CWARN_SOURCES = $(sort $(shell find csrc -name '*.c'))
@@ -204,14 +223,15 @@ cformat:
 		&& echo "cformat: $(words $(CFORMAT_SOURCES)) sources laid out as .clang-format says"; \
 	else echo "no $(CLANG_FORMAT): the C layout is not checked (apt-get install clang-format-19)"; fi
 
-format: build
+format: build $(NODE_TOOLS)
 	$(PY) -m ruff check --select I --fix -q .
 	$(PY) -m ruff format -q .
 	@$(HAVE_CLANG_FORMAT) || { echo "no $(CLANG_FORMAT) (apt-get install clang-format-19)"; exit 1; }
 	$(CLANG_FORMAT) -i $(CFORMAT_SOURCES)
+	node_modules/.bin/prettier --write --log-level=warn $(JS_SOURCES) solver/web/static/style.css
 
 bench: build
 	$(PY) -m pytest bench --benchmark-enable --benchmark-only -p no:cacheprovider -n 0
 
 clean:
-	rm -rf build *.egg-info solver/_core*.so solver/_core.c solver/_core.o $(VENV)
+	rm -rf build *.egg-info solver/_core*.so solver/_core.c solver/_core.o $(VENV) node_modules

@@ -337,10 +337,16 @@ def test_a_step_with_a_move_made_by_itself_says_both():
     assert step_text([]) == step_name([]) == ""
 
 
+# The page's drawing and input: words.js and local.js, which stand in for
+# the server on the static site, are checked against it in test_site_api.
+PAGE_MODULES = ("app.js", "api.js", "store.js", "table.js")
+
+
 def test_the_page_writes_no_move_words_of_its_own():
     """The page shows the server's words (notation.py's): its script holds
     none of them, and does not turn a place's name into words."""
-    code = re.sub(r"//.*", "", (ROOT / "solver" / "web" / "static" / "app.js").read_text(encoding="utf-8"))
+    static = ROOT / "solver" / "web" / "static"
+    code = "".join(re.sub(r"//.*", "", (static / f).read_text(encoding="utf-8")) for f in PAGE_MODULES)
     for phrase in (
         "→",
         "turn the stock",

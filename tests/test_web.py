@@ -31,13 +31,16 @@ def get_text(server, path):
 
 def test_the_page_and_its_files_are_served(server):
     status, _, page = get_text(server, "/")
-    assert status == 200 and '<script src="/static/app.js">' in page
-    for name, kind in (("app.js", "javascript"), ("style.css", "css")):
+    assert status == 200 and '<script type="module" src="/static/app.js">' in page
+    static = ROOT / "solver" / "web" / "static"
+    modules = sorted(p.name for p in static.glob("*.js"))
+    assert {"app.js", "api.js", "store.js", "table.js", "local.js"} <= set(modules)
+    for name, kind in [(m, "javascript") for m in modules] + [("style.css", "css")]:
         status, kind_got, _ = get_text(server, f"/static/{name}")
         assert status == 200 and kind in kind_got
     # Nothing is fetched from elsewhere: no address but the page's own.
-    for name in ("index.html", "app.js", "style.css"):
-        text = (ROOT / "solver" / "web" / "static" / name).read_text()
+    for name in ["index.html", "style.css", *modules]:
+        text = (static / name).read_text()
         assert "http://" not in text and "https://" not in text and "//cdn" not in text
 
 

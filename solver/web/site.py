@@ -8,7 +8,8 @@ It writes into ``OUT`` (``build/site``):
 - the page (``index.html``, ``style.css``, ``app.js``) with relative paths
   and ``<meta name="solver-mode" content="local">``, which tells app.js to
   answer itself (``local.js``) instead of asking a server;
-- ``core.js``, ``search-worker.js``, ``local.js`` and ``core.wasm``;
+- the page's other modules (``core.js``, ``search-worker.js``, ``local.js``
+  among them) and ``core.wasm``;
 - ``site-data.json``: the variants as ``/api/variants`` lists them, with
   each one's rules struct (what :func:`site_data` writes);
 - ``verdicts/``: the verdict indexes, as the package ships them;
@@ -37,8 +38,9 @@ from . import FIRST, STATIC, variants_json
 
 ROOT = Path(__file__).resolve().parents[2]
 WASM = ROOT / "build" / "wasm" / "core.wasm"
-#: The page's files, as they are (index.html is rewritten).
-PAGE_FILES = ("style.css", "app.js", "core.js", "search-worker.js", "local.js", "words.js")
+#: The page's files, as they are: its style sheet and its modules (index.html
+#: is rewritten, sw.js written).
+PAGE_FILES = ("style.css", *sorted(p.name for p in STATIC.glob("*.js") if p.name != "sw.js"))
 NAME = "Napoleon's Tomb and two two-deck patiences"
 SHORT_NAME = "Patience"
 THEME = "#1f5130"

@@ -30,8 +30,14 @@ function wasi(memory) {
   };
 }
 
-const VERDICTS = ["won", "lost", ["unknown", "positions"], ["unknown", "seconds"], ["unknown", "memory"],
-  ["unknown", "interrupted"]];
+const VERDICTS = [
+  "won",
+  "lost",
+  ["unknown", "positions"],
+  ["unknown", "seconds"],
+  ["unknown", "memory"],
+  ["unknown", "interrupted"],
+];
 
 export class Core {
   // The module compiled once (from a URL or Response), to instantiate here
@@ -40,7 +46,8 @@ export class Core {
     const response = source instanceof Response ? source : await fetch(source);
     if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
     return response.headers.get("content-type") === "application/wasm"
-      ? WebAssembly.compileStreaming(response) : WebAssembly.compile(await response.arrayBuffer());
+      ? WebAssembly.compileStreaming(response)
+      : WebAssembly.compile(await response.arrayBuffer());
   }
 
   // source: a compiled WebAssembly.Module, the module's bytes (an
@@ -57,9 +64,9 @@ export class Core {
       // (application/wasm); a server that does not still serves the bytes.
       const response = source instanceof Response ? source : await fetch(source);
       if (!response.ok) throw new Error(`${response.url}: ${response.status}`);
-      const bytes = response.headers.get("content-type") === "application/wasm"
-        ? null : await response.arrayBuffer();
-      ({ instance } = bytes ? await WebAssembly.instantiate(bytes, imports)
+      const bytes = response.headers.get("content-type") === "application/wasm" ? null : await response.arrayBuffer();
+      ({ instance } = bytes
+        ? await WebAssembly.instantiate(bytes, imports)
         : await WebAssembly.instantiateStreaming(response, imports));
     }
     instance.exports._initialize();
@@ -85,9 +92,13 @@ export class Core {
     return found;
   }
 
-  bytes() { return new Uint8Array(this.c.memory.buffer); }
+  bytes() {
+    return new Uint8Array(this.c.memory.buffer);
+  }
 
-  text(ptr, length) { return new TextDecoder().decode(this.bytes().subarray(ptr, ptr + length)); }
+  text(ptr, length) {
+    return new TextDecoder().decode(this.bytes().subarray(ptr, ptr + length));
+  }
 
   // A struct of type (tomb_rules, deck2_position...) from fields: a number
   // for an int field, an array (nested for a 2-D one) for an array field,
@@ -111,7 +122,9 @@ export class Core {
       const flat = typeof value === "number" ? [value] : value.flat(Infinity);
       const step = size / (typeof value === "number" ? 1 : flat.length);
       if (step !== 1 && step !== 4) throw new Error(`${type}.${name}: ${flat.length} values for ${size} bytes`);
-      flat.forEach((x, i) => (step === 1 ? view.setUint8(ptr + offset + i, x) : view.setInt32(ptr + offset + 4 * i, x, true)));
+      flat.forEach((x, i) =>
+        step === 1 ? view.setUint8(ptr + offset + i, x) : view.setInt32(ptr + offset + 4 * i, x, true),
+      );
     }
     return ptr;
   }
@@ -124,7 +137,9 @@ export class Core {
   search(family, rules, position, flags, limits = {}) {
     const c = this.c;
     const f = this.family(family);
-    const r = this.struct(f.rules, rules), p = this.struct(f.position, position), err = c.malloc(256);
+    const r = this.struct(f.rules, rules),
+      p = this.struct(f.position, position),
+      err = c.malloc(256);
     try {
       const s = c.solver_new(f.number, r, p, flags >>> 0, err, 256);
       if (!s) throw new Error(this.text(err, this.bytes().indexOf(0, err) - err));
@@ -135,7 +150,9 @@ export class Core {
         c.solver_free(s);
       }
     } finally {
-      c.free(r); c.free(p); c.free(err);
+      c.free(r);
+      c.free(p);
+      c.free(err);
     }
   }
 
@@ -150,7 +167,8 @@ export class Core {
       const view = new DataView(c.memory.buffer);
       const which = verdict === "won" ? 0 : 1;
       return {
-        verdict, reason,
+        verdict,
+        reason,
         best: view.getInt32(stats + shape.best_score[0], true),
         positions: Number(view.getBigUint64(stats + shape.positions[0], true)),
         seconds: view.getFloat64(stats + shape.seconds[0], true),

@@ -35,8 +35,17 @@
 
 import { Core } from "./core.js";
 import {
-  MoveError, brief, cardOf, describe, isObject, moveJson, parseMove, placeKind, say,
-  stepName, stepText,
+  MoveError,
+  brief,
+  cardOf,
+  describe,
+  isObject,
+  moveJson,
+  parseMove,
+  placeKind,
+  say,
+  stepName,
+  stepText,
 } from "./words.js";
 
 const MAX_NUMBER = 10n ** 20n;
@@ -68,7 +77,9 @@ function abortError() {
   e.name = "AbortError";
   return e;
 }
-const checkSignal = (signal) => { if (signal && signal.aborted) throw abortError(); };
+const checkSignal = (signal) => {
+  if (signal && signal.aborted) throw abortError();
+};
 
 // -- the C core's rules of play
 
@@ -95,15 +106,23 @@ class Play {
     this.actions = Object.fromEntries(this.L.actions.map((name, a) => [name, a]));
   }
 
-  mem() { return this.core.bytes(); }
-  view() { return new DataView(this.c.memory.buffer); }
+  mem() {
+    return this.core.bytes();
+  }
+  view() {
+    return new DataView(this.c.memory.buffer);
+  }
   errText() {
     const bytes = this.mem();
     const end = bytes.indexOf(0, this.err);
     return this.core.text(this.err, (end < 0 ? this.err + 239 : end) - this.err);
   }
-  load(state) { this.mem().set(state, this.stateBuf); }
-  save(size) { return this.mem().slice(this.stateBuf, this.stateBuf + size); }
+  load(state) {
+    this.mem().set(state, this.stateBuf);
+  }
+  save(size) {
+    return this.mem().slice(this.stateBuf, this.stateBuf + size);
+  }
 
   placeName(kind, index) {
     const { name, numbering } = this.places[kind];
@@ -122,7 +141,8 @@ class Play {
   // for no such place in any game.
   placeOf(name, family) {
     const i = name.indexOf(":");
-    const kind = i < 0 ? name : name.slice(0, i), index = i < 0 ? "" : name.slice(i + 1);
+    const kind = i < 0 ? name : name.slice(0, i),
+      index = i < 0 ? "" : name.slice(i + 1);
     let k = this.kindOf(family, kind);
     if (k < 0) k = this.places.findIndex((p) => p.name === kind);
     if (k < 0) return null;
@@ -151,7 +171,9 @@ class Play {
   }
 
   writeRecord(m, family) {
-    const v = this.view(), o = this.L.solver_move, p = this.record;
+    const v = this.view(),
+      o = this.L.solver_move,
+      p = this.record;
     this.mem().fill(0, p, p + this.moveSize);
     v.setInt32(p + o.action[0], this.actions[m.action], true);
     v.setInt32(p + o.card[0], m.card === null || m.card === undefined ? this.K.SOLVER_NO_CARD : m.card, true);
@@ -170,7 +192,9 @@ class Play {
   // A move record of the core as a move of the player's notation (no card
   // of a turn, a deal or a jewel).
   readRecord(p) {
-    const v = this.view(), o = this.L.solver_move, K = this.K;
+    const v = this.view(),
+      o = this.L.solver_move,
+      K = this.K;
     const get = (f) => v.getInt32(p + o[f][0], true);
     const action = get("action");
     if (action === K.SOLVER_TURN) return { action: "turn", card: null, src: null, dst: null };
@@ -179,8 +203,12 @@ class Play {
     if (action === K.SOLVER_JEWEL_FILL) {
       return { action: "jewel", card: null, src: null, dst: this.placeName(get("dst"), get("dst_index")) };
     }
-    return { action: "move", card: get("card"), src: this.placeName(get("src"), get("src_index")),
-      dst: this.placeName(get("dst"), get("dst_index")) };
+    return {
+      action: "move",
+      card: get("card"),
+      src: this.placeName(get("src"), get("src_index")),
+      dst: this.placeName(get("dst"), get("dst_index")),
+    };
   }
 }
 
@@ -197,13 +225,17 @@ class Rules {
     this.size = play.L[this.type][""];
     this.ptr = play.core.struct(fam.rules, info.rules);
     const c = play.c;
-    [this.cStart, this.cMoves, this.cApply, this.cAuto] = ["start", "moves", "apply", "auto"]
-      .map((f) => (...args) => c[`solver_play_${f}`](fam.number, ...args));
+    [this.cStart, this.cMoves, this.cApply, this.cAuto] = ["start", "moves", "apply", "auto"].map(
+      (f) =>
+        (...args) =>
+          c[`solver_play_${f}`](fam.number, ...args),
+    );
   }
 
   // The start of deal `number` (a BigInt), as the core lays it out.
   start(number) {
-    const p = this.play, c = p.c;
+    const p = this.play,
+      c = p.c;
     const text = new TextEncoder().encode(number.toString() + "\0");
     p.mem().set(text, p.textBuf);
     const n = c.solver_deal(p.textBuf, this.decks, p.cardsBuf);
@@ -224,7 +256,8 @@ class Rules {
   }
 
   moves(state) {
-    const p = this.play, out = [];
+    const p = this.play,
+      out = [];
     for (let i = 0, n = this.listMoves(state); i < n; i++) out.push(p.readRecord(p.movesBuf + i * p.moveSize));
     return out;
   }
@@ -277,20 +310,44 @@ class Rules {
 
   // Its move in state, from what a player sees, or null where it would stop.
   careful(state) {
-    const p = this.play, K = p.K;
+    const p = this.play,
+      K = p.K;
     const n = this.listMoves(state);
-    const i = p.c.solver_play_choose(this.fam.number, this.ptr, p.stateBuf, K.SOLVER_BLIND_CAREFUL,
-      K.SOLVER_BLIND_WITHIN, -1, p.movesBuf, n, p.err, 240);
+    const i = p.c.solver_play_choose(
+      this.fam.number,
+      this.ptr,
+      p.stateBuf,
+      K.SOLVER_BLIND_CAREFUL,
+      K.SOLVER_BLIND_WITHIN,
+      -1,
+      p.movesBuf,
+      n,
+      p.err,
+      240,
+    );
     if (i < -1) throw bad(400, p.errText());
     return i < 0 ? null : p.readRecord(p.movesBuf + i * p.moveSize);
   }
 
   // blind.play with the careful player: does it win the deal from state?
   carefulWins(state, maxMoves = 10000) {
-    const p = this.play, K = p.K;
+    const p = this.play,
+      K = p.K;
     p.load(state);
-    const n = p.c.solver_play_blind(this.fam.number, this.ptr, p.stateBuf, K.SOLVER_BLIND_CAREFUL,
-      K.SOLVER_BLIND_WITHIN, -1, maxMoves, 0, 0, 0, p.err, 240);
+    const n = p.c.solver_play_blind(
+      this.fam.number,
+      this.ptr,
+      p.stateBuf,
+      K.SOLVER_BLIND_CAREFUL,
+      K.SOLVER_BLIND_WITHIN,
+      -1,
+      maxMoves,
+      0,
+      0,
+      0,
+      p.err,
+      240,
+    );
     if (n < 0) throw bad(400, p.errText());
     return p.c.solver_play_score(this.fam.number, this.ptr, p.stateBuf) === this.cards;
   }
@@ -317,8 +374,12 @@ class Rules {
   // -- the table as the player sees it: the core's view (solver_play_view)
   // and its layout for the renderer (solver_play_layout)
 
-  table(s) { return this.json("view", s); }
-  layout(s) { return this.json("layout", s); }
+  table(s) {
+    return this.json("view", s);
+  }
+  layout(s) {
+    return this.json("layout", s);
+  }
   json(verb, s) {
     const p = this.play;
     p.load(s);
@@ -364,7 +425,8 @@ const sameMove = (a, b) => a.action === b.action && a.card === b.card && a.src =
 // once: a Tomb card going to a cell or a corner once, onto the first that
 // takes it.
 function engineMoves(rules, legal) {
-  const seen = new Set(), out = [];
+  const seen = new Set(),
+    out = [];
   const name = (p) => rules.play.engineName(p, rules.fam.number);
   for (const m of legal) {
     const key = [m.action, m.card, name(m.src), name(m.dst)].join("/");
@@ -463,9 +525,11 @@ class Game {
     this.deal = deal;
     this.auto = auto;
     this.start = null;
-    this.steps = [];   // {moves (as played), state, text (its JSON), count}
+    this.steps = []; // {moves (as played), state, text (its JSON), count}
   }
-  get state() { return this.steps.length ? this.steps[this.steps.length - 1].state : this.start; }
+  get state() {
+    return this.steps.length ? this.steps[this.steps.length - 1].state : this.start;
+  }
 
   // Game.play: the move and what the rules then do by themselves.
   step(state, move, auto) {
@@ -504,9 +568,11 @@ class Game {
   }
 
   view() {
-    const r = this.rules, s = this.state;
+    const r = this.rules,
+      s = this.state;
     const legal = r.moves(s);
-    const score = r.score(s), won = score === r.cards;
+    const score = r.score(s),
+      won = score === r.cards;
     const last = this.steps.length ? this.steps[this.steps.length - 1].moves : null;
     return {
       variant: r.name,
@@ -540,17 +606,21 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
   const lines = new Lines();
   const indexes = new Map();
   const counts = { searches: 0, stopped: 0, refused: 0, waiting: 0 };
-  let cached = null;   // the last game replayed
+  let cached = null; // the last game replayed
 
   const names = Object.keys(data.rules).sort();
   const listed = Object.fromEntries(data.variants.map((v) => [v.name, v]));
 
   // What the rules of play and the searches need of a variant.
   function infoOf(name) {
-    const r = data.rules[name], K = play.K;
+    const r = data.rules[name],
+      K = play.K;
     const tomb = r.family === "tomb";
     return {
-      family: r.family, decks: r.decks, cards: r.cards, rules: r.rules,
+      family: r.family,
+      decks: r.decks,
+      cards: r.cards,
+      rules: r.rules,
       blind_players: r.blind_players ?? r.family === "tomb",
       flags: r.flags ?? (tomb ? K.SOLVER_ALL_SHORTCUTS : K.DECK2_ALL_SHORTCUTS),
       index: r.index ?? (listed[name] && listed[name].index) ?? null,
@@ -595,7 +665,9 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
   function gameOf(body) {
     const auto = "auto" in body ? body.auto : true;
     if (typeof auto !== "boolean") throw bad(400, `'auto' must be true or false, not ${brief(auto)}`);
-    const rules = variantOf(body), deal = dealOf(body), steps = stepsOf(body);
+    const rules = variantOf(body),
+      deal = dealOf(body),
+      steps = stepsOf(body);
     const game = new Game(api, rules, deal, auto);
     const same = cached && cached.rules === rules && cached.deal === deal;
     game.start = same ? cached.start : rules.start(deal);
@@ -670,14 +742,21 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
   // hints.hint: a search from the position, its line's first move (else a
   // sensible legal one), and what it proved.
   async function searchHint(game, signal) {
-    const rules = game.rules, state = game.state;
+    const rules = game.rules,
+      state = game.state;
     const found = await runSearch(rules, rules.searchPosition(state), signal);
     const line = found.line ? JSON.parse(`[${found.line}]`) : [];
     const scoreNow = rules.score(state);
-    let move = line.length ? line[0] : null, fromLine = line.length > 0;
+    let move = line.length ? line[0] : null;
+    const fromLine = line.length > 0;
     if (move === null && scoreNow !== rules.cards) move = fallback(rules, state);
     return {
-      move, fromLine, line, verdict: found.verdict, reason: found.reason, scoreNow,
+      move,
+      fromLine,
+      line,
+      verdict: found.verdict,
+      reason: found.reason,
+      scoreNow,
       score: found.verdict === "won" ? rules.cards : found.best,
     };
   }
@@ -704,7 +783,8 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
     const fair = "fair" in body ? body.fair : false;
     if (typeof fair !== "boolean") throw bad(400, `'fair' must be true or false, not ${brief(fair)}`);
     if (fair) return { hint: fairHint(game) };
-    const rules = game.rules, state = game.state;
+    const rules = game.rules,
+      state = game.state;
     let h = lines.get(rules.name + "\n" + rules.key(state), rules.score(state));
     if (h === null) {
       h = await searchHint(game, signal);
@@ -720,16 +800,26 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
   function fairHint(game) {
     const rules = game.rules;
     if (!rules.blind_players) {
-      throw bad(400, "a fair hint needs the blind player, written for the Napoleon's Tomb variants;"
-        + ` ${rules.name} is not one`);
+      throw bad(
+        400,
+        "a fair hint needs the blind player, written for the Napoleon's Tomb variants;" + ` ${rules.name} is not one`,
+      );
     }
     const move = rules.careful(game.state);
-    const text = move === null ? "Fair hint: the careful player would stop here (no move it likes)."
-      : `Fair hint: ${say(move, "do", false)}. It is the careful player's move, chosen from what you`
-        + " can see (never the stock's order): it proves nothing.";
+    const text =
+      move === null
+        ? "Fair hint: the careful player would stop here (no move it likes)."
+        : `Fair hint: ${say(move, "do", false)}. It is the careful player's move, chosen from what you` +
+          " can see (never the stock's order): it proves nothing.";
     return {
       move: move === null ? null : moveJson(move, true),
-      verdict: null, status: null, proof: null, fair: true, score: null, reason: null, text,
+      verdict: null,
+      status: null,
+      proof: null,
+      fair: true,
+      score: null,
+      reason: null,
+      text,
     };
   }
 
@@ -797,15 +887,25 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
       return { deal: await randomDeal(rules, only), source: only ? "index" : "random" };
     },
     "/api/verdict": async (body, signal) => {
-      const rules = variantOf(body), deal = dealOf(body);
+      const rules = variantOf(body),
+        deal = dealOf(body);
       const [found, source] = await verdictOf(rules, deal, signal);
       const out = {
-        variant: rules.name, deal: dealJson(deal), verdict: found, source,
-        winnable: found === "won" ? true : found === "lost" ? false : null, difficulty: null,
+        variant: rules.name,
+        deal: dealJson(deal),
+        verdict: found,
+        source,
+        winnable: found === "won" ? true : found === "lost" ? false : null,
+        difficulty: null,
       };
       if (rules.blind_players) {
-        const level = rules.carefulWins(rules.start(deal)) ? "blind"
-          : found === "won" ? "sighted" : found === "lost" ? "lost" : "unknown";
+        const level = rules.carefulWins(rules.start(deal))
+          ? "blind"
+          : found === "won"
+            ? "sighted"
+            : found === "lost"
+              ? "lost"
+              : "unknown";
         out.difficulty = level;
         out.difficulty_text = DIFFICULTIES[level];
       }
@@ -835,8 +935,10 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
 function numberFromText(text) {
   const significant = text.trim().replace(/^0+/, "");
   if (significant.length > 40) {
-    throw bad(400, `deal number of ${significant.length} digits is out of range: deal numbers are`
-      + ` 1 .. ${MAX_NUMBER} (10**20)`);
+    throw bad(
+      400,
+      `deal number of ${significant.length} digits is out of range: deal numbers are` + ` 1 .. ${MAX_NUMBER} (10**20)`,
+    );
   }
   const number = BigInt(significant || "0");
   if (number < 1n || number > MAX_NUMBER) {
@@ -847,29 +949,39 @@ function numberFromText(text) {
 
 // _hint_json: a hint as the page shows it.
 function hintJson(h, atStart, dealLost) {
-  let status = h.verdict, proof = h.verdict === "won" || h.verdict === "lost" ? "search" : null;
+  let status = h.verdict,
+    proof = h.verdict === "won" || h.verdict === "lost" ? "search" : null;
   if (status === "unknown" && dealLost) [status, proof] = ["lost", "index"];
   const never = atStart ? "cannot be won" : "can no longer be won";
   let text;
   if (h.move === null) {
-    text = h.scoreNow === h.total ? `The deal is won: all ${h.total} cards are home.`
-      : `No move is left: the game ends with ${h.scoreNow} cards home.`;
+    text =
+      h.scoreNow === h.total
+        ? `The deal is won: all ${h.total} cards are home.`
+        : `No move is left: the game ends with ${h.scoreNow} cards home.`;
   } else {
     const head = say(h.move);
     if (status === "won") text = `${head}: this move keeps a win (proven: the solver's line wins from here).`;
     else if (proof === "index") {
-      text = `${head}. This deal ${never} (proven: the verdict index holds its proof); the best line`
-        + ` the solver found within its limit brings ${h.score} cards home.`;
+      text =
+        `${head}. This deal ${never} (proven: the verdict index holds its proof); the best line` +
+        ` the solver found within its limit brings ${h.score} cards home.`;
     } else if (status === "lost") {
       text = `${head}. This deal ${never} (proven); best possible: ${h.score} cards home, and this move keeps it.`;
     } else {
-      text = `${head}. The solver could not tell within its limit whether the deal can still be won;`
-        + ` its best line found brings ${h.score} cards home.`;
+      text =
+        `${head}. The solver could not tell within its limit whether the deal can still be won;` +
+        ` its best line found brings ${h.score} cards home.`;
     }
   }
   return {
     move: h.move === null ? null : moveJson(h.move, true),
-    verdict: status, status, proof, score: h.score, reason: h.reason, text,
+    verdict: status,
+    status,
+    proof,
+    score: h.score,
+    reason: h.reason,
+    text,
   };
 }
 
@@ -891,36 +1003,37 @@ export function workerSearch(workerUrl, wasm) {
   };
   spare.push(make());
   let id = 0;
-  return (given, signal) => new Promise((resolve, reject) => {
-    if (signal && signal.aborted) return reject(abortError());
-    const worker = spare.pop() || make();
-    const mine = ++id;
-    const done = () => {
-      if (signal) signal.removeEventListener("abort", stop);
-      worker.onmessage = worker.onerror = null;
-    };
-    const stop = () => {
-      done();
-      worker.terminate();
-      if (!spare.length) spare.push(make());
-      reject(abortError());
-    };
-    if (signal) signal.addEventListener("abort", stop, { once: true });
-    worker.onmessage = (e) => {
-      if (e.data.id !== mine) return;
-      done();
-      if (spare.length) worker.terminate();
-      else spare.push(worker);
-      if (e.data.error !== undefined) reject(new Error(e.data.error));
-      else resolve(e.data.result);
-    };
-    worker.onerror = (e) => {
-      done();
-      worker.terminate();
-      reject(new Error(`the search worker failed (${e.message || "no message"})`));
-    };
-    worker.postMessage({ id: mine, ...given });
-  });
+  return (given, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal && signal.aborted) return reject(abortError());
+      const worker = spare.pop() || make();
+      const mine = ++id;
+      const done = () => {
+        if (signal) signal.removeEventListener("abort", stop);
+        worker.onmessage = worker.onerror = null;
+      };
+      const stop = () => {
+        done();
+        worker.terminate();
+        if (!spare.length) spare.push(make());
+        reject(abortError());
+      };
+      if (signal) signal.addEventListener("abort", stop, { once: true });
+      worker.onmessage = (e) => {
+        if (e.data.id !== mine) return;
+        done();
+        if (spare.length) worker.terminate();
+        else spare.push(worker);
+        if (e.data.error !== undefined) reject(new Error(e.data.error));
+        else resolve(e.data.result);
+      };
+      worker.onerror = (e) => {
+        done();
+        worker.terminate();
+        reject(new Error(`the search worker failed (${e.message || "no message"})`));
+      };
+      worker.postMessage({ id: mine, ...given });
+    });
 }
 
 // The API of the static site whose page is at pageUrl: core.wasm and
@@ -945,7 +1058,8 @@ export async function siteApi(pageUrl) {
     const b = await inflate(new Uint8Array(await r.arrayBuffer()));
     if (entry.sha256 && globalThis.crypto && crypto.subtle) {
       const hex = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", b)))
-        .map((x) => x.toString(16).padStart(2, "0")).join("");
+        .map((x) => x.toString(16).padStart(2, "0"))
+        .join("");
       if (hex !== entry.sha256) throw new Error(`verdicts/${name}.bits.zlib: the bitset does not match its SHA-256`);
     }
     return { bits: b, unknown: entry.unknown || [] };

@@ -48,7 +48,9 @@ export function parseCard(token) {
   return cardOf(RANKS.indexOf(rankText) + 1, suit);
 }
 
-// Python's str.strip(): white space at both ends.
+// Python's str.strip(): white space at both ends (Python counts the
+// separators \x1c-\x1f as white space, which JavaScript's \s does not).
+// eslint-disable-next-line no-control-regex
 const pyStrip = (s) => s.replace(/^[\s\x1c-\x1f\x85]+|[\s\x1c-\x1f\x85]+$/gu, "");
 
 // -- places
@@ -84,7 +86,9 @@ export function parseMove(data) {
     const hidden = { turn: "the stock", deal: "the stock", jewel: "the jewels", redeal: "the stock" };
     throw new MoveError(`a ${action} names no card: the player cannot see ${hidden[action]}`);
   }
-  const extra = Object.keys(data).filter((k) => !FIELDS.includes(k)).sort(pyCompare);
+  const extra = Object.keys(data)
+    .filter((k) => !FIELDS.includes(k))
+    .sort(pyCompare);
   if (extra.length) {
     throw new MoveError(`unknown field ${brief(extra[0])} in a move; fields are ${FIELDS.join(", ")}`);
   }
@@ -93,7 +97,8 @@ export function parseMove(data) {
   }
   if (BLIND_ACTIONS.includes(action)) {
     if (action === "jewel" && "to" in data) {
-      if (typeof data.to !== "string") throw new MoveError(`'to' of a jewel must be a place name, not ${brief(data.to)}`);
+      if (typeof data.to !== "string")
+        throw new MoveError(`'to' of a jewel must be a place name, not ${brief(data.to)}`);
       return { action, card: null, src: null, dst: data.to };
     }
     if ("from" in data || "to" in data) throw new MoveError(`a ${action} takes no 'from' or 'to'`);
@@ -107,7 +112,8 @@ export function parseMove(data) {
   }
   let card = null;
   if (data.card !== undefined && data.card !== null) {
-    if (typeof data.card !== "string") throw new MoveError(`'card' must be a card such as '8H', not ${brief(data.card)}`);
+    if (typeof data.card !== "string")
+      throw new MoveError(`'card' must be a card such as '8H', not ${brief(data.card)}`);
     card = parseCard(data.card);
   }
   return { action: "move", card, src: data.from, dst: data.to };
@@ -136,8 +142,12 @@ export const WORDS = {
   turn: ["turn the stock", "turned the stock", "the stock turned", "turn the stock"],
   deal: ["deal a round", "dealt a round", "a round dealt", "deal a round"],
   redeal: ["redeal", "redealt", "the stock redealt", "redeal"],
-  jewel: ["open the next jewel{into}", "opened the next jewel{into}", "the next jewel opened{into}",
-    "open the next jewel{into}"],
+  jewel: [
+    "open the next jewel{into}",
+    "opened the next jewel{into}",
+    "the next jewel opened{into}",
+    "open the next jewel{into}",
+  ],
   move: ["play {card}{src} → {dst}", "played {card}{src} → {dst}", "{card}{src} → {dst}", "{card}{src} → {dst}"],
 };
 
@@ -148,7 +158,9 @@ export function say(move, tense = "do", capital = null) {
   else {
     const fill = {
       card: move.card !== null && move.card !== undefined ? cardPretty(move.card) + " " : "",
-      src: sayPlace(move.src), dst: sayPlace(move.dst), into: move.dst ? ` into ${sayPlace(move.dst)}` : "",
+      src: sayPlace(move.src),
+      dst: sayPlace(move.dst),
+      into: move.dst ? ` into ${sayPlace(move.dst)}` : "",
     };
     text = words[TENSES.indexOf(tense)].replace(/\{(card|src|dst|into)\}/g, (_, k) => fill[k]);
   }
@@ -178,7 +190,8 @@ export const isObject = (x) => x !== null && typeof x === "object" && !Array.isA
 
 // Python orders str keys by code point.
 export function pyCompare(a, b) {
-  const x = Array.from(a), y = Array.from(b);
+  const x = Array.from(a),
+    y = Array.from(b);
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
     const d = x[i].codePointAt(0) - y[i].codePointAt(0);
     if (d) return d;
@@ -203,8 +216,12 @@ function pyStrRepr(s) {
     else if (ch === "\t") out += "\\t";
     else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
     else if (ch !== " " && /[\p{C}\p{Z}]/u.test(ch)) {
-      out += c < 0x100 ? "\\x" + c.toString(16).padStart(2, "0")
-        : c < 0x10000 ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
+      out +=
+        c < 0x100
+          ? "\\x" + c.toString(16).padStart(2, "0")
+          : c < 0x10000
+            ? "\\u" + c.toString(16).padStart(4, "0")
+            : "\\U" + c.toString(16).padStart(8, "0");
     } else out += ch;
   }
   return out + quote;
@@ -212,7 +229,8 @@ function pyStrRepr(s) {
 
 function cut(s, max) {
   if (s.length <= max) return s;
-  const i = Math.max(0, Math.floor((max - 3) / 2)), j = Math.max(0, max - 3 - i);
+  const i = Math.max(0, Math.floor((max - 3) / 2)),
+    j = Math.max(0, max - 3 - i);
   return s.slice(0, i) + "..." + s.slice(s.length - j);
 }
 
@@ -236,7 +254,8 @@ function repr1(x, level) {
   if (typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x))) {
     const big = BigInt(x);
     const digits = (big < 0n ? -big : big).toString();
-    if ((big < 0n ? -big : big) >= 2n ** 128n) return `<a whole number of ${Number(digits.length).toLocaleString("en-US")} digits>`;
+    if ((big < 0n ? -big : big) >= 2n ** 128n)
+      return `<a whole number of ${Number(digits.length).toLocaleString("en-US")} digits>`;
     return cut(big.toString(), 40);
   }
   if (typeof x === "number") return cut(pyFloat(x), 60);
@@ -244,8 +263,16 @@ function repr1(x, level) {
     const chars = Array.from(x);
     let s = pyStrRepr(chars.slice(0, 60).join(""));
     if (Array.from(s).length > 60) {
-      const i = 28, j = 29;
-      const t = Array.from(pyStrRepr(chars.slice(0, i).concat(chars.slice(chars.length - j)).join("")));
+      const i = 28,
+        j = 29;
+      const t = Array.from(
+        pyStrRepr(
+          chars
+            .slice(0, i)
+            .concat(chars.slice(chars.length - j))
+            .join(""),
+        ),
+      );
       s = t.slice(0, i).join("") + "..." + t.slice(t.length - j).join("");
     }
     return s;
