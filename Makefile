@@ -48,11 +48,11 @@ browser:
 # libclang-rt-19-dev-wasm32 wasi-libc.
 WASM_CC ?= clang-19
 WASM_PACKAGES = clang-19 lld-19 libclang-rt-19-dev-wasm32 wasi-libc
-# What it exports: every function the three headers declare (a line that
+# What it exports: every function the API's headers declare (a line that
 # starts with a type and names solver_...), the layout of their structs
 # (csrc/wasm/layout.c), and malloc and free for the structs and buffers.
 LPAREN := (
-WASM_EXPORTS = $(shell grep -ho '^[a-z][a-z_0-9 *]*[ *]solver_[a-z0-9_]*$(LPAREN)' csrc/solver.h csrc/deck2.h csrc/play.h \
+WASM_EXPORTS = $(shell grep -ho '^[a-z][a-z_0-9 *]*[ *]solver_[a-z0-9_]*$(LPAREN)' csrc/solver.h csrc/deck2.h csrc/games/*.h csrc/play.h \
 	| grep -o 'solver_[a-z0-9_]*') solver_layout malloc free
 build/wasm/core.wasm: $(shell find csrc -name '*.[ch]') Makefile
 	@command -v $(WASM_CC) >/dev/null && test -f /usr/lib/wasm32-wasi/libc.a || { [ "$$(id -u)" = 0 ] \

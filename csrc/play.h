@@ -43,8 +43,8 @@ typedef struct {
 } tomb_table;
 
 /* Each call takes a family's number (solver_family, solver.h), its rules
- * struct and its table: tomb_rules and tomb_table for the Tomb,
- * deck2_rules and deck2_position for Napoleão and the jewel box. A number
+ * struct and its table: tomb_rules and tomb_table for the Tomb, each other
+ * family's rules and position structs for it (games/<family>.h). A number
  * of no family is an error (-1, with the reason in err where there is one),
  * never another family's rules. */
 

@@ -160,8 +160,8 @@ int solver_family(const char *name);
 const char *solver_family_name(int family);
 
 /* A search of a family: its rules struct and a position of its search
- * (tomb_rules and tomb_position for the Tomb; deck2_rules and
- * deck2_position, deck2.h, for Napoleão and the jewel box). Returns NULL
+ * (tomb_rules and tomb_position for the Tomb; each other family's rules and
+ * position structs, games/<family>.h, for it). Returns NULL
  * and writes a message into err (size errlen) if the family is none, or the
  * rules or the position are impossible. */
 solver *solver_new(int family, const void *rules, const void *pos, unsigned flags, char *err, int errlen);

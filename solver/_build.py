@@ -18,7 +18,9 @@ SOURCES = sorted(p.relative_to(CSRC).as_posix() for p in CSRC.rglob("*.c") if p.
 #: Every folder of csrc/ is on the include path: a file includes a header by its name.
 INCLUDE_DIRS = sorted({p.parent for p in CSRC.rglob("*.h")} | {CSRC})
 
-HEADERS = ["solver.h", "deck2.h", "play.h"]
+#: The C API's headers, in the order cffi reads them: the core's, then each
+#: family's own (csrc/games/<family>.h: its rules and position structs).
+HEADERS = ["solver.h", "deck2.h", *sorted(f"games/{p.name}" for p in (CSRC / "games").glob("*.h")), "play.h"]
 #: The study build's switches (csrc/study.h): in the study build only.
 STUDY_HEADER = "study.h"
 

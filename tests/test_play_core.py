@@ -42,7 +42,7 @@ def is_tomb(variant: Any) -> bool:
 
 
 def table(pos: Any) -> Any:
-    """The core's play struct of ``pos``: a tomb_table, or a deck2_position;
+    """The core's play struct of ``pos`` (a tomb_table, or its family's position);
     checked to give ``pos`` back."""
     core = families.of(pos.variant).player.core
     t = core.table(pos)
@@ -180,10 +180,10 @@ def test_a_deals_start_is_the_positions_start(name: str) -> None:
     rules = fam.rules_struct(variant)
     for deal in (1, 2, 617, 31999, 32000, 10**20):
         cards = card_indexes(deal, variant.decks)
-        out = ffi.new("tomb_table *" if is_tomb(variant) else "deck2_position *")
+        pos = fam.position.start(Deal.from_number(deal, decks=variant.decks), variant)
+        out = ffi.new(ffi.typeof(table(pos)))
         err = ffi.new("char[]", 200)
         assert calls(variant)["start"](rules, cards, len(cards), out, err, 200) == 0, ffi.string(err).decode()
-        pos = fam.position.start(Deal.from_number(deal, decks=variant.decks), variant)
         assert struct_bytes(variant, out) == struct_bytes(variant, table(pos)), deal
 
 

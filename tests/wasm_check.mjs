@@ -9,7 +9,7 @@ const [wasmPath, casesPath] = process.argv.slice(2);
 const core = await Core.load(readFileSync(wasmPath));
 const out = [];
 for (const c of JSON.parse(readFileSync(casesPath, "utf8"))) {
-  const type = c.family === "tomb" ? "tomb_position" : "deck2_position";
+  const type = core.family(c.family).position;
   const ptr = core.struct(type, c.position);
   const bytes = Buffer.from(core.bytes().slice(ptr, ptr + core.layout[type][""])).toString("hex");
   core.c.free(ptr);

@@ -70,18 +70,19 @@ static inline int deck2_max_moves(const deck2_ops *f)
 }
 
 /* A two-deck family as the search (deck2/search.c) makes it: the size of
- * its states, for the root's buffer, and its setup, which fills f and the
- * root for the rules and a position and returns 0, or -1 with a message in
- * err for impossible rules or positions. */
+ * its rules struct, which a search keeps a copy of for its resets, the
+ * size of its states, for the root's buffer, and its setup, which fills f
+ * and the root for its rules and a position (its own structs) and returns
+ * 0, or -1 with a message in err for impossible rules or positions. */
 typedef struct {
+    size_t rules_size;
     size_t (*state_size)(void);
-    int (*init)(deck2_ops *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root, char *err,
-                int errlen);
+    int (*init)(deck2_ops *f, const void *rules, const void *pos, unsigned flags, void *root, char *err, int errlen);
 } deck2_game;
 
-/* A search of the two-deck family game (its rules a deck2_rules, its
- * position a deck2_position): what each family's search_new in the
- * registry (registry.c) calls. */
+/* A search of the two-deck family game (its rules and position the
+ * family's structs): what each family's search_new in the registry
+ * (registry.c) calls. */
 solver *deck2_search_new(const deck2_game *game, const void *rules, const void *pos, unsigned flags, char *err,
                          int errlen);
 

@@ -34,11 +34,11 @@ enum { P_LID = 0, P_PILE = 5, P_RES = 13, P_FOUND = 16, P_STOCK = 20, P_TURNED =
 enum { JM_MOVE = 0, JM_FILL };
 
 typedef struct {
-    uint8_t lid[DECK2_LID];
-    uint8_t pile[DECK2_TABLEAU][JW_PMAX];
-    uint8_t npile[DECK2_TABLEAU];
-    uint8_t res[DECK2_RESERVES][JW_SIDS];   /* sids: see jw_game.sidcard */
-    uint8_t nres[DECK2_RESERVES];
+    uint8_t lid[JEWEL_LID];
+    uint8_t pile[JEWEL_TABLEAU][JW_PMAX];
+    uint8_t npile[JEWEL_TABLEAU];
+    uint8_t res[JEWEL_RESERVES][JW_SIDS];   /* sids: see jw_game.sidcard */
+    uint8_t nres[JEWEL_RESERVES];
     uint8_t found[4][2];                 /* larger first */
     uint8_t next;                        /* stock cards turned */
     uint8_t jused;                       /* jewels turned */
@@ -47,11 +47,11 @@ typedef struct {
 } jw_state;
 
 typedef struct {
-    deck2_rules rules;
+    jewel_rules rules;
     unsigned flags;
     uint8_t sidcard[JW_SIDS];  /* root reserve cards (sids 0..nroot-1), then the stock */
     int nroot, nstock, nsid;
-    uint8_t jewel[DECK2_JEWELS];
+    uint8_t jewel[JEWEL_JEWELS];
     int njewels;
     int key_words;
 } jw_game;
@@ -131,7 +131,7 @@ static int to_piles(const jw_game *g, const jw_state *s, gmove *out, int n, int 
 {
     int sym = g->flags & DECK2_INTERCHANGEABLE;
     int seen_empty = 0;
-    for (int p = 0; p < DECK2_TABLEAU; p++) {
+    for (int p = 0; p < JEWEL_TABLEAU; p++) {
         if (P_PILE + p == src)
             continue;
         if (s->npile[p]) {
@@ -150,7 +150,7 @@ static int to_lid(const jw_game *g, const jw_state *s, gmove *out, int n, int c,
 {
     if (jewel_lid_space_fault(&g->rules, jewels_left(g, s)) != JEWEL_ALLOWED || src < P_PILE)
         return n;
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         if (s->lid[i] == NO) {
             out[n++] = (gmove){ JM_MOVE, (uint8_t)c, (uint8_t)src, (uint8_t)(P_LID + i), 1, 0 };
             if (g->flags & DECK2_INTERCHANGEABLE)
@@ -200,7 +200,7 @@ static int stock_moves(const jw_game *g, const jw_state *s, gmove *out, int n, i
     int placed = 0;      /* home or onto a pile's top card */
     for (int i = first; i < n; i++)
         placed |= out[i].dst >= P_FOUND || (out[i].dst >= P_PILE && s->npile[out[i].dst - P_PILE]);
-    int seen_empty = 0, listed = 0, need_c = need(s, c), rank[DECK2_RESERVES];
+    int seen_empty = 0, listed = 0, need_c = need(s, c), rank[JEWEL_RESERVES];
     for (int k = 0; k < g->rules.reserves && jewel_reserve_takes(&g->rules, placed); k++) {
         if (!s->nres[k]) {
             if (seen_empty && (g->flags & DECK2_INTERCHANGEABLE))
@@ -236,9 +236,9 @@ STEP int jewel_fill(const jw_game *g, const jw_state *s, gmove *out)
     if (!jewels_left(g, s))
         return 0;
     unsigned empty = 0;
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         empty |= (unsigned)(s->lid[i] == NO) << JEWEL_BOX_LID(i);
-    for (int p = 0; p < DECK2_TABLEAU; p++)
+    for (int p = 0; p < JEWEL_TABLEAU; p++)
         empty |= (unsigned)(!s->npile[p]) << JEWEL_BOX_PILE(p);
     int at = jewel_space_to_fill(1, empty);
     if (at < 0)
@@ -267,10 +267,10 @@ STEP int home_move(const jw_game *g, const jw_state *s, gmove *out, int n, int c
 STEP int home_moves(const jw_game *g, const jw_state *s, gmove *out)
 {
     int n = 0;
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         if (s->lid[i] != NO && (n = home_move(g, s, out, n, s->lid[i], P_LID + i, 1)) < 0)
             return -1;
-    for (int p = 0; p < DECK2_TABLEAU; p++)
+    for (int p = 0; p < JEWEL_TABLEAU; p++)
         if (s->npile[p] && (n = home_move(g, s, out, n, s->pile[p][s->npile[p] - 1], P_PILE + p, s->npile[p] == 1)) < 0)
             return -1;
     for (int k = 0; k < g->rules.reserves; k++)
@@ -282,7 +282,7 @@ STEP int home_moves(const jw_game *g, const jw_state *s, gmove *out)
 /* Pile to pile (runs too, if they move), reserve to pile, into empty places. */
 STEP int tableau_moves(const jw_game *g, const jw_state *s, gmove *out, int n)
 {
-    for (int p = 0; p < DECK2_TABLEAU; p++) {
+    for (int p = 0; p < JEWEL_TABLEAU; p++) {
         int h = s->npile[p];
         if (!h)
             continue;
@@ -445,25 +445,25 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
     int sym = g->flags & DECK2_INTERCHANGEABLE;
     memset(key, 0, sizeof(uint64_t) * (size_t)g->key_words);
     int at = 0;
-    uint32_t piles[DECK2_TABLEAU], lid[DECK2_LID];
-    for (int p = 0; p < DECK2_TABLEAU; p++)
+    uint32_t piles[JEWEL_TABLEAU], lid[JEWEL_LID];
+    for (int p = 0; p < JEWEL_TABLEAU; p++)
         piles[p] = pile_code(s, p);
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         lid[i] = s->lid[i] == NO ? 0 : s->lid[i] + 1u;
     if (sym) {
-        sort_desc(piles, DECK2_TABLEAU);
-        sort_desc(lid, DECK2_LID);
+        sort_desc(piles, JEWEL_TABLEAU);
+        sort_desc(lid, JEWEL_LID);
     }
-    for (int p = 0; p < DECK2_TABLEAU; p++)
+    for (int p = 0; p < JEWEL_TABLEAU; p++)
         put_bits(key, &at, piles[p], 22);
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         put_bits(key, &at, lid[i], 6);
     /* Reserves: label of the reserve holding each sid (0: none). With the
      * symmetry, reserves are labelled in the order of their bottom cards. */
-    uint8_t label[DECK2_RESERVES] = { 1, 2, 3 };
+    uint8_t label[JEWEL_RESERVES] = { 1, 2, 3 };
     if (sym) {
-        int order[DECK2_RESERVES] = { 0, 1, 2 };
-        for (int i = 1; i < DECK2_RESERVES; i++)
+        int order[JEWEL_RESERVES] = { 0, 1, 2 };
+        for (int i = 1; i < JEWEL_RESERVES; i++)
             for (int j = i; j > 0; j--) {
                 int a = order[j - 1], b = order[j];
                 int ka = s->nres[a] ? s->res[a][0] : 255, kb = s->nres[b] ? s->res[b][0] : 255;
@@ -472,12 +472,12 @@ static void jw_key(const void *game, const void *state, uint64_t *key)
                     order[j] = a;
                 }
             }
-        for (int i = 0; i < DECK2_RESERVES; i++)
+        for (int i = 0; i < JEWEL_RESERVES; i++)
             label[order[i]] = (uint8_t)(i + 1);
     }
     /* The fields start at an even bit (8 * 22 + 5 * 6), so no 2-bit field
      * crosses a word: each card in a reserve sets its own. */
-    for (int k = 0; k < DECK2_RESERVES; k++)
+    for (int k = 0; k < JEWEL_RESERVES; k++)
         for (int i = 0; i < s->nres[k]; i++) {
             int bit = at + 2 * s->res[k][i];
             key[bit / 64] |= (uint64_t)label[k] << (bit % 64);
@@ -512,7 +512,7 @@ enum { L_LID, L_PILE, L_RES, L_JEWEL, L_STOCK };
  * what some line could do with it (acc: free to move, home, leave its
  * place, lie on a pile), grown by the passes. */
 typedef struct {
-    int n, nb, bottom[DECK2_TABLEAU];   /* cards; the pile bottoms' indexes */
+    int n, nb, bottom[JEWEL_TABLEAU];   /* cards; the pile bottoms' indexes */
     uint8_t card[JW_SIDS], loc[JW_SIDS], jidx[JW_SIDS];
     int16_t above[JW_SIDS];
     struct {
@@ -536,10 +536,10 @@ STEP void bound_gather(const jw_game *g, const jw_state *s, bound_cards *b)
 {
     memset(&b->can, 0, sizeof b->can);
     b->n = b->nb = 0;
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         if (s->lid[i] != NO)
             bound_add(b, s->lid[i], L_LID, -1, 1);
-    for (int p = 0; p < DECK2_TABLEAU; p++) {
+    for (int p = 0; p < JEWEL_TABLEAU; p++) {
         if (s->npile[p])
             b->bottom[b->nb++] = b->n;
         for (int i = 0; i < s->npile[p]; i++) {
@@ -651,9 +651,9 @@ static int jw_bound(const void *game, const void *state, const gmove *m, int lim
     bound_gather(g, s, &b);
     int jewels = g->njewels - s->jused;
     int empty_now = 0;              /* places empty now (a jewel fills the first next) */
-    for (int p = 0; p < DECK2_TABLEAU; p++)
+    for (int p = 0; p < JEWEL_TABLEAU; p++)
         empty_now += !s->npile[p];
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         empty_now += s->lid[i] == NO && jewels;
     int changed = 1, space = 0, score = jw_score(game, state), homes = 0;
     while (changed) {
@@ -735,15 +735,15 @@ static int jw_describe(const void *game, const void *state, const gmove *m, solv
 /* The root's reserve cards and stock as sids (jw_game.sidcard; g->nsid and
  * g->nroot set), the reserves into s, the cards counted in count; 1 if a
  * card id is not 0..51. */
-static int take_sids(jw_game *g, jw_state *s, const deck2_position *p, int *count)
+static int take_sids(jw_game *g, jw_state *s, const jewel_position *p, int *count)
 {
     int sid = 0, bad = 0;
-    for (int k = 0; k < DECK2_RESERVES; k++)
+    for (int k = 0; k < JEWEL_RESERVES; k++)
         for (int i = 0; i < p->nreserves[k]; i++) {
             s->res[k][i] = (uint8_t)sid;
             g->sidcard[sid++] = p->reserves[k][i];
         }
-    for (int k = 0; k < DECK2_RESERVES; k++)
+    for (int k = 0; k < JEWEL_RESERVES; k++)
         s->nres[k] = (uint8_t)p->nreserves[k];
     g->nstock = p->nstock;
     for (int i = 0; i < p->nstock; i++)
@@ -760,10 +760,10 @@ static int take_sids(jw_game *g, jw_state *s, const deck2_position *p, int *coun
 
 /* The root's piles into s, their cards counted in count; -1 with err if
  * one is not a run down in alternating colours of at most 13 cards. */
-static int take_piles(jw_state *s, const deck2_position *p, int *count, char *err, int errlen)
+static int take_piles(jw_state *s, const jewel_position *p, int *count, char *err, int errlen)
 {
     char text[200];
-    for (int q = 0; q < DECK2_TABLEAU; q++) {
+    for (int q = 0; q < JEWEL_TABLEAU; q++) {
         snprintf(text, sizeof text, "position: %s pile %d is not a run down in alternating colours of at most 13 cards",
                  q < 4 ? "side" : "bottom", q < 4 ? q + 1 : q - 3);
         if (!(p->ntableau[q] >= 0 && p->ntableau[q] <= JW_PMAX))
@@ -784,7 +784,7 @@ static int take_piles(jw_state *s, const deck2_position *p, int *count, char *er
 
 /* The root's foundations (each 0..13 cards) into s, larger first, their
  * cards counted in count. */
-static void take_foundations(jw_state *s, const deck2_position *p, int *count)
+static void take_foundations(jw_state *s, const jewel_position *p, int *count)
 {
     for (int su = 0; su < 4; su++) {
         int a = p->foundations[su][0], b = p->foundations[su][1];
@@ -819,9 +819,11 @@ static void jw_family(deck2_ops *f, jw_game *g)
     f->free_game = free;
 }
 
-static int jewel_init(deck2_ops *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root,
-                      char *err, int errlen)
+static int jewel_init(deck2_ops *f, const void *rules, const void *pos, unsigned flags, void *root, char *err,
+                      int errlen)
 {
+    const jewel_rules *r = rules;
+    const jewel_position *p = pos;
     if (jewel_check_reserves(r, err, errlen) < 0)
         return -1;
     jw_game *g = calloc(1, sizeof *g);
@@ -834,7 +836,7 @@ static int jewel_init(deck2_ops *f, const deck2_rules *r, const deck2_position *
 #define TRY(call) do { if ((call) < 0) { free(g); return -1; } } while (0)
     TRY(jewel_check_stock(p, err, errlen));
     int nroot = 0;
-    for (int k = 0; k < DECK2_RESERVES; k++) {
+    for (int k = 0; k < JEWEL_RESERVES; k++) {
         TRY(jewel_check_reserve(r, p, k, err, errlen));
         nroot += p->nreserves[k];
     }
@@ -843,7 +845,7 @@ static int jewel_init(deck2_ops *f, const deck2_rules *r, const deck2_position *
     CHECK(g->nsid <= JW_SIDS, "position: more than 104 cards");
     g->nroot = nroot;
     bad |= take_sids(g, s, p, count);
-    for (int i = 0; i < DECK2_LID; i++) {
+    for (int i = 0; i < JEWEL_LID; i++) {
         s->lid[i] = p->lid[i];
         if (p->lid[i] != NO) {
             bad |= p->lid[i] >= 52;
@@ -864,9 +866,9 @@ static int jewel_init(deck2_ops *f, const deck2_rules *r, const deck2_position *
     take_foundations(s, p, count);
     TRY(rules_check_twice(count, "", err, errlen));
     int spaces = 0;
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         spaces += s->lid[i] == NO;
-    for (int q = 0; q < DECK2_TABLEAU; q++)
+    for (int q = 0; q < JEWEL_TABLEAU; q++)
         spaces += s->npile[q] == 0;
     CHECK(!(p->njewels && spaces > 1), "position: more than one space waits for a jewel");
     CHECK(!(p->njewels && spaces && p->turned != NO), "position: a card is turned while a space waits for a jewel");
@@ -875,14 +877,14 @@ static int jewel_init(deck2_ops *f, const deck2_rules *r, const deck2_position *
     s->jused = 0;
     g->rules = *r;
     g->flags = flags;
-    g->key_words = (8 * 22 + DECK2_LID * 6 + g->nsid * 2 + 32 + 7 + 4 + 6 + 1 + 63) / 64;
+    g->key_words = (8 * 22 + JEWEL_LID * 6 + g->nsid * 2 + 32 + 7 + 4 + 6 + 1 + 63) / 64;
 #undef CHECK
 #undef TRY
     jw_family(f, g);
     return 0;
 }
 
-static const deck2_game GAME = { jewel_state_size, jewel_init };
+static const deck2_game GAME = { sizeof(jewel_rules), jewel_state_size, jewel_init };
 
 /* The family's search, for the registry (registry.c). */
 solver *jewel_search_new(const void *rules, const void *pos, unsigned flags, char *err, int errlen)

@@ -31,8 +31,8 @@ enum { NM_HOME = 0, NM_DEAL, NM_REDEAL };
 typedef struct {
     uint8_t stock[NP_CARDS];        /* rids of this pass's pack */
     uint8_t nstock, next;           /* pack size, cards dealt */
-    uint8_t pile[DECK2_PILES][NP_MAXP];
-    uint8_t npile[DECK2_PILES];
+    uint8_t pile[NAPOLEAO_PILES][NP_MAXP];
+    uint8_t npile[NAPOLEAO_PILES];
     uint8_t kb[4], ab[4];
     uint8_t pass, rounds;           /* pass since the root; rounds dealt in this pass */
     /* For each card, 0 or 1 + the pass it went home in, in gone_bits bits:
@@ -41,7 +41,7 @@ typedef struct {
 } np_state;
 
 typedef struct {
-    deck2_rules rules;
+    napoleao_rules rules;
     unsigned flags;
     uint8_t card[NP_CARDS];         /* kind of each rid */
     int nrid;
@@ -125,7 +125,7 @@ static int np_moves(const void *game, const void *state, gmove *out)
     /* Shortcut "last-copy-home" acts in the last pass, and in every pass
      * where no round is dealt while a card fits (docs/search.md). */
     int last = s->pass == g->last_pass || g->rules.deal_when_stuck;
-    for (int p = 0; p < DECK2_PILES; p++) {
+    for (int p = 0; p < NAPOLEAO_PILES; p++) {
         if (!s->npile[p])
             continue;
         int c = g->card[s->pile[p][s->npile[p] - 1]];
@@ -174,7 +174,7 @@ static void np_apply(const void *game, void *state, const gmove *m)
         s->rounds++;
     } else {
         int n = 0;
-        for (int i = 0; i < DECK2_PILES; i++) {
+        for (int i = 0; i < NAPOLEAO_PILES; i++) {
             int p = napoleao_gathered(&g->rules, i);
             for (int j = 0; j < s->npile[p]; j++)
                 s->stock[n++] = s->pile[p][j];
@@ -215,11 +215,11 @@ static inline void first_rounds(const np_game *g, const np_state *s, int *round_
 {
     for (int c = 0; c < 52; c++)
         round_of[c] = NEVER;
-    for (int p = 0; p < DECK2_PILES; p++)
+    for (int p = 0; p < NAPOLEAO_PILES; p++)
         for (int i = 0; i < s->npile[p]; i++)
             round_of[g->card[s->pile[p][i]]] = -1;
     for (int j = s->nstock - 1; j >= s->next; j--) {
-        int c = g->card[s->stock[j]], r = (j - s->next) / DECK2_PILES;
+        int c = g->card[s->stock[j]], r = (j - s->next) / NAPOLEAO_PILES;
         if (r < round_of[c])
             round_of[c] = r;
     }
@@ -232,7 +232,7 @@ static inline void first_rounds(const np_game *g, const np_state *s, int *round_
 static inline void soonest_rounds(const np_game *g, const np_state *s, const int *a0, const int *k0,
                                   const int *round_of, int soonest[][NP_MAXP])
 {
-    for (int p = 0; p < DECK2_PILES; p++)
+    for (int p = 0; p < NAPOLEAO_PILES; p++)
         for (int i = 0; i < s->npile[p]; i++) {
             int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
             int best = NEVER;
@@ -272,9 +272,9 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
     }
     int round_of[52];
     first_rounds(g, s, round_of);
-    int soonest[DECK2_PILES][NP_MAXP];
+    int soonest[NAPOLEAO_PILES][NP_MAXP];
     soonest_rounds(g, s, a0, k0, round_of, soonest);
-    int depth[DECK2_PILES];                 /* top cards of each pile that could go home */
+    int depth[NAPOLEAO_PILES];                 /* top cards of each pile that could go home */
     int changed = 1;
     while (changed) {
         changed = 0;
@@ -285,13 +285,13 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
         int free_kind[52] = { 0 };
         for (int j = s->next; j < s->nstock; j++)
             free_kind[g->card[s->stock[j]]] = 1;
-        for (int p = 0; p < DECK2_PILES; p++) {
+        for (int p = 0; p < NAPOLEAO_PILES; p++) {
             int d = 0;
             for (int i = s->npile[p] - 1; i >= 0; i--) {
                 int c = g->card[s->pile[p][i]], su = c / 13, r = c % 13 + 1;
                 int covered_ok = 1;
-                for (int j = s->next + p; j < s->nstock && (j - s->next) / DECK2_PILES <= soonest[p][i];
-                     j += DECK2_PILES) {
+                for (int j = s->next + p; j < s->nstock && (j - s->next) / NAPOLEAO_PILES <= soonest[p][i];
+                     j += NAPOLEAO_PILES) {
                     int z = g->card[s->stock[j]];
                     if (!rank_fits(z % 13 + 1, z / 13, a0, hi, k0, lo)) {
                         covered_ok = 0;
@@ -320,7 +320,7 @@ static int np_bound(const void *game, const void *state, const gmove *m, int lim
         }
     }
     int n = np_score(game, state);
-    for (int p = 0; p < DECK2_PILES; p++)
+    for (int p = 0; p < NAPOLEAO_PILES; p++)
         n += depth[p];
     for (int j = s->next; j < s->nstock; j++) {
         int c = g->card[s->stock[j]];
@@ -378,7 +378,7 @@ static int np_milestone(const gmove *m)
 
 /* The bases of the root (their counts checked) into s, their cards counted
  * in count. */
-static void take_bases(np_state *s, const deck2_position *p, int *count)
+static void take_bases(np_state *s, const napoleao_position *p, int *count)
 {
     napoleao_count_bases(p, count);
     for (int su = 0; su < 4; su++) {
@@ -387,9 +387,11 @@ static void take_bases(np_state *s, const deck2_position *p, int *count)
     }
 }
 
-static int napoleao_init(deck2_ops *f, const deck2_rules *r, const deck2_position *p, unsigned flags, void *root,
-                         char *err, int errlen)
+static int napoleao_init(deck2_ops *f, const void *rules, const void *pos, unsigned flags, void *root, char *err,
+                         int errlen)
 {
+    const napoleao_rules *r = rules;
+    const napoleao_position *p = pos;
     char text[200];
     if (napoleao_check_rules(r, err, errlen) < 0 || napoleao_check_counts(r, p, err, errlen) < 0)
         return -1;
@@ -400,8 +402,8 @@ static int napoleao_init(deck2_ops *f, const deck2_rules *r, const deck2_positio
     np_state *s = root;
     memset(s, 0, sizeof *s);
     int nrid = 0;
-    for (int i = 0; i < DECK2_PILES; i++) {
-        int later = (p->nstock + DECK2_PILES - 1) / DECK2_PILES;
+    for (int i = 0; i < NAPOLEAO_PILES; i++) {
+        int later = (p->nstock + NAPOLEAO_PILES - 1) / NAPOLEAO_PILES;
         if (p->npiles[i] < 0 || p->npiles[i] + later > NP_MAXP) {
             free(g);
             snprintf(text, sizeof text,
@@ -458,7 +460,7 @@ static int napoleao_init(deck2_ops *f, const deck2_rules *r, const deck2_positio
     return 0;
 }
 
-static const deck2_game GAME = { napoleao_state_size, napoleao_init };
+static const deck2_game GAME = { sizeof(napoleao_rules), napoleao_state_size, napoleao_init };
 
 /* The family's search, for the registry (registry.c). */
 solver *napoleao_search_new(const void *rules, const void *pos, unsigned flags, char *err, int errlen)

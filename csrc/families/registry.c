@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deck2.h"
+#include "jewel.h"
+#include "napoleao.h"
 #include "handle.h"
 #include "key.h"
 #include "play.h"
@@ -29,9 +30,9 @@ solver *jewel_search_new(const void *rules, const void *position, unsigned flags
 static const family_entry FAMILIES[] = {
     { "tomb", &tomb_play, tomb_search_new, STRUCT(tomb_rules), STRUCT(tomb_table), STRUCT(tomb_position),
       offsetof(tomb_table, pos) },
-    { "napoleao", &napoleao_play, napoleao_search_new, STRUCT(deck2_rules), STRUCT(deck2_position),
-      STRUCT(deck2_position), 0 },
-    { "jewel", &jewel_play, jewel_search_new, STRUCT(deck2_rules), STRUCT(deck2_position), STRUCT(deck2_position), 0 },
+    { "napoleao", &napoleao_play, napoleao_search_new, STRUCT(napoleao_rules), STRUCT(napoleao_position),
+      STRUCT(napoleao_position), 0 },
+    { "jewel", &jewel_play, jewel_search_new, STRUCT(jewel_rules), STRUCT(jewel_position), STRUCT(jewel_position), 0 },
 };
 
 #define NFAMILIES ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))

@@ -25,7 +25,7 @@
 #define NO DECK2_NO_CARD
 #define KING 13
 #define PACK 104
-#define BOX (DECK2_LID + DECK2_TABLEAU) /* the lid and the piles: 13 cards */
+#define BOX (JEWEL_LID + JEWEL_TABLEAU) /* the lid and the piles: 13 cards */
 
 /* A place as the player names it: SOLVER_PLACE_* and its index. */
 typedef struct {
@@ -129,7 +129,7 @@ static int is_pile(place pl)
     return pl.kind == SOLVER_PLACE_SIDE || pl.kind == SOLVER_PLACE_BOTTOM;
 }
 
-static int top_of(const deck2_position *p, int q)
+static int top_of(const jewel_position *p, int q)
 {
     return p->ntableau[q] ? p->tableau[q][p->ntableau[q] - 1] : NO;
 }
@@ -140,12 +140,12 @@ static int top_of(const deck2_position *p, int q)
 
 /* The place the next jewel must fill now (1, into *pl), or 0
  * (jewel_space_to_fill). */
-static int space_pending(const deck2_position *p, place *pl)
+static int space_pending(const jewel_position *p, place *pl)
 {
     unsigned empty = 0;
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         empty |= (unsigned)(p->lid[i] == NO) << JEWEL_BOX_LID(i);
-    for (int q = 0; q < DECK2_TABLEAU; q++)
+    for (int q = 0; q < JEWEL_TABLEAU; q++)
         empty |= (unsigned)(p->ntableau[q] == 0) << JEWEL_BOX_PILE(q);
     int at = jewel_space_to_fill(p->njewels != 0, empty);
     if (at < 0)
@@ -154,19 +154,19 @@ static int space_pending(const deck2_position *p, place *pl)
     return 1;
 }
 
-static int foundation_accepts(const deck2_position *p, int c)
+static int foundation_accepts(const jewel_position *p, int c)
 {
     const int *f = p->foundations[card_suit(c)];
     return jewel_home_takes(f[0], f[1], c);
 }
 
 /* Whether an empty side or bottom place takes c (a single card) now. */
-static int empty_pile_accepts(const deck2_rules *r, const deck2_position *p, int c)
+static int empty_pile_accepts(const jewel_rules *r, const jewel_position *p, int c)
 {
     return jewel_pile_space_fault(r, p->njewels != 0, 1, c) == JEWEL_ALLOWED;
 }
 
-static int empty_lid_accepts(const deck2_rules *r, const deck2_position *p)
+static int empty_lid_accepts(const jewel_rules *r, const jewel_position *p)
 {
     return jewel_lid_space_fault(r, p->njewels != 0) == JEWEL_ALLOWED;
 }
@@ -188,14 +188,14 @@ static int count_cards(const uint8_t *cards, int n, int *count)
 }
 
 /* 0 if every count of p is in range, else -1 with the reason. */
-static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+static int check_counts(const jewel_rules *r, const jewel_position *p, char *err, int errlen)
 {
     if (jewel_check_stock(p, err, errlen) < 0)
         return -1;
-    for (int q = 0; q < DECK2_TABLEAU; q++)
+    for (int q = 0; q < JEWEL_TABLEAU; q++)
         if (p->ntableau[q] < 0 || p->ntableau[q] > PACK)
             return rules_fail(err, errlen, "position: a side or bottom pile holds 0..104 cards");
-    for (int k = 0; k < DECK2_RESERVES; k++)
+    for (int k = 0; k < JEWEL_RESERVES; k++)
         if (jewel_check_reserve(r, p, k, err, errlen) < 0)
             return -1;
     if (jewel_check_foundations(p, err, errlen) < 0)
@@ -207,7 +207,7 @@ static int check_counts(const deck2_rules *r, const deck2_position *p, char *err
 
 /* 0 if r and p make a possible position of the jewel box (its counts in
  * range, every card there twice), else -1 with the reason. */
-static int check_position(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+static int check_position(const jewel_rules *r, const jewel_position *p, char *err, int errlen)
 {
     if (!r || !p)
         return rules_fail(err, errlen, "no rules or no position given");
@@ -216,11 +216,11 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
     int count[52] = { 0 }, bad = 0;
     bad |= count_cards(p->stock, p->nstock, count);
     bad |= count_cards(p->jewels, p->njewels, count);
-    for (int q = 0; q < DECK2_TABLEAU; q++)
+    for (int q = 0; q < JEWEL_TABLEAU; q++)
         bad |= count_cards(p->tableau[q], p->ntableau[q], count);
-    for (int k = 0; k < DECK2_RESERVES; k++)
+    for (int k = 0; k < JEWEL_RESERVES; k++)
         bad |= count_cards(p->reserves[k], p->nreserves[k], count);
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         if (p->lid[i] != NO)
             bad |= count_cards(&p->lid[i], 1, count);
     if (p->turned != NO)
@@ -239,8 +239,8 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
 
 static int jewel_play_start(const void *rules, const uint8_t *cards, int n, void *table, char *err, int errlen)
 {
-    const deck2_rules *r = rules;
-    deck2_position *out = table;
+    const jewel_rules *r = rules;
+    jewel_position *out = table;
     if (!r || !out || (!cards && n > 0))
         return rules_fail(err, errlen, "no rules, cards or position given");
     if (jewel_check_rules(r, err, errlen) < 0)
@@ -254,12 +254,12 @@ static int jewel_play_start(const void *rules, const uint8_t *cards, int n, void
             return rules_fail(err, errlen, "a card id is not 0..51");
     memset(out, 0, sizeof *out);
     out->turned = NO;
-    memcpy(out->lid, cards, DECK2_LID);
-    for (int q = 0; q < DECK2_TABLEAU; q++) {
-        out->tableau[q][0] = cards[DECK2_LID + q];
+    memcpy(out->lid, cards, JEWEL_LID);
+    for (int q = 0; q < JEWEL_TABLEAU; q++) {
+        out->tableau[q][0] = cards[JEWEL_LID + q];
         out->ntableau[q] = 1;
     }
-    out->njewels = n - BOX < DECK2_JEWELS ? n - BOX : DECK2_JEWELS;
+    out->njewels = n - BOX < JEWEL_JEWELS ? n - BOX : JEWEL_JEWELS;
     memcpy(out->jewels, cards + BOX, (size_t)out->njewels);
     out->nstock = n - BOX - out->njewels;
     memcpy(out->stock, cards + BOX + out->njewels, (size_t)out->nstock);
@@ -302,7 +302,7 @@ static place foundation_of(int c)
 /* The turned card's moves (_placements): home, onto the piles, onto each
  * reserve (with reserve_when_stuck only when neither a foundation nor a
  * pile top takes it), into an empty lid place. */
-static void placements(const deck2_rules *r, const deck2_position *p, move_list *l)
+static void placements(const jewel_rules *r, const jewel_position *p, move_list *l)
 {
     int c = p->turned, placed = 0;
     place stock = make_place(SOLVER_PLACE_STOCK, 0);
@@ -310,7 +310,7 @@ static void placements(const deck2_rules *r, const deck2_position *p, move_list 
         add_move(l, SOLVER_MOVE, c, stock, foundation_of(c));
         placed = 1;
     }
-    for (int q = 0; q < DECK2_TABLEAU; q++) {
+    for (int q = 0; q < JEWEL_TABLEAU; q++) {
         int top = top_of(p, q);
         if (top != NO ? jewel_builds_on(c, top) : empty_pile_accepts(r, p, c))
             add_move(l, SOLVER_MOVE, c, stock, pile_place(q));
@@ -320,17 +320,17 @@ static void placements(const deck2_rules *r, const deck2_position *p, move_list 
         for (int k = 0; k < r->reserves; k++)
             add_move(l, SOLVER_MOVE, c, stock, make_place(SOLVER_PLACE_RESERVE_PILE, k + 1));
     if (empty_lid_accepts(r, p))
-        for (int i = 0; i < DECK2_LID; i++)
+        for (int i = 0; i < JEWEL_LID; i++)
             if (p->lid[i] == NO)
                 add_move(l, SOLVER_MOVE, c, stock, make_place(SOLVER_PLACE_LID, i + 1));
 }
 
 /* The top cards that may move when no card is turned: the piles' (in side,
  * bottom order), then the reserves'; returns how many. */
-static int tops(const deck2_rules *r, const deck2_position *p, place *where, int *card)
+static int tops(const jewel_rules *r, const jewel_position *p, place *where, int *card)
 {
     int n = 0;
-    for (int q = 0; q < DECK2_TABLEAU; q++)
+    for (int q = 0; q < JEWEL_TABLEAU; q++)
         if (p->ntableau[q]) {
             where[n] = pile_place(q);
             card[n++] = top_of(p, q);
@@ -344,9 +344,9 @@ static int tops(const deck2_rules *r, const deck2_position *p, place *where, int
 }
 
 /* The moves home: from the lid, then from the tops. */
-static void home_moves(const deck2_position *p, const place *where, const int *card, int ntops, move_list *l)
+static void home_moves(const jewel_position *p, const place *where, const int *card, int ntops, move_list *l)
 {
-    for (int i = 0; i < DECK2_LID; i++)
+    for (int i = 0; i < JEWEL_LID; i++)
         if (p->lid[i] != NO && foundation_accepts(p, p->lid[i]))
             add_move(l, SOLVER_MOVE, p->lid[i], make_place(SOLVER_PLACE_LID, i + 1), foundation_of(p->lid[i]));
     for (int t = 0; t < ntops; t++)
@@ -355,9 +355,9 @@ static void home_moves(const deck2_position *p, const place *where, const int *c
 }
 
 /* card from src onto every pile (but src's) whose top card it builds on. */
-static void builds_onto_piles(const deck2_position *p, int card, place src, move_list *l)
+static void builds_onto_piles(const jewel_position *p, int card, place src, move_list *l)
 {
-    for (int q = 0; q < DECK2_TABLEAU; q++) {
+    for (int q = 0; q < JEWEL_TABLEAU; q++) {
         place dst = pile_place(q);
         int top = top_of(p, q);
         if (!(is_pile(src) && pile_of(src) == q) && top != NO && jewel_builds_on(card, top))
@@ -367,10 +367,10 @@ static void builds_onto_piles(const deck2_position *p, int card, place src, move
 
 /* The moves onto a pile's top card: from another pile (with runs_move a run
  * too, by its deepest card), then from the reserves' tops. */
-static void build_moves(const deck2_rules *r, const deck2_position *p, const place *where, const int *card, int ntops,
+static void build_moves(const jewel_rules *r, const jewel_position *p, const place *where, const int *card, int ntops,
                         move_list *l)
 {
-    for (int q = 0; q < DECK2_TABLEAU; q++) {
+    for (int q = 0; q < JEWEL_TABLEAU; q++) {
         int longest = jewel_movable(r, p->tableau[q], p->ntableau[q]);
         for (int n = 1; n <= longest; n++)
             builds_onto_piles(p, p->tableau[q][p->ntableau[q] - n], pile_place(q), l);
@@ -382,17 +382,17 @@ static void build_moves(const deck2_rules *r, const deck2_position *p, const pla
 
 /* The tops into the empty piles and lid places that take them; a one-card
  * pile's card into an empty pile changes nothing and is left out. */
-static void into_empty_moves(const deck2_rules *r, const deck2_position *p, const place *where, const int *card,
+static void into_empty_moves(const jewel_rules *r, const jewel_position *p, const place *where, const int *card,
                              int ntops, move_list *l)
 {
     int lid_open = empty_lid_accepts(r, p);
     for (int t = 0; t < ntops; t++) {
         int listed = jewel_space_move_listed(is_pile(where[t]) ? p->ntableau[pile_of(where[t])] : -1);
         if (listed && empty_pile_accepts(r, p, card[t]))
-            for (int q = 0; q < DECK2_TABLEAU; q++)
+            for (int q = 0; q < JEWEL_TABLEAU; q++)
                 if (p->ntableau[q] == 0)
                     add_move(l, SOLVER_MOVE, card[t], where[t], pile_place(q));
-        for (int i = 0; lid_open && i < DECK2_LID; i++)
+        for (int i = 0; lid_open && i < JEWEL_LID; i++)
             if (p->lid[i] == NO)
                 add_move(l, SOLVER_MOVE, card[t], where[t], make_place(SOLVER_PLACE_LID, i + 1));
     }
@@ -400,13 +400,13 @@ static void into_empty_moves(const deck2_rules *r, const deck2_position *p, cons
 
 static int jewel_play_moves(const void *rules, const void *table, solver_move *out, int max, char *err, int errlen)
 {
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const jewel_rules *r = rules;
+    const jewel_position *p = table;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     move_list l = { out, max < 0 ? 0 : max, 0 };
-    place pending, where[DECK2_TABLEAU + DECK2_RESERVES];
-    int card[DECK2_TABLEAU + DECK2_RESERVES];
+    place pending, where[JEWEL_TABLEAU + JEWEL_RESERVES];
+    int card[JEWEL_TABLEAU + JEWEL_RESERVES];
     if (space_pending(p, &pending)) {
         add_move(&l, SOLVER_JEWEL_FILL, p->jewels[0], make_place(SOLVER_PLACE_STOCK, 0), pending);
         return l.n;
@@ -434,7 +434,7 @@ static int jewel_play_moves(const void *rules, const void *table, solver_move *o
  * A move applied (the reference player's to_engine, then the engine's play), on a copy q of
  * the position: each returns 0, or -1 with the reason. */
 
-static int apply_jewel(deck2_position *q, const solver_move *m, move_list *played, char *err, int errlen)
+static int apply_jewel(jewel_position *q, const solver_move *m, move_list *played, char *err, int errlen)
 {
     place pending;
     if (!space_pending(q, &pending))
@@ -457,7 +457,7 @@ static int apply_jewel(deck2_position *q, const solver_move *m, move_list *playe
     return 0;
 }
 
-static int apply_turn(deck2_position *q, move_list *played, char *err, int errlen)
+static int apply_turn(jewel_position *q, move_list *played, char *err, int errlen)
 {
     if (q->turned != NO)
         return failf(err, errlen, "%s was turned and must be placed first", name_card(q->turned).s);
@@ -485,7 +485,7 @@ static int check_index(place pl, int count, char *err, int errlen)
 
 /* The top card of the move's source, as Player.to_engine finds it (into
  * *top), or -1 with the reason the player's move is refused. */
-static int source_top(const deck2_rules *r, const deck2_position *q, place src, int *top, char *err, int errlen)
+static int source_top(const jewel_rules *r, const jewel_position *q, place src, int *top, char *err, int errlen)
 {
     *top = NO;
     switch (src.kind) {
@@ -495,7 +495,7 @@ static int source_top(const deck2_rules *r, const deck2_position *q, place src, 
         *top = q->turned;
         return 0;
     case SOLVER_PLACE_LID:
-        if (check_index(src, DECK2_LID, err, errlen) < 0)
+        if (check_index(src, JEWEL_LID, err, errlen) < 0)
             return -1;
         *top = src.index ? q->lid[src.index - 1] : NO;
         break;
@@ -525,7 +525,7 @@ static int source_top(const deck2_rules *r, const deck2_position *q, place src, 
 }
 
 /* The engine's check of a place (_check_place): 0 if this game has it. */
-static int check_place(const deck2_rules *r, place pl, const char *what, char *err, int errlen)
+static int check_place(const jewel_rules *r, place pl, const char *what, char *err, int errlen)
 {
     int size;
     switch (pl.kind) {
@@ -537,7 +537,7 @@ static int check_place(const deck2_rules *r, place pl, const char *what, char *e
         if (pl.index < 0 || pl.index > 3)
             return failf(err, errlen, "unknown %s place in this game; foundation places are foundation:H", what);
         return 0;
-    case SOLVER_PLACE_LID: size = DECK2_LID; break;
+    case SOLVER_PLACE_LID: size = JEWEL_LID; break;
     case SOLVER_PLACE_SIDE:
     case SOLVER_PLACE_BOTTOM: size = 4; break;
     case SOLVER_PLACE_RESERVE_PILE:
@@ -560,11 +560,11 @@ static int check_place(const deck2_rules *r, place pl, const char *what, char *e
 
 /* Whether a reserve takes the turned card (jewel_reserve_takes): 0, or -1
  * with where else it fits. */
-static int check_unplaceable(const deck2_rules *r, const deck2_position *q, int card, char *err, int errlen)
+static int check_unplaceable(const jewel_rules *r, const jewel_position *q, int card, char *err, int errlen)
 {
     place where = foundation_of(card);
     int fits = foundation_accepts(q, card);
-    for (int t = 0; !fits && t < DECK2_TABLEAU; t++)
+    for (int t = 0; !fits && t < JEWEL_TABLEAU; t++)
         if (top_of(q, t) != NO && jewel_builds_on(card, top_of(q, t))) {
             where = pile_place(t);
             fits = 1;
@@ -578,7 +578,7 @@ static int check_unplaceable(const deck2_rules *r, const deck2_position *q, int 
 }
 
 /* The rules a card move obeys before its cards are lifted (_move_card). */
-static int check_move_rules(const deck2_rules *r, const deck2_position *q, place src, place dst, int card, char *err,
+static int check_move_rules(const jewel_rules *r, const jewel_position *q, place src, place dst, int card, char *err,
                             int errlen)
 {
     if (check_place(r, src, "source", err, errlen) < 0 || check_place(r, dst, "destination", err, errlen) < 0)
@@ -600,7 +600,7 @@ static int check_move_rules(const deck2_rules *r, const deck2_position *q, place
 
 /* How many cards leave side or bottom pile t for dst when card is named (a
  * run's deepest card with runs_move), or -1 with the reason (_take). */
-static int pile_depth(const deck2_rules *r, const deck2_position *q, int t, place dst, int card, char *err, int errlen)
+static int pile_depth(const jewel_rules *r, const jewel_position *q, int t, place dst, int card, char *err, int errlen)
 {
     int n = q->ntableau[t], top = top_of(q, t), run = jewel_run_length(q->tableau[t], n), depth = 0;
     place src = pile_place(t);
@@ -623,7 +623,7 @@ static int pile_depth(const deck2_rules *r, const deck2_position *q, int t, plac
 
 /* Lifts card (a run's deepest, with the cards above it) from src into
  * cards (bottom first); returns how many, or -1 with the reason (_take). */
-static int take(const deck2_rules *r, deck2_position *q, place src, place dst, int card, uint8_t *cards, char *err,
+static int take(const jewel_rules *r, jewel_position *q, place src, place dst, int card, uint8_t *cards, char *err,
                 int errlen)
 {
     if (src.kind == SOLVER_PLACE_STOCK) {
@@ -655,7 +655,7 @@ static int take(const deck2_rules *r, deck2_position *q, place src, place dst, i
 
 /* card home onto whichever of its suit's two foundations it continues, the
  * larger count kept first (_put_home). */
-static int put_home(deck2_position *q, int card, place dst, char *err, int errlen)
+static int put_home(jewel_position *q, int card, place dst, char *err, int errlen)
 {
     int s = card_suit(card), *f = q->foundations[s], a = f[0], b = f[1];
     if (dst.index != s)
@@ -681,7 +681,7 @@ static int put_home(deck2_position *q, int card, place dst, char *err, int errle
 
 /* n cards (a run bottom first) onto side or bottom pile dst: on a top card
  * they build on, or as the empty place's rule allows (_put_on_pile). */
-static int put_on_pile(const deck2_rules *r, deck2_position *q, const uint8_t *cards, int n, place dst, char *err,
+static int put_on_pile(const jewel_rules *r, jewel_position *q, const uint8_t *cards, int n, place dst, char *err,
                        int errlen)
 {
     int t = pile_of(dst), top = top_of(q, t), card = cards[0];
@@ -710,7 +710,7 @@ static int put_on_pile(const deck2_rules *r, deck2_position *q, const uint8_t *c
 }
 
 /* The lifted cards onto dst (_put). */
-static int put(const deck2_rules *r, deck2_position *q, const uint8_t *cards, int n, place dst, char *err, int errlen)
+static int put(const jewel_rules *r, jewel_position *q, const uint8_t *cards, int n, place dst, char *err, int errlen)
 {
     if (dst.kind == SOLVER_PLACE_FOUNDATION)
         return put_home(q, cards[0], dst, err, errlen);
@@ -737,7 +737,7 @@ static int put(const deck2_rules *r, deck2_position *q, const uint8_t *cards, in
 
 /* A card move: its source's top card when it names none, onto its suit's
  * foundations when it names none. */
-static int apply_move(const deck2_rules *r, deck2_position *q, const solver_move *m, move_list *played, char *err,
+static int apply_move(const jewel_rules *r, jewel_position *q, const solver_move *m, move_list *played, char *err,
                       int errlen)
 {
     place src = make_place(m->src, m->src_index), dst = make_place(m->dst, m->dst_index);
@@ -771,13 +771,13 @@ static const char *action_word(int action)
 static int jewel_play_apply(const void *rules, void *table, const solver_move *m, solver_move *played, char *err,
                             int errlen)
 {
-    const deck2_rules *r = rules;
-    deck2_position *p = table;
+    const jewel_rules *r = rules;
+    jewel_position *p = table;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     if (!m)
         return rules_fail(err, errlen, "no move given");
-    deck2_position q;
+    jewel_position q;
     place pending;
     solver_move done;
     move_list as_played = { &done, 1, 0 };
@@ -807,8 +807,8 @@ static int jewel_play_apply(const void *rules, void *table, const solver_move *m
 static int jewel_play_auto(const void *rules, const void *table, int enabled, solver_move *out)
 {
     (void)enabled; /* the jewels' fill is the rules' own: always */
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const jewel_rules *r = rules;
+    const jewel_position *p = table;
     place pending;
     if (check_position(r, p, NULL, 0) < 0 || !space_pending(p, &pending))
         return 0;
@@ -825,7 +825,7 @@ static int jewel_play_auto(const void *rules, const void *table, int enabled, so
 static int jewel_play_score(const void *rules, const void *table)
 {
     (void)rules;
-    const deck2_position *p = table;
+    const jewel_position *p = table;
     int score = 0;
     for (int s = 0; p && s < 4; s++)
         score += p->foundations[s][0] + p->foundations[s][1];
@@ -836,14 +836,14 @@ static int jewel_play_score(const void *rules, const void *table)
  * and no jewel. */
 static void jewel_play_view(const void *rules, const void *table, view_text *v)
 {
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const jewel_rules *r = rules;
+    const jewel_position *p = table;
     place pending;
     view_put(v, "{\"stock\": {\"count\": %d}, \"turned\": ", p->nstock);
     view_card(v, p->turned); /* NO: null */
     view_put(v, ", \"lid\": ");
-    view_cards(v, p->lid, DECK2_LID);
-    for (int q = 0; q < DECK2_TABLEAU; q++) {
+    view_cards(v, p->lid, JEWEL_LID);
+    for (int q = 0; q < JEWEL_TABLEAU; q++) {
         view_put(v, q == 0 ? ", \"sides\": [" : q == 4 ? "], \"bottoms\": [" : ", ");
         view_cards(v, p->tableau[q], p->ntableau[q]);
     }
@@ -874,7 +874,7 @@ static void jewel_play_view(const void *rules, const void *table, view_text *v)
  * reserves in a column; the jewel box (its lid above, two sides either side
  * of the jewels, the bottom below); the two foundations of each suit. On a
  * narrow screen the box comes first. */
-static void jewel_layout_side(const deck2_rules *r, const deck2_position *p, view_text *v)
+static void jewel_layout_side(const jewel_rules *r, const jewel_position *p, view_text *v)
 {
     char held[80];
     layout_area(v, 1, 1, 1, 5, 2);
@@ -899,20 +899,20 @@ static void jewel_layout_side(const deck2_rules *r, const deck2_position *p, vie
     }
 }
 
-static void jewel_layout_box(const deck2_position *p, view_text *v)
+static void jewel_layout_box(const jewel_position *p, view_text *v)
 {
-    static const int AT[DECK2_TABLEAU][2] = { { 2, 1 }, { 2, 3 }, { 2, 7 }, { 2, 9 },
+    static const int AT[JEWEL_TABLEAU][2] = { { 2, 1 }, { 2, 3 }, { 2, 7 }, { 2, 9 },
                                               { 3, 2 }, { 3, 4 }, { 3, 6 }, { 3, 8 } };
     char held[80];
     layout_area(v, 0, 10, 0.5, 0, 1);
-    for (int i = 0; i < DECK2_LID; i++) {
+    for (int i = 0; i < JEWEL_LID; i++) {
         layout_spot s = layout_new("lid:%d", i + 1);
         s.row = 1, s.col = 2 * i + 1, s.span = 2, s.cards = &p->lid[i], s.ncards = s.count = p->lid[i] != DECK2_NO_CARD;
         layout_name(&s, "lid %d: %s", i + 1, s.count ? layout_card(held, sizeof held, p->lid[i]) : "empty");
         layout_label(&s, "lid %d", i + 1);
         layout_put(v, i == 0, &s);
     }
-    for (int q = 0; q < DECK2_TABLEAU; q++) {
+    for (int q = 0; q < JEWEL_TABLEAU; q++) {
         const char *word = q < 4 ? "side" : "bottom";
         int i = q < 4 ? q + 1 : q - 3;
         layout_spot s = layout_new("%s:%d", word, i);
@@ -930,7 +930,7 @@ static void jewel_layout_box(const deck2_position *p, view_text *v)
     layout_put(v, 0, &j);
 }
 
-static void jewel_layout_foundations(const deck2_position *p, view_text *v)
+static void jewel_layout_foundations(const jewel_position *p, view_text *v)
 {
     static const char *const EMPTY[4] = { "A♣", "A♠", "A♥", "A♦" };
     char card[32];
@@ -957,8 +957,8 @@ static void jewel_layout_foundations(const deck2_position *p, view_text *v)
 static void jewel_play_layout(const void *rules, const void *table, int redeal, view_text *v)
 {
     (void)redeal;
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const jewel_rules *r = rules;
+    const jewel_position *p = table;
     char status[80];
     layout_begin(v, "row");
     jewel_layout_side(r, p, v);
@@ -973,12 +973,12 @@ static void jewel_play_layout(const void *rules, const void *table, int redeal, 
 static void jewel_play_key(const void *rules, const void *table, int canonical, key_text *k)
 {
     (void)canonical;
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const jewel_rules *r = rules;
+    const jewel_position *p = table;
     key_cards(k, p->stock, p->nstock);
     key_int(k, p->turned);
-    key_cards(k, p->lid, DECK2_LID); /* DECK2_NO_CARD for an empty place */
-    for (int q = 0; q < DECK2_TABLEAU; q++)
+    key_cards(k, p->lid, JEWEL_LID); /* DECK2_NO_CARD for an empty place */
+    for (int q = 0; q < JEWEL_TABLEAU; q++)
         key_cards(k, p->tableau[q], p->ntableau[q]);
     key_cards(k, p->jewels, p->njewels);
     for (int i = 0; i < r->reserves; i++)

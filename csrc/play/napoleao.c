@@ -23,7 +23,7 @@
 
 #define PACK 104      /* cards of the two decks */
 #define KING 13
-#define MAX_MOVES (2 * DECK2_PILES + 1)
+#define MAX_MOVES (2 * NAPOLEAO_PILES + 1)
 
 enum { KBASE = 0, ABASE = 1 }; /* a base's kind, in the order moves list them */
 
@@ -46,24 +46,24 @@ static const char *rank_text(int rank)
     return names[rank];
 }
 
-static int base_count(const deck2_position *p, int kind, int suit)
+static int base_count(const napoleao_position *p, int kind, int suit)
 {
     return kind == KBASE ? p->kbases[suit] : p->abases[suit];
 }
 
 /* The rank the base of `kind` and `suit` takes next, or 0 when it is full. */
-static int base_wants(const deck2_position *p, int kind, int suit)
+static int base_wants(const napoleao_position *p, int kind, int suit)
 {
     return napoleao_base_wants(kind == KBASE, base_count(p, kind, suit));
 }
 
-static int restricted(const deck2_rules *r, const deck2_position *p)
+static int restricted(const napoleao_rules *r, const napoleao_position *p)
 {
     return napoleao_restricted(r, p->redeals, p->rounds);
 }
 
 /* Whether the top card of pile i (0-based) goes onto its suit's base of `kind` now. */
-static int fits(const deck2_rules *r, const deck2_position *p, int i, int kind)
+static int fits(const napoleao_rules *r, const napoleao_position *p, int i, int kind)
 {
     if (p->npiles[i] == 0)
         return 0;
@@ -71,11 +71,11 @@ static int fits(const deck2_rules *r, const deck2_position *p, int i, int kind)
     return napoleao_fits(card_rank(card), kind == KBASE, base_count(p, kind, card_suit(card)), restricted(r, p));
 }
 
-static int can_redeal(const deck2_rules *r, const deck2_position *p)
+static int can_redeal(const napoleao_rules *r, const napoleao_position *p)
 {
     if (p->nstock > 0 || !napoleao_redeal_left(r, p->redeals))
         return 0;
-    for (int i = 0; i < DECK2_PILES; i++)
+    for (int i = 0; i < NAPOLEAO_PILES; i++)
         if (p->npiles[i] > 0)
             return 1;
     return 0;
@@ -84,7 +84,7 @@ static int can_redeal(const deck2_rules *r, const deck2_position *p)
 /* ------------------------------------------------------------------------
  * A possible position, as the search's constructor has it (napoleao_init). */
 
-static int check_rules(const deck2_rules *r, char *err, int errlen)
+static int check_rules(const napoleao_rules *r, char *err, int errlen)
 {
     if (!r)
         return rules_fail(err, errlen, "rules: none given");
@@ -102,9 +102,9 @@ static int count_cards(const uint8_t *cards, int n, int *count)
     return 0;
 }
 
-static int check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+static int check_counts(const napoleao_rules *r, const napoleao_position *p, char *err, int errlen)
 {
-    for (int i = 0; i < DECK2_PILES; i++)
+    for (int i = 0; i < NAPOLEAO_PILES; i++)
         if (p->npiles[i] < 0 || p->npiles[i] > PACK)
             return rules_fail(err, errlen, "position: a pile must hold 0..104 cards");
     return napoleao_check_counts(r, p, err, errlen);
@@ -112,7 +112,7 @@ static int check_counts(const deck2_rules *r, const deck2_position *p, char *err
 
 /* 0 if p is a position of the rules r: its counts in range and every card
  * there twice across the stock, the piles and the bases; else -1 and why. */
-static int check_position(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+static int check_position(const napoleao_rules *r, const napoleao_position *p, char *err, int errlen)
 {
     if (check_rules(r, err, errlen) < 0)
         return -1;
@@ -122,7 +122,7 @@ static int check_position(const deck2_rules *r, const deck2_position *p, char *e
         return -1;
     int count[52] = { 0 };
     int bad = count_cards(p->stock, p->nstock, count);
-    for (int i = 0; i < DECK2_PILES; i++)
+    for (int i = 0; i < NAPOLEAO_PILES; i++)
         bad |= count_cards(p->piles[i], p->npiles[i], count);
     if (bad)
         return rules_fail(err, errlen, "position: a card id is not 0..51");
@@ -144,8 +144,8 @@ static int first_of_rank(const uint8_t *cards, int n, int rank)
 
 static int napoleao_play_start(const void *rules, const uint8_t *cards, int n, void *table, char *err, int errlen)
 {
-    const deck2_rules *r = rules;
-    deck2_position *out = table;
+    const napoleao_rules *r = rules;
+    napoleao_position *out = table;
     if (check_rules(r, err, errlen) < 0)
         return -1;
     if (!cards || !out || n != PACK)
@@ -155,9 +155,7 @@ static int napoleao_play_start(const void *rules, const uint8_t *cards, int n, v
         return rules_fail(err, errlen, "a card id is not 0..51");
     if (rules_check_twice(count, " (the pack)", err, errlen) < 0)
         return -1;
-    /* As core.py's position(): zeros but the jewel box's turned card, none. */
     memset(out, 0, sizeof *out);
-    out->turned = DECK2_NO_CARD;
     int king = -1, ace = -1;
     if (r->start_bases) {
         /* The pack's first King and first Ace (from its top) start their bases. */
@@ -189,7 +187,7 @@ static solver_move base_move(int card, int pile, int kind)
 }
 
 /* A deal or a redeal as play_moves lists it (a deal names its cards), before it is made. */
-static solver_move stock_move(const deck2_position *p, int action)
+static solver_move stock_move(const napoleao_position *p, int action)
 {
     solver_move m;
     memset(&m, 0, sizeof m);
@@ -204,10 +202,10 @@ static solver_move stock_move(const deck2_position *p, int action)
 }
 
 /* Every legal move into all (MAX_MOVES of room); returns how many. */
-static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move *all)
+static int list_moves(const napoleao_rules *r, const napoleao_position *p, solver_move *all)
 {
     int n = 0;
-    for (int i = 0; i < DECK2_PILES; i++)
+    for (int i = 0; i < NAPOLEAO_PILES; i++)
         for (int kind = KBASE; kind <= ABASE; kind++)
             if (fits(r, p, i, kind))
                 all[n++] = base_move(p->piles[i][p->npiles[i] - 1], i, kind);
@@ -221,8 +219,8 @@ static int list_moves(const deck2_rules *r, const deck2_position *p, solver_move
 
 static int napoleao_play_moves(const void *rules, const void *table, solver_move *out, int max, char *err, int errlen)
 {
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const napoleao_rules *r = rules;
+    const napoleao_position *p = table;
     if (check_position(r, p, err, errlen) < 0)
         return -1;
     solver_move all[MAX_MOVES];
@@ -237,9 +235,10 @@ static int napoleao_play_moves(const void *rules, const void *table, solver_move
 
 /* Under deal_when_stuck, -1 and why if a playable card fits a base (no
  * round and no redeal then: _check_nothing_fits); `what` is what is dealt. */
-static int refuse_while_fitting(const deck2_rules *r, const deck2_position *p, const char *what, char *err, int errlen)
+static int refuse_while_fitting(const napoleao_rules *r, const napoleao_position *p, const char *what, char *err,
+                                int errlen)
 {
-    for (int i = 0; i < DECK2_PILES; i++)
+    for (int i = 0; i < NAPOLEAO_PILES; i++)
         for (int kind = KBASE; kind <= ABASE; kind++)
             if (!napoleao_may_deal(r, fits(r, p, i, kind))) {
                 char text[200], name[8];
@@ -253,7 +252,7 @@ static int refuse_while_fitting(const deck2_rules *r, const deck2_position *p, c
     return 0;
 }
 
-static int apply_deal(const deck2_rules *r, deck2_position *p, char *err, int errlen)
+static int apply_deal(const napoleao_rules *r, napoleao_position *p, char *err, int errlen)
 {
     if (p->nstock == 0)
         return rules_fail(err, errlen, can_redeal(r, p) ? "the stock is empty (redeal first)" : "the stock is empty");
@@ -269,7 +268,7 @@ static int apply_deal(const deck2_rules *r, deck2_position *p, char *err, int er
     return 0;
 }
 
-static int refuse_redeal(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+static int refuse_redeal(const napoleao_rules *r, const napoleao_position *p, char *err, int errlen)
 {
     char text[200];
     if (r->redeals == 0)
@@ -289,14 +288,14 @@ static int refuse_redeal(const deck2_rules *r, const deck2_position *p, char *er
     return refuse_while_fitting(r, p, "again", err, errlen);
 }
 
-static int apply_redeal(const deck2_rules *r, deck2_position *p, char *err, int errlen)
+static int apply_redeal(const napoleao_rules *r, napoleao_position *p, char *err, int errlen)
 {
     if (refuse_redeal(r, p, err, errlen) < 0)
         return -1;
     /* Gathered without shuffling: each pile keeps its order, bottom card
      * first; pile 1's cards first, or pile 12's with deal_from_last. */
     memset(p->stock, 0, sizeof p->stock);
-    for (int j = 0; j < DECK2_PILES; j++) {
+    for (int j = 0; j < NAPOLEAO_PILES; j++) {
         int i = napoleao_gathered(r, j);
         memcpy(p->stock + p->nstock, p->piles[i], (size_t)p->npiles[i]);
         p->nstock += p->npiles[i];
@@ -330,7 +329,7 @@ static const char *place_text(int kind, int index, char *buf, size_t size)
 
 /* The pile (0-based) m takes its card from, into *pile; -1 and why if the
  * player's move names no pile, an empty one, or a card not on its top. */
-static int move_source(const deck2_position *p, const solver_move *m, int *pile, char *err, int errlen)
+static int move_source(const napoleao_position *p, const solver_move *m, int *pile, char *err, int errlen)
 {
     char text[200], name[24];
     if (m->card != SOLVER_NO_CARD && (m->card < 0 || m->card >= 52))
@@ -345,8 +344,8 @@ static int move_source(const deck2_position *p, const solver_move *m, int *pile,
     int i = m->src_index - 1;
     if (m->src_index == 0)
         return rules_fail(err, errlen, "say which pile: pile:1 .. pile:12");
-    if (i < 0 || i >= DECK2_PILES) {
-        snprintf(text, sizeof text, "there is no 'pile:%d': piles are numbered 1 to %d", m->src_index, DECK2_PILES);
+    if (i < 0 || i >= NAPOLEAO_PILES) {
+        snprintf(text, sizeof text, "there is no 'pile:%d': piles are numbered 1 to %d", m->src_index, NAPOLEAO_PILES);
         return rules_fail(err, errlen, text);
     }
     if (p->npiles[i] == 0) {
@@ -373,7 +372,7 @@ static int move_destination(const solver_move *m, int card, int *kind, char *err
         return 0;
     }
     int known = is_base ? m->dst_index >= 0 && m->dst_index < 4
-                        : m->dst == SOLVER_PLACE_PILE && m->dst_index >= 1 && m->dst_index <= DECK2_PILES;
+                        : m->dst == SOLVER_PLACE_PILE && m->dst_index >= 1 && m->dst_index <= NAPOLEAO_PILES;
     if (!known) {
         snprintf(text, sizeof text,
                  "unknown destination place '%s'; places are pile:1..pile:12, kbase:S and abase:S"
@@ -394,7 +393,7 @@ static int move_destination(const solver_move *m, int card, int *kind, char *err
 }
 
 /* -1 and why if the base of `kind` of card's suit does not take card now. */
-static int refuse_base(const deck2_rules *r, const deck2_position *p, int card, int kind, char *err, int errlen)
+static int refuse_base(const napoleao_rules *r, const napoleao_position *p, int card, int kind, char *err, int errlen)
 {
     char text[200], name[8];
     int suit = card_suit(card), wants = base_wants(p, kind, suit), n = base_count(p, kind, suit);
@@ -417,8 +416,8 @@ static int refuse_base(const deck2_rules *r, const deck2_position *p, int card, 
     return rules_fail(err, errlen, text);
 }
 
-static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move *m, solver_move *played, char *err,
-                      int errlen)
+static int apply_move(const napoleao_rules *r, napoleao_position *p, const solver_move *m, solver_move *played,
+                      char *err, int errlen)
 {
     int pile = 0, kind = KBASE;
     if (move_source(p, m, &pile, err, errlen) < 0)
@@ -438,8 +437,8 @@ static int apply_move(const deck2_rules *r, deck2_position *p, const solver_move
 static int napoleao_play_apply(const void *rules, void *table, const solver_move *m, solver_move *played, char *err,
                                int errlen)
 {
-    const deck2_rules *r = rules;
-    deck2_position *p = table;
+    const napoleao_rules *r = rules;
+    napoleao_position *p = table;
     char text[200];
     solver_move done;
     int rc;
@@ -475,7 +474,7 @@ static int napoleao_play_apply(const void *rules, void *table, const solver_move
 static int napoleao_play_score(const void *rules, const void *table)
 {
     (void)rules;
-    const deck2_position *p = table;
+    const napoleao_position *p = table;
     int score = 0;
     if (!p)
         return -1;
@@ -489,18 +488,18 @@ static int napoleao_play_score(const void *rules, const void *table)
 
 static int napoleao_play_restricted(const void *rules, const void *table)
 {
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const napoleao_rules *r = rules;
+    const napoleao_position *p = table;
     return r && p && restricted(r, p);
 }
 
 /* The table as a player sees it (solver_play_view): no card of the stock. */
 static void napoleao_play_view(const void *rules, const void *table, view_text *v)
 {
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const napoleao_rules *r = rules;
+    const napoleao_position *p = table;
     view_put(v, "{\"stock\": {\"count\": %d}, \"piles\": [", p->nstock);
-    for (int i = 0; i < DECK2_PILES; i++) {
+    for (int i = 0; i < NAPOLEAO_PILES; i++) {
         view_put(v, i ? ", " : "");
         view_top(v, p->piles[i], p->npiles[i]);
     }
@@ -521,12 +520,12 @@ static void napoleao_play_view(const void *rules, const void *table, view_text *
 
 /* The layout (solver_play_layout): the twelve piles in a ring, the King
  * bases above the Ace bases inside it, the stock at its corner. */
-static void napoleao_layout_ring(const deck2_position *p, view_text *v)
+static void napoleao_layout_ring(const napoleao_position *p, view_text *v)
 {
-    static const int AT[DECK2_PILES][2] = { { 1, 2 }, { 1, 3 }, { 1, 4 }, { 1, 5 }, { 2, 6 }, { 3, 6 },
-                                            { 4, 5 }, { 4, 4 }, { 4, 3 }, { 4, 2 }, { 3, 1 }, { 2, 1 } };
+    static const int AT[NAPOLEAO_PILES][2] = { { 1, 2 }, { 1, 3 }, { 1, 4 }, { 1, 5 }, { 2, 6 }, { 3, 6 },
+                                               { 4, 5 }, { 4, 4 }, { 4, 3 }, { 4, 2 }, { 3, 1 }, { 2, 1 } };
     char held[80];
-    for (int i = 0; i < DECK2_PILES; i++) {
+    for (int i = 0; i < NAPOLEAO_PILES; i++) {
         layout_spot s = layout_new("pile:%d", i + 1);
         s.row = AT[i][0], s.col = AT[i][1];
         s.cards = p->piles[i], s.ncards = s.count = p->npiles[i];
@@ -537,7 +536,7 @@ static void napoleao_layout_ring(const deck2_position *p, view_text *v)
     }
 }
 
-static void napoleao_layout_bases(const deck2_position *p, view_text *v)
+static void napoleao_layout_bases(const napoleao_position *p, view_text *v)
 {
     static const char *const EMPTY[2][4] = { { "K♣", "K♠", "K♥", "K♦" }, { "A♣", "A♠", "A♥", "A♦" } };
     char card[32];
@@ -560,8 +559,8 @@ static void napoleao_layout_bases(const deck2_position *p, view_text *v)
 
 static void napoleao_play_layout(const void *rules, const void *table, int redeal, view_text *v)
 {
-    const deck2_rules *r = rules;
-    const deck2_position *p = table;
+    const napoleao_rules *r = rules;
+    const napoleao_position *p = table;
     char count[24], status[120];
     layout_begin(v, "column");
     layout_area(v, 1, 6, 1, 0, 0);
@@ -588,9 +587,9 @@ static void napoleao_play_key(const void *rules, const void *table, int canonica
 {
     (void)rules;
     (void)canonical;
-    const deck2_position *p = table;
+    const napoleao_position *p = table;
     key_cards(k, p->stock, p->nstock);
-    for (int i = 0; i < DECK2_PILES; i++)
+    for (int i = 0; i < NAPOLEAO_PILES; i++)
         key_cards(k, p->piles[i], p->npiles[i]);
     key_ints(k, p->kbases, 4);
     key_ints(k, p->abases, 4);

@@ -16,7 +16,7 @@
 #ifndef JEWEL_RULES_H
 #define JEWEL_RULES_H
 
-#include "deck2.h"
+#include "jewel.h"
 #include "rules.h"
 
 /* Why a rule refuses; 0: it allows. */
@@ -34,8 +34,8 @@ enum {
  * mask of these bits: the lid 0..4, then the side and bottom piles (the
  * tableau 0..7: side 1-4, bottom 1-4) 5..12. */
 #define JEWEL_BOX_LID(i) (i)
-#define JEWEL_BOX_PILE(q) (DECK2_LID + (q))
-#define JEWEL_BOX_PLACES (DECK2_LID + DECK2_TABLEAU)
+#define JEWEL_BOX_PILE(q) (JEWEL_LID + (q))
+#define JEWEL_BOX_PLACES (JEWEL_LID + JEWEL_TABLEAU)
 
 /* Foundations ("Moves": foundations build up in suit from the Ace to the
  * King; the two of a suit are interchangeable, so only their counts a and b
@@ -81,7 +81,7 @@ static inline int jewel_run_length(const uint8_t *pile, int n)
 
 /* How many top cards of a pile may move together: the run with runs_move,
  * else only the top card (0 for no card). */
-static inline int jewel_movable(const deck2_rules *r, const uint8_t *pile, int n)
+static inline int jewel_movable(const jewel_rules *r, const uint8_t *pile, int n)
 {
     return !n ? 0 : r->runs_move ? jewel_run_length(pile, n) : 1;
 }
@@ -91,22 +91,22 @@ static inline int jewel_movable(const deck2_rules *r, const uint8_t *pile, int n
  * deepest is c, jewels_left saying whether jewels remain. While they do,
  * the next jewel fills it; once they are gone it takes a single card (a run
  * goes only onto a card): any, only a King, or none. */
-static inline int jewel_pile_space_fault(const deck2_rules *r, int jewels_left, int ncards, int c)
+static inline int jewel_pile_space_fault(const jewel_rules *r, int jewels_left, int ncards, int c)
 {
     if (jewels_left)
         return JEWEL_FAULT_JEWEL_NEXT;
     if (ncards > 1)
         return JEWEL_FAULT_RUN;
-    if (r->empty_pile == DECK2_EMPTY_ANY)
+    if (r->empty_pile == JEWEL_EMPTY_ANY)
         return JEWEL_ALLOWED;
-    if (r->empty_pile == DECK2_EMPTY_KING)
+    if (r->empty_pile == JEWEL_EMPTY_KING)
         return card_rank(c) == 13 ? JEWEL_ALLOWED : JEWEL_FAULT_KING_ONLY;
     return JEWEL_FAULT_STAYS_EMPTY;
 }
 
 /* Whether an empty side or bottom place takes the single card c once the
  * jewels are gone. */
-static inline int jewel_empty_pile_takes(const deck2_rules *r, int c)
+static inline int jewel_empty_pile_takes(const jewel_rules *r, int c)
 {
     return jewel_pile_space_fault(r, 0, 1, c) == JEWEL_ALLOWED;
 }
@@ -115,15 +115,15 @@ static inline int jewel_empty_pile_takes(const deck2_rules *r, int c)
  * [lid.empty_takes]): the next jewel's while jewels remain; then a single
  * card if the rules say any (never a lid card: lid cards go only home),
  * else it stays empty. */
-static inline int jewel_lid_space_fault(const deck2_rules *r, int jewels_left)
+static inline int jewel_lid_space_fault(const jewel_rules *r, int jewels_left)
 {
     if (jewels_left)
         return JEWEL_FAULT_JEWEL_NEXT;
-    return r->empty_lid == DECK2_EMPTY_ANY ? JEWEL_ALLOWED : JEWEL_FAULT_STAYS_EMPTY;
+    return r->empty_lid == JEWEL_EMPTY_ANY ? JEWEL_ALLOWED : JEWEL_FAULT_STAYS_EMPTY;
 }
 
 /* Whether an empty lid place takes a card once the jewels are gone. */
-static inline int jewel_empty_lid_takes(const deck2_rules *r)
+static inline int jewel_empty_lid_takes(const jewel_rules *r)
 {
     return jewel_lid_space_fault(r, 0) == JEWEL_ALLOWED;
 }
@@ -141,7 +141,7 @@ static inline int jewel_space_move_listed(int src_pile_cards)
  * rule) only a card for which no foundation and no side or bottom pile's
  * top card has room (placed: one has; an empty place does not oblige),
  * else any. */
-static inline int jewel_reserve_takes(const deck2_rules *r, int placed)
+static inline int jewel_reserve_takes(const jewel_rules *r, int placed)
 {
     return !(placed && r->reserve_when_stuck);
 }
@@ -163,37 +163,37 @@ static inline int jewel_space_to_fill(int jewels_left, unsigned empty)
 
 /* The rules' parameters ([reserves.count], [piles.empty_takes],
  * [lid.empty_takes]): 0, or -1 with the reason. */
-static inline int jewel_check_reserves(const deck2_rules *r, char *err, int errlen)
+static inline int jewel_check_reserves(const jewel_rules *r, char *err, int errlen)
 {
-    if (r->reserves < 0 || r->reserves > DECK2_RESERVES)
+    if (r->reserves < 0 || r->reserves > JEWEL_RESERVES)
         return rules_fail(err, errlen, "rules: reserves must be 0..3");
     return 0;
 }
 
-static inline int jewel_check_rules(const deck2_rules *r, char *err, int errlen)
+static inline int jewel_check_rules(const jewel_rules *r, char *err, int errlen)
 {
     if (jewel_check_reserves(r, err, errlen) < 0)
         return -1;
-    if (r->empty_pile < DECK2_EMPTY_NONE || r->empty_pile > DECK2_EMPTY_KING)
+    if (r->empty_pile < JEWEL_EMPTY_NONE || r->empty_pile > JEWEL_EMPTY_KING)
         return rules_fail(err, errlen, "rules: empty_pile must be none, any or king");
-    if (r->empty_lid != DECK2_EMPTY_NONE && r->empty_lid != DECK2_EMPTY_ANY)
+    if (r->empty_lid != JEWEL_EMPTY_NONE && r->empty_lid != JEWEL_EMPTY_ANY)
         return rules_fail(err, errlen, "rules: empty_lid must be none or any");
     return 0;
 }
 
 /* A position's counts that both sides check first, in this order: the
  * stock (0..104 cards) and the jewels (0..13). 0, or -1 with the reason. */
-static inline int jewel_check_stock(const deck2_position *p, char *err, int errlen)
+static inline int jewel_check_stock(const jewel_position *p, char *err, int errlen)
 {
     if (p->nstock < 0 || p->nstock > 104)
         return rules_fail(err, errlen, "position: the stock must hold 0..104 cards");
-    if (p->njewels < 0 || p->njewels > DECK2_JEWELS)
+    if (p->njewels < 0 || p->njewels > JEWEL_JEWELS)
         return rules_fail(err, errlen, "position: there are 0..13 jewels");
     return 0;
 }
 
 /* Reserve k: 0..104 cards, and none in a reserve the rules do not have. */
-static inline int jewel_check_reserve(const deck2_rules *r, const deck2_position *p, int k, char *err, int errlen)
+static inline int jewel_check_reserve(const jewel_rules *r, const jewel_position *p, int k, char *err, int errlen)
 {
     if (p->nreserves[k] < 0 || p->nreserves[k] > 104)
         return rules_fail(err, errlen, "position: a reserve holds 0..104 cards");
@@ -203,7 +203,7 @@ static inline int jewel_check_reserve(const deck2_rules *r, const deck2_position
 }
 
 /* The foundations: 0..13 cards each. */
-static inline int jewel_check_foundations(const deck2_position *p, char *err, int errlen)
+static inline int jewel_check_foundations(const jewel_position *p, char *err, int errlen)
 {
     for (int s = 0; s < 4; s++)
         for (int j = 0; j < 2; j++)

@@ -9,7 +9,7 @@
 #ifndef NAPOLEAO_RULES_H
 #define NAPOLEAO_RULES_H
 
-#include "deck2.h"
+#include "napoleao.h"
 #include "rules.h"
 
 #define NAPOLEAO_BASE 13 /* cards on a full base */
@@ -27,7 +27,7 @@ static inline int napoleao_base_wants(int king_base, int count)
  * first pass (and of every pass, with restricted_again), only a card that
  * starts a base (onto an empty one) may leave the piles. `redeals`: the
  * redeals made; `rounds`: the rounds dealt in this pass. */
-static inline int napoleao_restricted(const deck2_rules *r, int redeals, int rounds)
+static inline int napoleao_restricted(const napoleao_rules *r, int redeals, int rounds)
 {
     return (redeals == 0 || r->restricted_again) && rounds >= 1 && rounds <= r->restricted_rounds;
 }
@@ -42,7 +42,7 @@ static inline int napoleao_fits(int rank, int king_base, int count, int restrict
 /* Whether a round, or a redeal, may be dealt while `any_fits` (a playable
  * card fits a base): always under the free rules; under the sheet's
  * (deal_when_stuck) only when none fits. */
-static inline int napoleao_may_deal(const deck2_rules *r, int any_fits)
+static inline int napoleao_may_deal(const napoleao_rules *r, int any_fits)
 {
     return !(any_fits && r->deal_when_stuck);
 }
@@ -51,25 +51,25 @@ static inline int napoleao_may_deal(const deck2_rules *r, int any_fits)
  * is left; the k-th card onto pile k (0-based). */
 static inline int napoleao_round_size(int left)
 {
-    return left < DECK2_PILES ? left : DECK2_PILES;
+    return left < NAPOLEAO_PILES ? left : NAPOLEAO_PILES;
 }
 
 /* Whether a redeal is left after `redeals` made (a redeal also wants the
  * stock dealt out, and cards on the piles to gather). */
-static inline int napoleao_redeal_left(const deck2_rules *r, int redeals)
+static inline int napoleao_redeal_left(const napoleao_rules *r, int redeals)
 {
     return redeals < r->redeals;
 }
 
 /* The pile gathered j-th (0-based) into the new pack: pile 1 first, or pile
  * 12 with deal_from_last; each keeps its order, bottom card first. */
-static inline int napoleao_gathered(const deck2_rules *r, int j)
+static inline int napoleao_gathered(const napoleao_rules *r, int j)
 {
-    return r->deal_from_last ? DECK2_PILES - 1 - j : j;
+    return r->deal_from_last ? NAPOLEAO_PILES - 1 - j : j;
 }
 
 /* 0 if the rules are possible, else -1 and why. */
-static inline int napoleao_check_rules(const deck2_rules *r, char *err, int errlen)
+static inline int napoleao_check_rules(const napoleao_rules *r, char *err, int errlen)
 {
     if (r->redeals < 0 || r->redeals > 5 || r->restricted_rounds < 0 || r->restricted_rounds > 9)
         return rules_fail(err, errlen, "rules: redeals must be 0..5 and restricted rounds 0..9");
@@ -79,7 +79,7 @@ static inline int napoleao_check_rules(const deck2_rules *r, char *err, int errl
 /* 0 if p's counts are possible under r (redeals made, stock, rounds, each
  * base), else -1 and why; the piles and the cards are the caller's to
  * count. */
-static inline int napoleao_check_counts(const deck2_rules *r, const deck2_position *p, char *err, int errlen)
+static inline int napoleao_check_counts(const napoleao_rules *r, const napoleao_position *p, char *err, int errlen)
 {
     if (p->redeals < 0 || p->redeals > r->redeals)
         return rules_fail(err, errlen, "position: more redeals made than the rules allow");
@@ -93,7 +93,7 @@ static inline int napoleao_check_counts(const deck2_rules *r, const deck2_positi
 
 /* Counts the cards on p's bases into count (52 kinds): a King base of n
  * holds its suit's K down to 14 - n, an Ace base A up to n. */
-static inline void napoleao_count_bases(const deck2_position *p, int *count)
+static inline void napoleao_count_bases(const napoleao_position *p, int *count)
 {
     for (int s = 0; s < 4; s++) {
         for (int i = 0; i < p->kbases[s]; i++)

@@ -55,7 +55,7 @@ typedef struct deck2_search deck2_search;
 struct deck2_search {
     solver h;                   /* the handle (handle.h): first */
     dfs e;                      /* the search: stack, limits, stats, lines */
-    deck2_rules rules;             /* as given: a reset makes its new search with them */
+    void *rules;                /* a copy of the family's, as given: a reset makes its new search with them */
     deck2_ops fam;
     const deck2_game *game;     /* the family's state and its setup */
     void *root;
@@ -138,8 +138,8 @@ static int start_search(deck2_search *s, unsigned flags, mem_account *mem)
     return 0;
 }
 
-static deck2_search *new_search(const deck2_game *game, const deck2_rules *rules, const deck2_position *pos,
-                                unsigned flags, char *err, int errlen)
+static deck2_search *new_search(const deck2_game *game, const void *rules, const void *pos, unsigned flags, char *err,
+                                int errlen)
 {
     deck2_search *s = calloc(1, sizeof *s);
     if (!s) {
@@ -148,9 +148,11 @@ static deck2_search *new_search(const deck2_game *game, const deck2_rules *rules
     }
     s->game = game;
     s->root = calloc(1, game->state_size());
-    s->rules = *rules;
+    s->rules = malloc(game->rules_size);
+    if (s->rules)
+        memcpy(s->rules, rules, game->rules_size);
     int rc = -1;
-    if (!s->root)
+    if (!s->root || !s->rules)
         rules_fail(err, errlen, "out of memory");
     else
         rc = game->init(&s->fam, rules, pos, flags, s->root, err, errlen);
@@ -162,6 +164,7 @@ static deck2_search *new_search(const deck2_game *game, const deck2_rules *rules
         if (s->fam.free_game)
             s->fam.free_game(s->fam.game);
         free(s->root);
+        free(s->rules);
         free(s);
         return NULL;
     }
@@ -184,7 +187,7 @@ static void free_parts(deck2_search *s);
 static int search_reset(solver *h, const void *pos, char *err, int errlen)
 {
     deck2_search *s = (deck2_search *)h;
-    deck2_search *n = new_search(s->game, &s->rules, pos, s->flags, err, errlen);
+    deck2_search *n = new_search(s->game, s->rules, pos, s->flags, err, errlen);
     if (!n)
         return -1;
     uint64_t max_positions = s->e.max_positions, max_bytes = s->max_bytes;
@@ -623,6 +626,7 @@ static void free_parts(deck2_search *s)
     if (s->fam.free_game)
         s->fam.free_game(s->fam.game);
     free(s->root);
+    free(s->rules);
 }
 
 static void search_free(solver *h)

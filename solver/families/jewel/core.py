@@ -22,20 +22,20 @@ if TYPE_CHECKING:
 
 def rules(variant: JewelVariant) -> CData:
     """The core's rules struct of ``variant``."""
-    r = ffi.new("deck2_rules *")
+    r = ffi.new("jewel_rules *")
     r.reserves = variant.reserves
     r.runs_move = variant.runs_move
-    r.empty_pile = {"none": lib.DECK2_EMPTY_NONE, "any": lib.DECK2_EMPTY_ANY, "king": lib.DECK2_EMPTY_KING}[
+    r.empty_pile = {"none": lib.JEWEL_EMPTY_NONE, "any": lib.JEWEL_EMPTY_ANY, "king": lib.JEWEL_EMPTY_KING}[
         variant.empty_pile
     ]
-    r.empty_lid = {"none": lib.DECK2_EMPTY_NONE, "any": lib.DECK2_EMPTY_ANY}[variant.empty_lid]
+    r.empty_lid = {"none": lib.JEWEL_EMPTY_NONE, "any": lib.JEWEL_EMPTY_ANY}[variant.empty_lid]
     r.reserve_when_stuck = variant.reserve_takes == "unplaceable"
     return r
 
 
 def position(pos: JewelPosition) -> CData:
     """The core's struct of ``pos``, or a CoreError naming what is wrong in it."""
-    p = ffi.new("deck2_position *")
+    p = ffi.new("jewel_position *")
     p.turned = lib.DECK2_NO_CARD
     p.nstock = fill(p.stock, pos.stock, "the stock")
     p.turned = slot_index(pos.turned, "the turned card", lib.DECK2_NO_CARD)
@@ -58,7 +58,7 @@ _CARDS = tuple(Card.from_index(i) for i in range(52))
 
 
 def from_table(p: CData, variant: JewelVariant) -> JewelPosition:
-    """The position a deck2_position of the jewel box holds (no deal, no
+    """The position a jewel_position of the jewel box holds (no deal, no
     moves played)."""
     cards = _CARDS
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def rules(variant: NapoleaoVariant) -> CData:
     """The core's rules struct of ``variant``."""
-    r = ffi.new("deck2_rules *")
+    r = ffi.new("napoleao_rules *")
     r.restricted_rounds = variant.restricted_rounds
     r.restricted_again = variant.restricted_again
     r.redeals = variant.redeals
@@ -34,8 +34,7 @@ def rules(variant: NapoleaoVariant) -> CData:
 
 def position(pos: NapoleaoPosition) -> CData:
     """The core's struct of ``pos``, or a CoreError naming what is wrong in it."""
-    p = ffi.new("deck2_position *")
-    p.turned = lib.DECK2_NO_CARD
+    p = ffi.new("napoleao_position *")
     p.nstock = fill(p.stock, pos.stock, "the stock")
     for i, pile in enumerate(places(pos.piles, 12, "the piles of the ring")):
         p.npiles[i] = fill(p.piles[i], pile, f"pile {i + 1}")
@@ -52,7 +51,7 @@ _CARDS = tuple(Card.from_index(i) for i in range(52))
 
 
 def from_table(p: CData, variant: NapoleaoVariant) -> NapoleaoPosition:
-    """The position a deck2_position of Paciência Napoleão holds (no deal,
+    """The position a napoleao_position of Paciência Napoleão holds (no deal,
     no moves played)."""
     cards = _CARDS
     return NapoleaoPosition(

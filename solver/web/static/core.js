@@ -100,7 +100,7 @@ export class Core {
     return new TextDecoder().decode(this.bytes().subarray(ptr, ptr + length));
   }
 
-  // A struct of type (tomb_rules, deck2_position...) from fields: a number
+  // A struct of type (tomb_rules, jewel_position...) from fields: a number
   // for an int field, an array (nested for a 2-D one) for an array field,
   // each element a byte or an int as the field's size says. Fields left out
   // are zero. Or the struct's bytes themselves, a Uint8Array of its size

@@ -290,7 +290,7 @@ class Rules {
     return p.c.solver_play_restricted(this.fam.number, this.ptr, p.stateBuf) > 0;
   }
 
-  // The position the search takes (a tomb_table's pos; a deck2_position).
+  // The position the search takes (a tomb_table's pos; a family's position).
   searchPosition(state) {
     const at = this.fam.position_in_table;
     return state.slice(at, at + this.play.L[this.fam.position][""]);
