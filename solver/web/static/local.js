@@ -519,8 +519,7 @@ export async function inflate(bytes) {
 // -- a game, replayed (session.Game)
 
 class Game {
-  constructor(api, rules, deal, auto) {
-    this.api = api;
+  constructor(rules, deal, auto) {
     this.rules = rules;
     this.deal = deal;
     this.auto = auto;
@@ -600,21 +599,38 @@ const dealJson = (deal) => (deal <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(dea
 
 // -- the API
 
-export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS, random = Math.random }) {
-  const play = new Play(core);
-  const rulesOf = new Map();
-  const lines = new Lines();
-  const indexes = new Map();
-  const counts = { searches: 0, stopped: 0, refused: 0, waiting: 0 };
-  let cached = null; // the last game replayed
-
-  const names = Object.keys(data.rules).sort();
-  const listed = Object.fromEntries(data.variants.map((v) => [v.name, v]));
+// The API's state, kept from one request to the next (the rules of each
+// variant asked, the lines of recent hints, the verdict indexes loaded,
+// the counts of /api/status, the last game replayed), its helpers and its
+// routes.
+class LocalApi {
+  constructor({ core, search, data, bits, limits, random }) {
+    Object.assign(this, { search, data, bits, limits, random });
+    this.play = new Play(core);
+    this.rulesOf = new Map();
+    this.lines = new Lines();
+    this.indexes = new Map();
+    this.counts = { searches: 0, stopped: 0, refused: 0, waiting: 0 };
+    this.cached = null; // the last game replayed
+    this.names = Object.keys(data.rules).sort();
+    this.listed = Object.fromEntries(data.variants.map((v) => [v.name, v]));
+    // The routes, by path.
+    this.routes = {
+      "/api/variants": () => this.variants(),
+      "/api/status": () => this.status(),
+      "/api/state": (body) => this.state(body),
+      "/api/play": (body) => this.playStep(body),
+      "/api/hint": (body, signal) => this.hint(body, signal),
+      "/api/finish": (body) => this.finish(body),
+      "/api/new": (body, signal) => this.newDeal(body, signal),
+      "/api/verdict": (body, signal) => this.verdict(body, signal),
+    };
+  }
 
   // What the rules of play and the searches need of a variant.
-  function infoOf(name) {
-    const r = data.rules[name],
-      K = play.K;
+  infoOf(name) {
+    const r = this.data.rules[name],
+      K = this.play.K;
     const tomb = r.family === "tomb";
     return {
       family: r.family,
@@ -623,52 +639,30 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
       rules: r.rules,
       blind_players: r.blind_players ?? r.family === "tomb",
       flags: r.flags ?? (tomb ? K.SOLVER_ALL_SHORTCUTS : K.DECK2_ALL_SHORTCUTS),
-      index: r.index ?? (listed[name] && listed[name].index) ?? null,
+      index: r.index ?? (this.listed[name] && this.listed[name].index) ?? null,
     };
   }
 
-  function variantOf(body) {
+  variantOf(body) {
     const name = body.variant;
     if (typeof name !== "string") throw bad(400, `'variant' must be a variant name, not ${brief(name)}`);
-    if (!Object.prototype.hasOwnProperty.call(data.rules, name)) {
-      throw bad(400, `unknown variant ${brief(name)}; variants are ${names.join(", ")}`);
+    if (!Object.prototype.hasOwnProperty.call(this.data.rules, name)) {
+      throw bad(400, `unknown variant ${brief(name)}; variants are ${this.names.join(", ")}`);
     }
-    if (!rulesOf.has(name)) rulesOf.set(name, new Rules(play, name, infoOf(name)));
-    return rulesOf.get(name);
-  }
-
-  function dealOf(body) {
-    let deal = body.deal;
-    if (typeof deal === "string" && /^[0-9]+$/.test(deal.trim())) deal = numberFromText(deal);
-    else if (typeof deal !== "number" || !Number.isInteger(deal)) {
-      throw bad(400, `'deal' must be a deal number (1 to 10**20), not ${brief(deal)}`);
-    } else deal = BigInt(deal);
-    if (deal < 1n || deal > MAX_NUMBER) {
-      throw bad(400, `deal number ${deal} is out of range: deal numbers are 1 to 10**20`);
-    }
-    return deal;
-  }
-
-  function stepsOf(body) {
-    const steps = "steps" in body ? body.steps : [];
-    if (!Array.isArray(steps) || !steps.every(Array.isArray)) {
-      throw bad(400, "'steps' must be a list of steps, each a list of moves");
-    }
-    if (steps.reduce((n, s) => n + s.length, 0) > MAX_MOVES) {
-      throw bad(413, `the game is over ${MAX_MOVES.toLocaleString("en-US")} moves long: start a new one`);
-    }
-    return steps;
+    if (!this.rulesOf.has(name)) this.rulesOf.set(name, new Rules(this.play, name, this.infoOf(name)));
+    return this.rulesOf.get(name);
   }
 
   // _game: the game of the request, its steps replayed as listed (from
   // the last game replayed, where its steps begin the same).
-  function gameOf(body) {
+  gameOf(body) {
     const auto = "auto" in body ? body.auto : true;
     if (typeof auto !== "boolean") throw bad(400, `'auto' must be true or false, not ${brief(auto)}`);
-    const rules = variantOf(body),
+    const rules = this.variantOf(body),
       deal = dealOf(body),
       steps = stepsOf(body);
-    const game = new Game(api, rules, deal, auto);
+    const game = new Game(rules, deal, auto);
+    const cached = this.cached;
     const same = cached && cached.rules === rules && cached.deal === deal;
     game.start = same ? cached.start : rules.start(deal);
     const texts = steps.map((s) => JSON.stringify(s));
@@ -677,6 +671,14 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
       while (k < texts.length && k < cached.steps.length && cached.steps[k].text === texts[k]) k++;
       game.steps = cached.steps.slice(0, k);
     }
+    this.replay(game, steps, texts, k);
+    return game;
+  }
+
+  // The steps from the k-th on played into the game; the game, as far as
+  // it got, kept as the last replayed.
+  replay(game, steps, texts, k) {
+    const rules = game.rules;
     try {
       for (; k < steps.length; k++) {
         const step = steps[k];
@@ -695,23 +697,22 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
       if (e instanceof MoveError) throw bad(422, `step ${k + 1}: ${e.message}`);
       throw e;
     } finally {
-      cached = { rules, deal, start: game.start, steps: game.steps.slice() };
+      this.cached = { rules, deal: game.deal, start: game.start, steps: game.steps.slice() };
     }
-    return game;
   }
 
   // The game after a step played: the next request, which sends the step
   // back as it came, replays nothing.
-  function remember(game, json) {
+  remember(game, json) {
     game.steps[game.steps.length - 1].text = JSON.stringify(json);
-    cached = { rules: game.rules, deal: game.deal, start: game.start, steps: game.steps.slice() };
+    this.cached = { rules: game.rules, deal: game.deal, start: game.start, steps: game.steps.slice() };
   }
 
-  async function indexOf(rules) {
+  async indexOf(rules) {
     const info = rules.index;
     if (!info) return null;
-    if (!indexes.has(rules.name)) {
-      const made = Promise.resolve(bits(rules.name)).then((got) => {
+    if (!this.indexes.has(rules.name)) {
+      const made = Promise.resolve(this.bits(rules.name)).then((got) => {
         const b = got instanceof Uint8Array ? got : got.bits;
         const need = Math.floor((info.last - info.first) / 8) + 1;
         if (b.length !== need) {
@@ -719,32 +720,34 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
         }
         return new Index({ ...info, unknown: got instanceof Uint8Array ? info.unknown : got.unknown }, b);
       });
-      indexes.set(rules.name, made);
-      made.catch(() => indexes.delete(rules.name));
+      this.indexes.set(rules.name, made);
+      made.catch(() => this.indexes.delete(rules.name));
     }
-    return indexes.get(rules.name);
+    return this.indexes.get(rules.name);
   }
-  async function lookup(rules, deal) {
-    const index = await indexOf(rules);
+
+  async lookup(rules, deal) {
+    const index = await this.indexOf(rules);
     return index ? index.verdict(deal) : null;
   }
 
-  async function runSearch(rules, position, signal) {
-    counts.searches += 1;
+  async runSearch(rules, position, signal) {
+    this.counts.searches += 1;
     try {
-      return await search({ family: rules.family, rules: rules.rules, position, flags: rules.flags, limits }, signal);
+      const given = { family: rules.family, rules: rules.rules, position, flags: rules.flags, limits: this.limits };
+      return await this.search(given, signal);
     } catch (e) {
-      if (e && e.name === "AbortError") counts.stopped += 1;
+      if (e && e.name === "AbortError") this.counts.stopped += 1;
       throw e;
     }
   }
 
   // hints.hint: a search from the position, its line's first move (else a
   // sensible legal one), and what it proved.
-  async function searchHint(game, signal) {
+  async searchHint(game, signal) {
     const rules = game.rules,
       state = game.state;
-    const found = await runSearch(rules, rules.searchPosition(state), signal);
+    const found = await this.runSearch(rules, rules.searchPosition(state), signal);
     const line = found.line ? JSON.parse(`[${found.line}]`) : [];
     const scoreNow = rules.score(state);
     let move = line.length ? line[0] : null;
@@ -761,161 +764,29 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
     };
   }
 
-  // hints._fallback, in the player's notation.
-  function fallback(rules, state) {
-    const legal = engineMoves(rules, rules.moves(state));
-    if (!legal.length) return null;
-    const candidates = [];
-    if (rules.blind_players) {
-      const choice = rules.careful(state);
-      if (choice) candidates.push(choice);
-    }
-    for (const m of legal) if (!candidates.some((c) => sameMove(c, m))) candidates.push(m);
-    for (const m of candidates) {
-      const after = rules.apply(state, m).state;
-      if (rules.score(after) === rules.cards || rules.moves(after).length) return m;
-    }
-    return candidates[0];
-  }
-
-  async function hint(body, signal) {
-    const game = gameOf(body);
-    const fair = "fair" in body ? body.fair : false;
-    if (typeof fair !== "boolean") throw bad(400, `'fair' must be true or false, not ${brief(fair)}`);
-    if (fair) return { hint: fairHint(game) };
-    const rules = game.rules,
-      state = game.state;
-    let h = lines.get(rules.name + "\n" + rules.key(state), rules.score(state));
-    if (h === null) {
-      h = await searchHint(game, signal);
-      lines.put(rules, rules.name, state, h);
-    }
-    const move = h.move === null ? null : h.fromLine ? rules.toPlayer(state, h.move) : h.move;
-    const reason = h.reason === "interrupted" ? "seconds" : h.reason;
-    const lost = h.verdict === "unknown" && (await lookup(rules, game.deal)) === "lost";
-    checkSignal(signal);
-    return { hint: hintJson({ ...h, move, reason, total: rules.cards }, !game.steps.length, lost) };
-  }
-
-  function fairHint(game) {
-    const rules = game.rules;
-    if (!rules.blind_players) {
-      throw bad(
-        400,
-        "a fair hint needs the blind player, written for the Napoleon's Tomb variants;" + ` ${rules.name} is not one`,
-      );
-    }
-    const move = rules.careful(game.state);
-    const text =
-      move === null
-        ? "Fair hint: the careful player would stop here (no move it likes)."
-        : `Fair hint: ${say(move, "do", false)}. It is the careful player's move, chosen from what you` +
-          " can see (never the stock's order): it proves nothing.";
-    return {
-      move: move === null ? null : moveJson(move, true),
-      verdict: null,
-      status: null,
-      proof: null,
-      fair: true,
-      score: null,
-      reason: null,
-      text,
-    };
-  }
-
-  async function verdictOf(rules, deal, signal) {
-    const found = await lookup(rules, deal);
+  async verdictOf(rules, deal, signal) {
+    const found = await this.lookup(rules, deal);
     if (found !== null) return [found, "index"];
-    const out = await runSearch(rules, rules.searchPosition(rules.start(deal)), signal);
+    const out = await this.runSearch(rules, rules.searchPosition(rules.start(deal)), signal);
     return [out.verdict, "search"];
   }
 
-  async function randomDeal(rules, winnableOnly) {
-    const index = winnableOnly ? await indexOf(rules) : null;
-    if (index === null) return 1 + Math.floor(random() * 1_000_000);
+  async randomDeal(rules, winnableOnly) {
+    const index = winnableOnly ? await this.indexOf(rules) : null;
+    if (index === null) return 1 + Math.floor(this.random() * 1_000_000);
     if (index.wonDeals() === 0) throw bad(400, `the index of ${rules.name} holds no won deal`);
     const span = Number(index.last - index.first) + 1;
     for (;;) {
-      const n = index.first + BigInt(Math.floor(random() * span));
+      const n = index.first + BigInt(Math.floor(this.random() * span));
       if (index.verdict(n) === "won") return Number(n);
     }
   }
 
-  const routes = {
-    "/api/variants": async () => JSON.parse(JSON.stringify({ variants: data.variants, first: data.first })),
-    "/api/status": async () => ({ ...counts }),
-    "/api/state": async (body) => ({ view: gameOf(body).view() }),
-    "/api/play": async (body) => {
-      const game = gameOf(body);
-      if (!("move" in body)) throw bad(400, "give the 'move' to play");
-      let step;
-      try {
-        step = game.play(parseMove(body.move));
-      } catch (e) {
-        if (e instanceof MoveError) throw bad(422, e.message);
-        throw e;
-      }
-      const json = step.map((m) => moveJson(m));
-      remember(game, json);
-      return { step: json, text: stepText(step), view: game.view() };
-    },
-    "/api/hint": hint,
-    "/api/finish": async (body) => {
-      const game = gameOf(body);
-      const steps = game.finishSteps();
-      if (steps === null) throw bad(400, "the game is not over yet: there are still choices to make");
-      game.steps.push(...steps.map((s) => ({ ...s, text: null })));
-      return {
-        steps: steps.map((s) => s.moves.map((m) => moveJson(m))),
-        texts: steps.map((s) => stepText(s.moves)),
-        view: game.view(),
-      };
-    },
-    "/api/new": async (body, signal) => {
-      const rules = variantOf(body);
-      const only = "winnable_only" in body ? body.winnable_only : false;
-      if (typeof only !== "boolean") throw bad(400, "'winnable_only' must be true or false");
-      if (only && !rules.index) {
-        const tries = 20;
-        for (let t = 0; t < tries; t++) {
-          const deal = BigInt(await randomDeal(rules, false));
-          const out = await runSearch(rules, rules.searchPosition(rules.start(deal)), signal);
-          if (out.verdict === "won") return { deal: Number(deal), source: "search" };
-        }
-        throw bad(503, `no won deal of ${rules.name} found in ${tries} tries: try again`);
-      }
-      return { deal: await randomDeal(rules, only), source: only ? "index" : "random" };
-    },
-    "/api/verdict": async (body, signal) => {
-      const rules = variantOf(body),
-        deal = dealOf(body);
-      const [found, source] = await verdictOf(rules, deal, signal);
-      const out = {
-        variant: rules.name,
-        deal: dealJson(deal),
-        verdict: found,
-        source,
-        winnable: found === "won" ? true : found === "lost" ? false : null,
-        difficulty: null,
-      };
-      if (rules.blind_players) {
-        const level = rules.carefulWins(rules.start(deal))
-          ? "blind"
-          : found === "won"
-            ? "sighted"
-            : found === "lost"
-              ? "lost"
-              : "unknown";
-        out.difficulty = level;
-        out.difficulty_text = DIFFICULTIES[level];
-      }
-      return out;
-    },
-  };
+  // -- the routes
 
-  async function api(path, body, signal) {
+  async api(path, body, signal) {
     checkSignal(signal);
-    const route = routes[path];
+    const route = this.routes[path];
     if (!route) throw bad(404, `no such page: ${path}`);
     const get = path === "/api/variants" || path === "/api/status";
     if (!get && !isObject(body)) throw bad(400, "the request body must be a JSON object");
@@ -927,8 +798,182 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
       throw bad(500, `internal error (${(e && e.name) || "Error"}): ${(e && e.message) || e}`);
     }
   }
-  api.lines = lines;
+
+  async variants() {
+    return JSON.parse(JSON.stringify({ variants: this.data.variants, first: this.data.first }));
+  }
+
+  async status() {
+    return { ...this.counts };
+  }
+
+  async state(body) {
+    return { view: this.gameOf(body).view() };
+  }
+
+  async playStep(body) {
+    const game = this.gameOf(body);
+    if (!("move" in body)) throw bad(400, "give the 'move' to play");
+    let step;
+    try {
+      step = game.play(parseMove(body.move));
+    } catch (e) {
+      if (e instanceof MoveError) throw bad(422, e.message);
+      throw e;
+    }
+    const json = step.map((m) => moveJson(m));
+    this.remember(game, json);
+    return { step: json, text: stepText(step), view: game.view() };
+  }
+
+  async hint(body, signal) {
+    const game = this.gameOf(body);
+    const fair = "fair" in body ? body.fair : false;
+    if (typeof fair !== "boolean") throw bad(400, `'fair' must be true or false, not ${brief(fair)}`);
+    if (fair) return { hint: fairHint(game) };
+    const rules = game.rules,
+      state = game.state;
+    let h = this.lines.get(rules.name + "\n" + rules.key(state), rules.score(state));
+    if (h === null) {
+      h = await this.searchHint(game, signal);
+      this.lines.put(rules, rules.name, state, h);
+    }
+    const move = h.move === null ? null : h.fromLine ? rules.toPlayer(state, h.move) : h.move;
+    const reason = h.reason === "interrupted" ? "seconds" : h.reason;
+    const lost = h.verdict === "unknown" && (await this.lookup(rules, game.deal)) === "lost";
+    checkSignal(signal);
+    return { hint: hintJson({ ...h, move, reason, total: rules.cards }, !game.steps.length, lost) };
+  }
+
+  async finish(body) {
+    const game = this.gameOf(body);
+    const steps = game.finishSteps();
+    if (steps === null) throw bad(400, "the game is not over yet: there are still choices to make");
+    game.steps.push(...steps.map((s) => ({ ...s, text: null })));
+    return {
+      steps: steps.map((s) => s.moves.map((m) => moveJson(m))),
+      texts: steps.map((s) => stepText(s.moves)),
+      view: game.view(),
+    };
+  }
+
+  async newDeal(body, signal) {
+    const rules = this.variantOf(body);
+    const only = "winnable_only" in body ? body.winnable_only : false;
+    if (typeof only !== "boolean") throw bad(400, "'winnable_only' must be true or false");
+    if (only && !rules.index) {
+      const tries = 20;
+      for (let t = 0; t < tries; t++) {
+        const deal = BigInt(await this.randomDeal(rules, false));
+        const out = await this.runSearch(rules, rules.searchPosition(rules.start(deal)), signal);
+        if (out.verdict === "won") return { deal: Number(deal), source: "search" };
+      }
+      throw bad(503, `no won deal of ${rules.name} found in ${tries} tries: try again`);
+    }
+    return { deal: await this.randomDeal(rules, only), source: only ? "index" : "random" };
+  }
+
+  async verdict(body, signal) {
+    const rules = this.variantOf(body),
+      deal = dealOf(body);
+    const [found, source] = await this.verdictOf(rules, deal, signal);
+    const out = {
+      variant: rules.name,
+      deal: dealJson(deal),
+      verdict: found,
+      source,
+      winnable: found === "won" ? true : found === "lost" ? false : null,
+      difficulty: null,
+    };
+    if (rules.blind_players) {
+      const level = rules.carefulWins(rules.start(deal))
+        ? "blind"
+        : found === "won"
+          ? "sighted"
+          : found === "lost"
+            ? "lost"
+            : "unknown";
+      out.difficulty = level;
+      out.difficulty_text = DIFFICULTIES[level];
+    }
+    return out;
+  }
+}
+
+// The API: api(path, body, signal), a promise of the route's answer (see
+// the top of this file); api.lines, the lines of its recent hints.
+export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS, random = Math.random }) {
+  const local = new LocalApi({ core, search, data, bits, limits, random });
+  const api = (path, body, signal) => local.api(path, body, signal);
+  api.lines = local.lines;
   return api;
+}
+
+function dealOf(body) {
+  let deal = body.deal;
+  if (typeof deal === "string" && /^[0-9]+$/.test(deal.trim())) deal = numberFromText(deal);
+  else if (typeof deal !== "number" || !Number.isInteger(deal)) {
+    throw bad(400, `'deal' must be a deal number (1 to 10**20), not ${brief(deal)}`);
+  } else deal = BigInt(deal);
+  if (deal < 1n || deal > MAX_NUMBER) {
+    throw bad(400, `deal number ${deal} is out of range: deal numbers are 1 to 10**20`);
+  }
+  return deal;
+}
+
+function stepsOf(body) {
+  const steps = "steps" in body ? body.steps : [];
+  if (!Array.isArray(steps) || !steps.every(Array.isArray)) {
+    throw bad(400, "'steps' must be a list of steps, each a list of moves");
+  }
+  if (steps.reduce((n, s) => n + s.length, 0) > MAX_MOVES) {
+    throw bad(413, `the game is over ${MAX_MOVES.toLocaleString("en-US")} moves long: start a new one`);
+  }
+  return steps;
+}
+
+// hints._fallback, in the player's notation.
+function fallback(rules, state) {
+  const legal = engineMoves(rules, rules.moves(state));
+  if (!legal.length) return null;
+  const candidates = [];
+  if (rules.blind_players) {
+    const choice = rules.careful(state);
+    if (choice) candidates.push(choice);
+  }
+  for (const m of legal) if (!candidates.some((c) => sameMove(c, m))) candidates.push(m);
+  for (const m of candidates) {
+    const after = rules.apply(state, m).state;
+    if (rules.score(after) === rules.cards || rules.moves(after).length) return m;
+  }
+  return candidates[0];
+}
+
+// _fair_hint_json: the careful player's move, as the page shows it.
+function fairHint(game) {
+  const rules = game.rules;
+  if (!rules.blind_players) {
+    throw bad(
+      400,
+      "a fair hint needs the blind player, written for the Napoleon's Tomb variants;" + ` ${rules.name} is not one`,
+    );
+  }
+  const move = rules.careful(game.state);
+  const text =
+    move === null
+      ? "Fair hint: the careful player would stop here (no move it likes)."
+      : `Fair hint: ${say(move, "do", false)}. It is the careful player's move, chosen from what you` +
+        " can see (never the stock's order): it proves nothing.";
+  return {
+    move: move === null ? null : moveJson(move, true),
+    verdict: null,
+    status: null,
+    proof: null,
+    fair: true,
+    score: null,
+    reason: null,
+    text,
+  };
 }
 
 // deals.number_from_text of a text of digits (white space around them).
