@@ -344,8 +344,10 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     finally:
         session._LINES = saved
     data = site_data(JS_LIMITS)
-    # What solver/web/site.py writes of a variant (local.js works out the rest).
-    bare = {name: {k: r[k] for k in ("family", "decks", "cards", "rules")} for name, r in data["rules"].items()}
+    # What solver/web/site.py writes of a variant but its index (local.js
+    # takes the variants list's).
+    kept = ("family", "decks", "cards", "rules", "blind_players", "flags")
+    bare = {name: {k: r[k] for k in kept} for name, r in data["rules"].items()}
     cases = {
         "wasm": str(WASM),
         "data": {**data, "rules": bare},

@@ -17,10 +17,10 @@
 //
 // `data` is the site's site-data.json (solver/web/site.py, site_data):
 // {variants, first: the /api/variants answer; rules: {name: {family, decks,
-// cards, rules: its rules struct's fields}}},
-// and where it gives them, a variant's blind_players, flags (the search's
-// shortcuts: all by default) and index ({first, last, unknown}: else the
-// variants list's), and the hints' limits. `bits(name)` gives the verdict
+// cards, rules: its rules struct's fields, blind_players, flags: the
+// search's shortcuts}}},
+// and where it gives them, a variant's index ({first, last, unknown}: else
+// the variants list's), and the hints' limits. `bits(name)` gives the verdict
 // index's bitset of a variant (inflated: a Uint8Array), or {bits, unknown}.
 //
 // The rules of play, their refusals, the table a player sees, a
@@ -614,6 +614,7 @@ class LocalApi {
     this.cached = null; // the last game replayed
     this.names = Object.keys(data.rules).sort();
     this.listed = Object.fromEntries(data.variants.map((v) => [v.name, v]));
+    for (const name of this.names) checkRules(name, data.rules[name]);
     // The routes, by path.
     this.routes = {
       "/api/variants": () => this.variants(),
@@ -627,18 +628,18 @@ class LocalApi {
     };
   }
 
-  // What the rules of play and the searches need of a variant.
+  // What the rules of play and the searches need of a variant, as the site
+  // data gives it: whether the blind players play it and the search's
+  // flags are its family's, which only the Python side knows.
   infoOf(name) {
-    const r = this.data.rules[name],
-      K = this.play.K;
-    const tomb = r.family === "tomb";
+    const r = this.data.rules[name];
     return {
       family: r.family,
       decks: r.decks,
       cards: r.cards,
       rules: r.rules,
-      blind_players: r.blind_players ?? r.family === "tomb",
-      flags: r.flags ?? (tomb ? K.SOLVER_ALL_SHORTCUTS : K.DECK2_ALL_SHORTCUTS),
+      blind_players: r.blind_players,
+      flags: r.flags,
       index: r.index ?? (this.listed[name] && this.listed[name].index) ?? null,
     };
   }
@@ -907,6 +908,19 @@ export function createLocalApi({ core, search, data, bits, limits = HINT_LIMITS,
   const api = (path, body, signal) => local.api(path, body, signal);
   api.lines = local.lines;
   return api;
+}
+
+// A variant's entry of the site data, checked for what site_data always
+// writes of it and the API cannot work out: else an error naming it.
+function checkRules(name, r) {
+  const need = { blind_players: "boolean", flags: "number" };
+  for (const [key, type] of Object.entries(need)) {
+    if (typeof r[key] !== type) {
+      throw new Error(
+        `the site data of ${name} gives no '${key}' (a ${type}: solver/web/site.py, site_data, writes it)`,
+      );
+    }
+  }
 }
 
 function dealOf(body) {
