@@ -53,3 +53,12 @@ test("an aborted request is Superseded, a lost server says so", async () => {
     message: "the server answered 502 without JSON",
   });
 });
+
+test("the static site's API knows only its own routes", async () => {
+  const { siteApi } = await import("./site.js");
+  const api = await siteApi();
+  for (const path of ["toString", "constructor", "__proto__", "hasOwnProperty", "/api/nothing"]) {
+    await assert.rejects(api(path, {}), { status: 404, message: `no such page: ${path}` });
+  }
+  assert.ok((await api("/api/variants")).variants.length > 0);
+});

@@ -787,7 +787,8 @@ class LocalApi {
 
   async api(path, body, signal) {
     checkSignal(signal);
-    const route = this.routes[path];
+    // Only the routes' own names: "toString" or "__proto__" is no page.
+    const route = Object.hasOwn(this.routes, path) ? this.routes[path] : null;
     if (!route) throw bad(404, `no such page: ${path}`);
     const get = path === "/api/variants" || path === "/api/status";
     if (!get && !isObject(body)) throw bad(400, "the request body must be a JSON object");
