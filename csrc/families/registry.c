@@ -3,15 +3,14 @@
  * and calls its part. A number not in the table is an error, never another
  * family's rules.
  *
- * Adding a family: its rules of play (a play_verbs) and its search's
- * constructor in its own files, and one entry below.
+ * Adding a family: its rules of play (a play_verbs), its search's
+ * constructor and its family_entry (registry.h) in its own files, and its
+ * entry's name in the list below.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jewel.h"
-#include "napoleao.h"
 #include "handle.h"
 #include "key.h"
 #include "play.h"
@@ -19,27 +18,15 @@
 #include "rules.h"
 #include "view.h"
 
-extern const play_verbs tomb_play, napoleao_play, jewel_play;
-solver *tomb_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
-solver *napoleao_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
-solver *jewel_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
-
-#define STRUCT(type) { #type, sizeof(type) }
-
-/* By number: the Tomb 0, Napoleão 1, the jewel box 2. */
-static const family_entry FAMILIES[] = {
-    { "tomb", &tomb_play, tomb_search_new, STRUCT(tomb_rules), STRUCT(tomb_table), STRUCT(tomb_position),
-      offsetof(tomb_table, pos) },
-    { "napoleao", &napoleao_play, napoleao_search_new, STRUCT(napoleao_rules), STRUCT(napoleao_position),
-      STRUCT(napoleao_position), 0 },
-    { "jewel", &jewel_play, jewel_search_new, STRUCT(jewel_rules), STRUCT(jewel_position), STRUCT(jewel_position), 0 },
-};
+/* The families, by number: the Tomb 0, Napoleão 1, the jewel box 2. */
+extern const family_entry tomb_family, napoleao_family, jewel_family;
+static const family_entry *const FAMILIES[] = { &tomb_family, &napoleao_family, &jewel_family };
 
 #define NFAMILIES ((int)(sizeof FAMILIES / sizeof FAMILIES[0]))
 
 const family_entry *family_entry_of(int id)
 {
-    return id >= 0 && id < NFAMILIES ? &FAMILIES[id] : NULL;
+    return id >= 0 && id < NFAMILIES ? FAMILIES[id] : NULL;
 }
 
 int solver_family_count(void)
@@ -50,7 +37,7 @@ int solver_family_count(void)
 int solver_family(const char *name)
 {
     for (int i = 0; name && i < NFAMILIES; i++)
-        if (strcmp(FAMILIES[i].name, name) == 0)
+        if (strcmp(FAMILIES[i]->name, name) == 0)
             return i;
     return -1;
 }

@@ -42,18 +42,43 @@ typedef struct {
  * struct), or NULL with the reason in err. */
 typedef solver *(*search_new)(const void *rules, const void *position, unsigned flags, char *err, int errlen);
 
-/* One struct of a family, as the layout names it (csrc/wasm/layout.c). */
+/* A field of a family's struct: where it lies, as the compiler lays it out. */
+typedef struct {
+    const char *name;
+    size_t offset, size;
+} family_field;
+
+#define FAMILY_FIELD(type, field) { #field, offsetof(type, field), sizeof(((type *)0)->field) }
+
+/* One struct of a family and its fields, which the WebAssembly build's
+ * layout writes for the JavaScript that fills it (csrc/wasm/layout.c). */
 typedef struct {
     const char *type;
     size_t size;
+    const family_field *fields;
+    int nfields;
 } family_struct;
 
+#define FAMILY_STRUCT(type, fields) { #type, sizeof(type), fields, (int)(sizeof fields / sizeof fields[0]) }
+
+/* A number a family's structs take (an empty place's kind, say), by name. */
 typedef struct {
-    const char *name;   /* as a variant file's `family` names it */
+    const char *name;
+    long value;
+} family_constant;
+
+#define FAMILY_CONSTANT(name) { #name, (long)(name) }
+
+/* A family, all of it: each family defines its own (at the end of its
+ * csrc/play/<family>.c), and registry.c lists them. */
+typedef struct {
+    const char *name; /* as a variant file's `family` names it */
     const play_verbs *play;
     search_new search;
     family_struct rules, table, position;
     size_t position_in_table; /* where the search's position starts in the table */
+    const family_constant *constants;
+    int nconstants;
 } family_entry;
 
 /* The family numbered id, or NULL. */

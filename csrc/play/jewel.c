@@ -11,6 +11,7 @@
  * 1..3, foundations by suit; the turned card moves from the stock.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -999,4 +1000,38 @@ const play_verbs jewel_play = {
     .key = jewel_play_key,
     .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_LID, SOLVER_PLACE_SIDE, SOLVER_PLACE_BOTTOM,
                              SOLVER_PLACE_RESERVE_PILE, SOLVER_PLACE_FOUNDATION, -1 },
+};
+
+solver *jewel_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
+
+static const family_field RULES_FIELDS[] = {
+    FAMILY_FIELD(jewel_rules, reserves),           FAMILY_FIELD(jewel_rules, runs_move),
+    FAMILY_FIELD(jewel_rules, empty_pile),         FAMILY_FIELD(jewel_rules, empty_lid),
+    FAMILY_FIELD(jewel_rules, reserve_when_stuck),
+};
+static const family_field POSITION_FIELDS[] = {
+    FAMILY_FIELD(jewel_position, stock),       FAMILY_FIELD(jewel_position, nstock),
+    FAMILY_FIELD(jewel_position, turned),      FAMILY_FIELD(jewel_position, lid),
+    FAMILY_FIELD(jewel_position, tableau),     FAMILY_FIELD(jewel_position, ntableau),
+    FAMILY_FIELD(jewel_position, jewels),      FAMILY_FIELD(jewel_position, njewels),
+    FAMILY_FIELD(jewel_position, reserves),    FAMILY_FIELD(jewel_position, nreserves),
+    FAMILY_FIELD(jewel_position, foundations),
+};
+static const family_constant CONSTANTS[] = {
+    FAMILY_CONSTANT(JEWEL_EMPTY_NONE),
+    FAMILY_CONSTANT(JEWEL_EMPTY_ANY),
+    FAMILY_CONSTANT(JEWEL_EMPTY_KING),
+};
+
+/* The family, for the registry (families/registry.c): a player's table is
+ * the search's position. */
+const family_entry jewel_family = {
+    .name = "jewel",
+    .play = &jewel_play,
+    .search = jewel_search_new,
+    .rules = FAMILY_STRUCT(jewel_rules, RULES_FIELDS),
+    .table = FAMILY_STRUCT(jewel_position, POSITION_FIELDS),
+    .position = FAMILY_STRUCT(jewel_position, POSITION_FIELDS),
+    .constants = CONSTANTS,
+    .nconstants = (int)(sizeof CONSTANTS / sizeof CONSTANTS[0]),
 };

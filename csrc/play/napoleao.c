@@ -10,6 +10,7 @@
  * 0..3 (C S H D). Only a pile's top card moves, and only onto a base of its
  * suit; a deal puts the next card of the stock on each pile in turn (12, or
  * all that is left); a redeal gathers the piles into the stock again. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -608,4 +609,29 @@ const play_verbs napoleao_play = {
     .layout = napoleao_play_layout,
     .key = napoleao_play_key,
     .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_PILE, SOLVER_PLACE_KBASE, SOLVER_PLACE_ABASE, -1 },
+};
+
+solver *napoleao_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
+
+static const family_field RULES_FIELDS[] = {
+    FAMILY_FIELD(napoleao_rules, restricted_rounds), FAMILY_FIELD(napoleao_rules, restricted_again),
+    FAMILY_FIELD(napoleao_rules, redeals),           FAMILY_FIELD(napoleao_rules, deal_from_last),
+    FAMILY_FIELD(napoleao_rules, deal_when_stuck),   FAMILY_FIELD(napoleao_rules, start_bases),
+};
+static const family_field POSITION_FIELDS[] = {
+    FAMILY_FIELD(napoleao_position, stock),   FAMILY_FIELD(napoleao_position, nstock),
+    FAMILY_FIELD(napoleao_position, piles),   FAMILY_FIELD(napoleao_position, npiles),
+    FAMILY_FIELD(napoleao_position, kbases),  FAMILY_FIELD(napoleao_position, abases),
+    FAMILY_FIELD(napoleao_position, redeals), FAMILY_FIELD(napoleao_position, rounds),
+};
+
+/* The family, for the registry (families/registry.c): a player's table is
+ * the search's position. */
+const family_entry napoleao_family = {
+    .name = "napoleao",
+    .play = &napoleao_play,
+    .search = napoleao_search_new,
+    .rules = FAMILY_STRUCT(napoleao_rules, RULES_FIELDS),
+    .table = FAMILY_STRUCT(napoleao_position, POSITION_FIELDS),
+    .position = FAMILY_STRUCT(napoleao_position, POSITION_FIELDS),
 };

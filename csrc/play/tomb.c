@@ -13,6 +13,7 @@
  * which is also where a move naming no number goes.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -944,4 +945,39 @@ const play_verbs tomb_play = {
     .distance = play_distance,
     .places = (const int[]){ SOLVER_PLACE_STOCK, SOLVER_PLACE_WASTE, SOLVER_PLACE_CELL, SOLVER_PLACE_RESERVE,
                              SOLVER_PLACE_CORNER, SOLVER_PLACE_TOMB, -1 },
+};
+
+solver *tomb_search_new(const void *rules, const void *position, unsigned flags, char *err, int errlen);
+
+static const family_field RULES_FIELDS[] = {
+    FAMILY_FIELD(tomb_rules, turn),
+    FAMILY_FIELD(tomb_rules, passes),
+    FAMILY_FIELD(tomb_rules, cells),
+    FAMILY_FIELD(tomb_rules, cell_from_cell),
+    FAMILY_FIELD(tomb_rules, cell_to_foundation),
+    FAMILY_FIELD(tomb_rules, cell_to_reserve),
+    FAMILY_FIELD(tomb_rules, cell_to_waste),
+    FAMILY_FIELD(tomb_rules, sixes_reserve),
+};
+static const family_field POSITION_FIELDS[] = {
+    FAMILY_FIELD(tomb_position, stock),    FAMILY_FIELD(tomb_position, nstock),  FAMILY_FIELD(tomb_position, waste),
+    FAMILY_FIELD(tomb_position, nwaste),   FAMILY_FIELD(tomb_position, cells),   FAMILY_FIELD(tomb_position, reserve),
+    FAMILY_FIELD(tomb_position, nreserve), FAMILY_FIELD(tomb_position, corners), FAMILY_FIELD(tomb_position, tomb),
+    FAMILY_FIELD(tomb_position, redeals),
+};
+static const family_field TABLE_FIELDS[] = {
+    FAMILY_FIELD(tomb_table, pos),
+    FAMILY_FIELD(tomb_table, corner_cards),
+    FAMILY_FIELD(tomb_table, tomb_cards),
+};
+
+/* The family, for the registry (families/registry.c). */
+const family_entry tomb_family = {
+    .name = "tomb",
+    .play = &tomb_play,
+    .search = tomb_search_new,
+    .rules = FAMILY_STRUCT(tomb_rules, RULES_FIELDS),
+    .table = FAMILY_STRUCT(tomb_table, TABLE_FIELDS),
+    .position = FAMILY_STRUCT(tomb_position, POSITION_FIELDS),
+    .position_in_table = offsetof(tomb_table, pos),
 };

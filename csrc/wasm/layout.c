@@ -5,10 +5,9 @@
  * cffi reads the native layout from the headers itself. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "deck2.h"
-#include "jewel.h"
-#include "napoleao.h"
 #include "play.h"
 #include "registry.h"
 #include "solver.h"
@@ -22,64 +21,6 @@ typedef struct {
 #define WHOLE(type) { #type, "", 0, sizeof(type) }
 
 static const place places[] = {
-    WHOLE(tomb_rules),
-    FIELD(tomb_rules, turn),
-    FIELD(tomb_rules, passes),
-    FIELD(tomb_rules, cells),
-    FIELD(tomb_rules, cell_from_cell),
-    FIELD(tomb_rules, cell_to_foundation),
-    FIELD(tomb_rules, cell_to_reserve),
-    FIELD(tomb_rules, cell_to_waste),
-    FIELD(tomb_rules, sixes_reserve),
-    WHOLE(tomb_position),
-    FIELD(tomb_position, stock),
-    FIELD(tomb_position, nstock),
-    FIELD(tomb_position, waste),
-    FIELD(tomb_position, nwaste),
-    FIELD(tomb_position, cells),
-    FIELD(tomb_position, reserve),
-    FIELD(tomb_position, nreserve),
-    FIELD(tomb_position, corners),
-    FIELD(tomb_position, tomb),
-    FIELD(tomb_position, redeals),
-    WHOLE(napoleao_rules),
-    FIELD(napoleao_rules, restricted_rounds),
-    FIELD(napoleao_rules, restricted_again),
-    FIELD(napoleao_rules, redeals),
-    FIELD(napoleao_rules, deal_from_last),
-    FIELD(napoleao_rules, deal_when_stuck),
-    FIELD(napoleao_rules, start_bases),
-    WHOLE(napoleao_position),
-    FIELD(napoleao_position, stock),
-    FIELD(napoleao_position, nstock),
-    FIELD(napoleao_position, piles),
-    FIELD(napoleao_position, npiles),
-    FIELD(napoleao_position, kbases),
-    FIELD(napoleao_position, abases),
-    FIELD(napoleao_position, redeals),
-    FIELD(napoleao_position, rounds),
-    WHOLE(jewel_rules),
-    FIELD(jewel_rules, reserves),
-    FIELD(jewel_rules, runs_move),
-    FIELD(jewel_rules, empty_pile),
-    FIELD(jewel_rules, empty_lid),
-    FIELD(jewel_rules, reserve_when_stuck),
-    WHOLE(jewel_position),
-    FIELD(jewel_position, stock),
-    FIELD(jewel_position, nstock),
-    FIELD(jewel_position, turned),
-    FIELD(jewel_position, lid),
-    FIELD(jewel_position, tableau),
-    FIELD(jewel_position, ntableau),
-    FIELD(jewel_position, jewels),
-    FIELD(jewel_position, njewels),
-    FIELD(jewel_position, reserves),
-    FIELD(jewel_position, nreserves),
-    FIELD(jewel_position, foundations),
-    WHOLE(tomb_table),
-    FIELD(tomb_table, pos),
-    FIELD(tomb_table, corner_cards),
-    FIELD(tomb_table, tomb_cards),
     WHOLE(solver_move),
     FIELD(solver_move, action),
     FIELD(solver_move, card),
@@ -97,8 +38,8 @@ static const place places[] = {
     FIELD(solver_stats, held_bytes),
 };
 
-/* The numbers the JavaScript passes or reads back: statuses, families,
- * empty places, every shortcut. */
+/* The numbers the JavaScript passes or reads back: statuses, every shortcut,
+ * the kinds of move and place (each family adds its own: registry.h). */
 typedef struct {
     const char *name;
     long value;
@@ -118,9 +59,6 @@ static const constant constants[] = {
     CONSTANT(SOLVER_ANY_SUIT),
     CONSTANT(SOLVER_MAX_CELLS),
     CONSTANT(SOLVER_ALL_SHORTCUTS),
-    CONSTANT(JEWEL_EMPTY_NONE),
-    CONSTANT(JEWEL_EMPTY_ANY),
-    CONSTANT(JEWEL_EMPTY_KING),
     CONSTANT(DECK2_NO_CARD),
     CONSTANT(DECK2_ALL_SHORTCUTS),
     CONSTANT(PLAY_MAX_MOVES),
@@ -168,6 +106,39 @@ static int row(size_t *n, int w)
 #define ROOM (*n < cap ? cap - *n : 0)
 #define AT (*n < cap ? out + *n : NULL)
 
+/* Whether a struct of this type was written before family number id's
+ * struct number k (a family's table may be its position). */
+static int written_before(const char *type, int id, int k)
+{
+    for (int i = 0; i <= id; i++) {
+        const family_entry *f = family_entry_of(i);
+        const family_struct *all[3] = { &f->rules, &f->table, &f->position };
+        for (int j = 0; j < (i < id ? 3 : k); j++)
+            if (strcmp(all[j]->type, type) == 0)
+                return 1;
+    }
+    return 0;
+}
+
+/* Family number id's structs, each once, as the common structs are
+ * written (after them: each begins with "}, "). */
+static int family_structs(char *out, size_t cap, size_t *n, int id)
+{
+    const family_entry *f = family_entry_of(id);
+    const family_struct *all[3] = { &f->rules, &f->table, &f->position };
+    int ok = 1;
+    for (int k = 0; ok && k < 3; k++) {
+        const family_struct *st = all[k];
+        if (written_before(st->type, id, k))
+            continue;
+        ok = row(n, snprintf(AT, ROOM, "}, \"%s\": {\"\": %zu", st->type, st->size));
+        for (int j = 0; ok && j < st->nfields; j++)
+            ok = row(n, snprintf(AT, ROOM, ", \"%s\": [%zu, %zu]", st->fields[j].name, st->fields[j].offset,
+                                 st->fields[j].size));
+    }
+    return ok;
+}
+
 /* The layout as JSON, {"tomb_rules": {"": size, "turn": [offset, size],
  * ...}, ..., "constants": {"SOLVER_WON": 0, ...}, "families": [{"name":
  * "tomb", "rules": "tomb_rules", "table": "tomb_table", "position":
@@ -189,9 +160,16 @@ int solver_layout(char *out, int size)
         else
             ok = row(n, snprintf(AT, ROOM, "%s\"%s\": {\"\": %zu", i ? "}, " : "{", p->type, p->size));
     }
+    for (int i = 0; ok && i < solver_family_count(); i++)
+        ok = family_structs(out, cap, n, i);
     for (size_t i = 0; ok && i < COUNT(constants); i++)
         ok = row(n, snprintf(AT, ROOM, "%s\"%s\": %ld", i ? ", " : "}, \"constants\": {", constants[i].name,
                              constants[i].value));
+    for (int i = 0; ok && i < solver_family_count(); i++) {
+        const family_entry *f = family_entry_of(i);
+        for (int k = 0; ok && k < f->nconstants; k++)
+            ok = row(n, snprintf(AT, ROOM, ", \"%s\": %ld", f->constants[k].name, f->constants[k].value));
+    }
     ok = ok && row(n, snprintf(AT, ROOM, "}, \"actions\": ["));
     for (int a = 0; ok && solver_action_name(a); a++)
         ok = row(n, snprintf(AT, ROOM, "%s\"%s\"", a ? ", " : "", solver_action_name(a)));
