@@ -34,14 +34,6 @@
 /* More moves than any position has (Porta-Jóias with runs: deck2_ops.h). */
 #define PLAY_MAX_MOVES 1024
 
-/* The Tomb's table: the position and the cards of its foundations, whose
- * counts are all a search needs and whose top cards a player sees. */
-typedef struct {
-    tomb_position pos;
-    uint8_t corner_cards[4][7]; /* each corner's cards, bottom first (pos.corners[i] of them) */
-    uint8_t tomb_cards[24];     /* the tomb's, bottom first (pos.tomb of them) */
-} tomb_table;
-
 /* Each call takes a family's number (solver_family, solver.h), its rules
  * struct and its table: tomb_rules and tomb_table for the Tomb, each other
  * family's rules and position structs for it (games/<family>.h). A number

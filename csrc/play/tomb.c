@@ -971,6 +971,11 @@ static const family_field TABLE_FIELDS[] = {
     FAMILY_FIELD(tomb_table, tomb_cards),
 };
 
+static const family_constant CONSTANTS[] = {
+    FAMILY_CONSTANT(SOLVER_MAX_CELLS),
+    FAMILY_CONSTANT(SOLVER_ALL_SHORTCUTS),
+};
+
 /* The family, for the registry (families/registry.c). */
 const family_entry tomb_family = {
     .name = "tomb",
@@ -980,4 +985,6 @@ const family_entry tomb_family = {
     .table = FAMILY_STRUCT(tomb_table, TABLE_FIELDS),
     .position = FAMILY_STRUCT(tomb_position, POSITION_FIELDS),
     .position_in_table = offsetof(tomb_table, pos),
+    .constants = CONSTANTS,
+    .nconstants = (int)(sizeof CONSTANTS / sizeof CONSTANTS[0]),
 };

@@ -16,7 +16,7 @@
 #define TOMB_RULES_H
 
 #include "rules.h"
-#include "solver.h"
+#include "tomb.h"
 
 #define TOMB_CORNERS 4
 #define TOMB_CORNER_BASE 7  /* a corner starts with a 7 ... */

@@ -10,7 +10,7 @@
 #define CONTROL_H
 
 #include <stdint.h>
-#include "tomb.h"
+#include "tomb_state.h"
 #include "tomb_rules.h"
 
 #define Q_STOCK_SHIFT 36

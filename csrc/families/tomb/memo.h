@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 #include <string.h>
-#include "tomb.h"
+#include "tomb_state.h"
 #include "mem.h"
 #include "hashset.h"
 

@@ -9,7 +9,7 @@
 
 #include "solver.h"
 #include "table.h"
-#include "tomb.h"
+#include "tomb_state.h"
 #include "memo.h"
 #include "clock.h"
 #include "mem.h"

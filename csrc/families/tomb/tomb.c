@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bits.h"
-#include "tomb.h"
+#include "tomb_state.h"
 #include "tomb_rules.h"
 
 enum {

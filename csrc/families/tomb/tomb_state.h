@@ -1,13 +1,13 @@
-/* tomb.h - the Napoleon's Tomb family inside the core: state, moves, keys.
+/* tomb_state.h - the Napoleon's Tomb family inside the core: state, moves, keys.
  *
  * The search (search.c) sees a game only through these functions, so a
  * second game family can sit beside this one with the same shape.
  */
-#ifndef TOMB_H
-#define TOMB_H
+#ifndef TOMB_STATE_H
+#define TOMB_STATE_H
 
 #include <stdint.h>
-#include "solver.h"
+#include "tomb.h"
 
 #define RANK(card) ((int)(card) % 13 + 1)
 #define MAX_MOVES 24
