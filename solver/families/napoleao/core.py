@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..._core import ffi, lib
+from ..._core import ffi
 from ...cards import Card
 from ..base import count, fill, places
 from .position import NapoleaoPosition
