@@ -532,3 +532,17 @@ def test_search_finnish_tail():
     pos = table(FINNISH, tomb_count=17, stock="6D AD AH 5D 4D 3D 2D")
     verdict, _best, line = search(pos)
     assert verdict == "won" and is_won(replay(pos, line))
+
+
+def test_every_family_has_a_reference_engine_found_by_its_name():
+    """A family's engine is the module of solver.rules named after it: no
+    list to keep; an unknown family is a clear error."""
+    from solver import families, rules
+
+    assert set(rules.FAMILIES) == set(families.FAMILIES)
+    for name in families.FAMILIES:
+        engine = rules.reference(name)
+        assert engine.__name__ == f"solver.rules.{name}" and callable(engine.legal_moves)
+    for bad in ("casket", "engine", "", None):
+        with pytest.raises(ValueError, match="no reference engine for the family"):
+            rules.reference(bad)  # type: ignore[arg-type]

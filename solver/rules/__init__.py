@@ -12,14 +12,15 @@ an import-linter contract in pyproject.toml says so.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..notation import Move
 from ..vocabulary import Verdict
-from . import jewel, napoleao, tomb
 
-__all__ = ["Engine", "reference"]
+__all__ = ["FAMILIES", "Engine", "reference"]
 
 
 class Engine(Protocol):
@@ -43,13 +44,17 @@ class Engine(Protocol):
     def search(self, pos: Any, max_positions: int = ...) -> tuple[Verdict, int, list[Move]]: ...
 
 
-_ENGINES: dict[str, Engine] = {"tomb": tomb, "napoleao": napoleao, "jewel": jewel}
+#: The families with a reference engine: each is the module of this
+#: package named after its family (engine.py is their common part), found
+#: here, so that a new family's engine is its module and nothing else.
+FAMILIES: tuple[str, ...] = tuple(
+    sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name != "engine" and not m.ispkg)
+)
 
 
 def reference(family: str) -> Engine:
     """The reference rules engine of the family called ``family`` (its
     ``legal_moves``, ``play``, ``replay``, ``search``)."""
-    try:
-        return _ENGINES[family]
-    except KeyError:
-        raise ValueError(f"no reference engine for the family {family!r}; families are {', '.join(_ENGINES)}") from None
+    if family not in FAMILIES:
+        raise ValueError(f"no reference engine for the family {family!r}; families are {', '.join(FAMILIES)}")
+    return cast(Engine, importlib.import_module(f"{__name__}.{family}"))
