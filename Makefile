@@ -178,7 +178,7 @@ $(NODE_TOOLS): package.json package-lock.json
 	@command -v npm >/dev/null || { echo "no npm: the JavaScript tools need Node.js and npm (apt-get install nodejs npm)"; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
-JS_SOURCES := solver/web/static/*.js tests/js/*.js eslint.config.js
+JS_SOURCES := solver/web/static/*.js tests/js/*.js tests/*.mjs eslint.config.js
 jslint: $(NODE_TOOLS)
 	node_modules/.bin/eslint $(JS_SOURCES)
 	node_modules/.bin/prettier --check --log-level=warn $(JS_SOURCES) solver/web/static/style.css

@@ -15,7 +15,7 @@ export default [
     languageOptions: { globals: { ...globals.worker, ...globals.serviceworker } },
   },
   {
-    files: ["tests/js/**/*.js", "eslint.config.js"],
+    files: ["tests/js/**/*.js", "tests/*.mjs", "eslint.config.js"],
     languageOptions: { sourceType: "module", globals: { ...globals.node } },
   },
   {

@@ -23,7 +23,11 @@ const random = () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 const api = createLocalApi({
-  core, search: directSearch(core), data: cases.data, random, limits: cases.data.limits,
+  core,
+  search: directSearch(core),
+  data: cases.data,
+  random,
+  limits: cases.data.limits,
   bits: (name) => inflate(readFileSync(join(cases.verdicts, `${name}.bits.zlib`))),
 });
 const out = [];
