@@ -12,81 +12,64 @@
 #include "registry.h"
 #include "solver.h"
 
-typedef struct {
-    const char *type, *field;
-    size_t offset, size;
-} place;
-
-#define FIELD(type, field) { #type, #field, offsetof(type, field), sizeof(((type *)0)->field) }
-#define WHOLE(type) { #type, "", 0, sizeof(type) }
-
-static const place places[] = {
-    WHOLE(solver_move),
-    FIELD(solver_move, action),
-    FIELD(solver_move, card),
-    FIELD(solver_move, src),
-    FIELD(solver_move, src_index),
-    FIELD(solver_move, dst),
-    FIELD(solver_move, dst_index),
-    FIELD(solver_move, ncards),
-    FIELD(solver_move, cards),
-    WHOLE(solver_stats),
-    FIELD(solver_stats, positions),
-    FIELD(solver_stats, seconds),
-    FIELD(solver_stats, best_score),
-    FIELD(solver_stats, peak_bytes),
-    FIELD(solver_stats, held_bytes),
+/* The API's own structs, which every family's verbs take. */
+static const family_field MOVE_FIELDS[] = {
+    FAMILY_FIELD(solver_move, action),    FAMILY_FIELD(solver_move, card),  FAMILY_FIELD(solver_move, src),
+    FAMILY_FIELD(solver_move, src_index), FAMILY_FIELD(solver_move, dst),   FAMILY_FIELD(solver_move, dst_index),
+    FAMILY_FIELD(solver_move, ncards),    FAMILY_FIELD(solver_move, cards),
+};
+static const family_field STATS_FIELDS[] = {
+    FAMILY_FIELD(solver_stats, positions),  FAMILY_FIELD(solver_stats, seconds),
+    FAMILY_FIELD(solver_stats, best_score), FAMILY_FIELD(solver_stats, peak_bytes),
+    FAMILY_FIELD(solver_stats, held_bytes),
+};
+static const family_struct structs[] = {
+    FAMILY_STRUCT(solver_move, MOVE_FIELDS),
+    FAMILY_STRUCT(solver_stats, STATS_FIELDS),
 };
 
 /* The numbers the JavaScript passes or reads back: statuses, every shortcut,
  * the kinds of move and place (each family adds its own: registry.h). */
-typedef struct {
-    const char *name;
-    long value;
-} constant;
-
-#define CONSTANT(name) { #name, (long)(name) }
-
-static const constant constants[] = {
-    CONSTANT(SOLVER_WON),
-    CONSTANT(SOLVER_LOST),
-    CONSTANT(SOLVER_LIMIT_POSITIONS),
-    CONSTANT(SOLVER_LIMIT_SECONDS),
-    CONSTANT(SOLVER_LIMIT_MEMORY),
-    CONSTANT(SOLVER_INTERRUPTED),
-    CONSTANT(SOLVER_ERROR),
-    CONSTANT(SOLVER_NO_CARD),
-    CONSTANT(SOLVER_ANY_SUIT),
-    CONSTANT(DECK2_NO_CARD),
-    CONSTANT(DECK2_ALL_SHORTCUTS),
-    CONSTANT(PLAY_MAX_MOVES),
-    CONSTANT(SOLVER_KEY_ROOM),
-    CONSTANT(SOLVER_BLIND_SIMPLE),
-    CONSTANT(SOLVER_BLIND_CAREFUL),
-    CONSTANT(SOLVER_BLIND_WITHIN),
-    CONSTANT(SOLVER_NUMBERED_NONE),
-    CONSTANT(SOLVER_NUMBERED_INDEX),
-    CONSTANT(SOLVER_NUMBERED_SUIT),
-    CONSTANT(SOLVER_NUMBERED_FOR_PLAYER),
-    CONSTANT(SOLVER_TURN),
-    CONSTANT(SOLVER_REDEAL),
-    CONSTANT(SOLVER_MOVE),
-    CONSTANT(SOLVER_DEAL),
-    CONSTANT(SOLVER_JEWEL_FILL),
-    CONSTANT(SOLVER_PLACE_STOCK),
-    CONSTANT(SOLVER_PLACE_WASTE),
-    CONSTANT(SOLVER_PLACE_CELL),
-    CONSTANT(SOLVER_PLACE_RESERVE),
-    CONSTANT(SOLVER_PLACE_CORNER),
-    CONSTANT(SOLVER_PLACE_TOMB),
-    CONSTANT(SOLVER_PLACE_PILE),
-    CONSTANT(SOLVER_PLACE_KBASE),
-    CONSTANT(SOLVER_PLACE_ABASE),
-    CONSTANT(SOLVER_PLACE_LID),
-    CONSTANT(SOLVER_PLACE_SIDE),
-    CONSTANT(SOLVER_PLACE_BOTTOM),
-    CONSTANT(SOLVER_PLACE_RESERVE_PILE),
-    CONSTANT(SOLVER_PLACE_FOUNDATION),
+static const family_constant constants[] = {
+    FAMILY_CONSTANT(SOLVER_WON),
+    FAMILY_CONSTANT(SOLVER_LOST),
+    FAMILY_CONSTANT(SOLVER_LIMIT_POSITIONS),
+    FAMILY_CONSTANT(SOLVER_LIMIT_SECONDS),
+    FAMILY_CONSTANT(SOLVER_LIMIT_MEMORY),
+    FAMILY_CONSTANT(SOLVER_INTERRUPTED),
+    FAMILY_CONSTANT(SOLVER_ERROR),
+    FAMILY_CONSTANT(SOLVER_NO_CARD),
+    FAMILY_CONSTANT(SOLVER_ANY_SUIT),
+    FAMILY_CONSTANT(DECK2_NO_CARD),
+    FAMILY_CONSTANT(DECK2_ALL_SHORTCUTS),
+    FAMILY_CONSTANT(PLAY_MAX_MOVES),
+    FAMILY_CONSTANT(SOLVER_KEY_ROOM),
+    FAMILY_CONSTANT(SOLVER_BLIND_SIMPLE),
+    FAMILY_CONSTANT(SOLVER_BLIND_CAREFUL),
+    FAMILY_CONSTANT(SOLVER_BLIND_WITHIN),
+    FAMILY_CONSTANT(SOLVER_NUMBERED_NONE),
+    FAMILY_CONSTANT(SOLVER_NUMBERED_INDEX),
+    FAMILY_CONSTANT(SOLVER_NUMBERED_SUIT),
+    FAMILY_CONSTANT(SOLVER_NUMBERED_FOR_PLAYER),
+    FAMILY_CONSTANT(SOLVER_TURN),
+    FAMILY_CONSTANT(SOLVER_REDEAL),
+    FAMILY_CONSTANT(SOLVER_MOVE),
+    FAMILY_CONSTANT(SOLVER_DEAL),
+    FAMILY_CONSTANT(SOLVER_JEWEL_FILL),
+    FAMILY_CONSTANT(SOLVER_PLACE_STOCK),
+    FAMILY_CONSTANT(SOLVER_PLACE_WASTE),
+    FAMILY_CONSTANT(SOLVER_PLACE_CELL),
+    FAMILY_CONSTANT(SOLVER_PLACE_RESERVE),
+    FAMILY_CONSTANT(SOLVER_PLACE_CORNER),
+    FAMILY_CONSTANT(SOLVER_PLACE_TOMB),
+    FAMILY_CONSTANT(SOLVER_PLACE_PILE),
+    FAMILY_CONSTANT(SOLVER_PLACE_KBASE),
+    FAMILY_CONSTANT(SOLVER_PLACE_ABASE),
+    FAMILY_CONSTANT(SOLVER_PLACE_LID),
+    FAMILY_CONSTANT(SOLVER_PLACE_SIDE),
+    FAMILY_CONSTANT(SOLVER_PLACE_BOTTOM),
+    FAMILY_CONSTANT(SOLVER_PLACE_RESERVE_PILE),
+    FAMILY_CONSTANT(SOLVER_PLACE_FOUNDATION),
 };
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
@@ -118,22 +101,26 @@ static int written_before(const char *type, int id, int k)
     return 0;
 }
 
-/* Family number id's structs, each once, as the common structs are
- * written (after them: each begins with "}, "). */
+/* A struct as {"type": {"": size, "field": [offset, size], ...}: after
+ * "{" if first, else after "}, " (the struct before it left open). */
+static int write_struct(char *out, size_t cap, size_t *n, const family_struct *st, int first)
+{
+    int ok = row(n, snprintf(AT, ROOM, "%s\"%s\": {\"\": %zu", first ? "{" : "}, ", st->type, st->size));
+    for (int j = 0; ok && j < st->nfields; j++)
+        ok = row(n, snprintf(AT, ROOM, ", \"%s\": [%zu, %zu]", st->fields[j].name, st->fields[j].offset,
+                             st->fields[j].size));
+    return ok;
+}
+
+/* Family number id's structs, each once, after the API's own. */
 static int family_structs(char *out, size_t cap, size_t *n, int id)
 {
     const family_entry *f = family_entry_of(id);
     const family_struct *all[3] = { &f->rules, &f->table, &f->position };
     int ok = 1;
-    for (int k = 0; ok && k < 3; k++) {
-        const family_struct *st = all[k];
-        if (written_before(st->type, id, k))
-            continue;
-        ok = row(n, snprintf(AT, ROOM, "}, \"%s\": {\"\": %zu", st->type, st->size));
-        for (int j = 0; ok && j < st->nfields; j++)
-            ok = row(n, snprintf(AT, ROOM, ", \"%s\": [%zu, %zu]", st->fields[j].name, st->fields[j].offset,
-                                 st->fields[j].size));
-    }
+    for (int k = 0; ok && k < 3; k++)
+        if (!written_before(all[k]->type, id, k))
+            ok = write_struct(out, cap, n, all[k], 0);
     return ok;
 }
 
@@ -151,13 +138,8 @@ int solver_layout(char *out, int size)
 {
     size_t cap = size > 0 ? (size_t)size : 0, written = 0, *n = &written;
     int ok = 1;
-    for (size_t i = 0; ok && i < COUNT(places); i++) {
-        const place *p = &places[i];
-        if (p->field[0])
-            ok = row(n, snprintf(AT, ROOM, ", \"%s\": [%zu, %zu]", p->field, p->offset, p->size));
-        else
-            ok = row(n, snprintf(AT, ROOM, "%s\"%s\": {\"\": %zu", i ? "}, " : "{", p->type, p->size));
-    }
+    for (size_t i = 0; ok && i < COUNT(structs); i++)
+        ok = write_struct(out, cap, n, &structs[i], i == 0);
     for (int i = 0; ok && i < solver_family_count(); i++)
         ok = family_structs(out, cap, n, i);
     for (size_t i = 0; ok && i < COUNT(constants); i++)
