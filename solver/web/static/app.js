@@ -801,30 +801,17 @@ function control(id, fn) {
     focusTable();
   });
 }
-control("undo", () => {
+// A control that takes the game from the solver: its watching stops first.
+const stopThen = (fn) => () => {
   stopWatching();
-  act(undo);
-});
-control("redo", () => {
-  stopWatching();
-  act(redo);
-});
-control("restart", () => {
-  stopWatching();
-  act(restart);
-});
-control("hint", () => {
-  stopWatching();
-  act(hint);
-});
-control("fair-hint", () => {
-  stopWatching();
-  act(fairHint);
-});
-control("finish", () => {
-  stopWatching();
-  act(finish);
-});
+  act(fn);
+};
+control("undo", stopThen(undo));
+control("redo", stopThen(redo));
+control("restart", stopThen(restart));
+control("hint", stopThen(hint));
+control("fair-hint", stopThen(fairHint));
+control("finish", stopThen(finish));
 control("watch", toggleWatch);
 control("new", () => act(newDeal));
 control("back-to-previous", () => act(backToAside));
